@@ -1,0 +1,158 @@
+// Portal-side shapes: what each portal page says, in the portal's own terms, after parsing.
+// Numbers are raw (data-order where the portal provides it); a cell the portal leaves blank or
+// shows as N/A is null. Nothing here knows about the service's JSON field names.
+
+/** The portal pages the service reads (upstream.md §2). Used in logs, metrics and errors. */
+export type PageKind =
+  | 'token'
+  | 'symbols'
+  | 'screener'
+  | 'market-watch'
+  | 'index-constituents'
+  | 'index-levels'
+  | 'sector-summary'
+  | 'history'
+  | 'reports';
+
+/** One item of `GET /symbols`. */
+export interface PortalSymbol {
+  symbol: string;
+  name: string;
+  sectorName: string;
+  isETF: boolean;
+  isDebt: boolean;
+  isGEM: boolean;
+}
+
+/** One row of `GET /screener`. */
+export interface ScreenerRow {
+  symbol: string;
+  /** Company name from the symbol link's data-title, when present. */
+  name: string | null;
+  /** 4-digit sector code such as `0813`. */
+  sectorCode: string | null;
+  /** Index codes from the LISTED IN cell (may be empty). */
+  listedIn: string[];
+  marketCap: number | null;
+  price: number | null;
+  changePct: number | null;
+  change1yPct: number | null;
+  peRatio: number | null;
+  dividendYield: number | null;
+  freeFloat: number | null;
+  volumeAvg30d: number | null;
+}
+
+/** One row of `GET /market-watch`. */
+export interface MarketWatchRow {
+  symbol: string;
+  name: string | null;
+  sectorCode: string | null;
+  listedIn: string[];
+  ldcp: number | null;
+  open: number | null;
+  high: number | null;
+  low: number | null;
+  current: number | null;
+  change: number | null;
+  changePct: number | null;
+  volume: number | null;
+}
+
+/** One row of `GET /indices/{NAME}`. The `(M)` columns are raw counts/rupees from data-order. */
+export interface IndexConstituentRow {
+  symbol: string;
+  name: string | null;
+  ldcp: number | null;
+  current: number | null;
+  change: number | null;
+  changePct: number | null;
+  /** Percentage number: `0.41` for a cell showing `0.41%`. */
+  idxWeight: number | null;
+  idxPoint: number | null;
+  volume: number | null;
+  /** Raw free-float share count (FREEFLOAT (M) column), when the index's table has it. */
+  freeFloat?: number | null;
+  /** Raw share count (SHARES (M) column), when the index's table has it. */
+  shares?: number | null;
+  /** Raw market capitalisation in rupees (MARKET CAP (M) column). */
+  marketCap: number | null;
+}
+
+export interface IndexConstituentsPage {
+  /** The `<h2>` title, e.g. `KSE 100 INDEX Constituents`. */
+  title: string | null;
+  /** Which size column the index's table carries. */
+  sizeColumn: 'freefloat' | 'shares' | null;
+  rows: IndexConstituentRow[];
+}
+
+/** One row of the index-levels table of `GET /indices`. */
+export interface IndexLevelRow {
+  /** Index code, e.g. `KSE100`. */
+  index: string;
+  /** null where the portal shows N/A (a stale index). */
+  high: number | null;
+  low: number | null;
+  current: number | null;
+  change: number | null;
+  changePct: number | null;
+  /** For a stale index, the portal's `(29-09-2026 18:30:00)` stamp as ISO 8601 (+05:00). */
+  staleSince: string | null;
+}
+
+export interface IndexLevelsPage {
+  /** The page's `As of Sep 30, 2026 3:50 PM` line as ISO 8601 with +05:00, when present. */
+  asOf: string | null;
+  rows: IndexLevelRow[];
+}
+
+/** One row of the first table of `GET /sector-summary/sectorwise`. */
+export interface SectorSummaryRow {
+  sectorCode: string;
+  sectorName: string;
+  advance: number | null;
+  decline: number | null;
+  unchanged: number | null;
+  turnover: number | null;
+  /** Billions of PKR, as the column header says. */
+  marketCapB: number | null;
+}
+
+export interface SectorMembers {
+  sectorCode: string;
+  sectorName: string;
+  symbols: string[];
+}
+
+export interface SectorPage {
+  sectors: SectorSummaryRow[];
+  /** One entry per `div.sectorSummary__companies__table`, in page order. */
+  members: SectorMembers[];
+}
+
+/** One row of `POST /historical`. */
+export interface HistoryRow {
+  /** Calendar date in Asia/Karachi, `YYYY-MM-DD`. */
+  date: string;
+  open: number | null;
+  high: number | null;
+  low: number | null;
+  close: number | null;
+  volume: number | null;
+}
+
+/** One row of `GET /company/reports/{SYM}` (or the `/financial-reports-list` column set). */
+export interface ReportRow {
+  symbol: string | null;
+  /** 4-digit year. */
+  year: string;
+  /** `Annual`, `Quarterly`, `Half Yearly`, … as the portal writes it. */
+  type: string;
+  /** `YYYY` for annual reports, `YYYY-MM-DD` otherwise, as the portal gives it. */
+  periodEnded: string;
+  /** `YYYY-MM-DD`. */
+  postingDate: string;
+  /** Absolute URL of the PDF. */
+  document: string;
+}
