@@ -1,0 +1,140 @@
+// The cache every portal dataset goes through. Reads are judged against the entry's freshness
+// deadline: fresh → HIT; a little past it → the copy at once plus one background refresh
+// (stale-while-revalidate); otherwise one shared fetch (single-flight) whose failure falls back to
+// any copy we still hold (stale-if-error). A failed fetch or parse never replaces a good copy.
+import { LRUCache } from 'lru-cache';
+import {
+  ExchangeUnavailableError,
+  ProxyUnreachableError,
+  RateLimitedError,
+  UpstreamDataError,
+  type ServiceError,
+} from '../errors.ts';
+import { SingleFlight } from './single-flight.ts';
+import type { CacheEntry, Cached } from './types.ts';
+
+export interface DatasetSpec<T> {
+  key: string;
+  /** Fetches and parses from the portal. Runs at most once at a time per key. */
+  load: () => Promise<T>;
+  /** Freshness deadline for a value fetched at `fetchedAt` (epoch ms). */
+  freshUntil: (value: T, fetchedAt: number) => number;
+  /** Approximate size in bytes, for the memory bound. */
+  sizeOf?: (value: T) => number;
+}
+
+/** A slower tier behind memory (the embedded store, or Redis). */
+export interface PersistentTier {
+  read(key: string): Promise<CacheEntry<unknown> | undefined>;
+  write(key: string, entry: CacheEntry<unknown>): Promise<void>;
+}
+
+export interface DatasetCacheOptions {
+  memoryBytes: number;
+  staleWhileRevalidateMs: number;
+  now?: () => number;
+  tier?: PersistentTier;
+  onBackgroundError?: (key: string, err: unknown) => void;
+  onRead?: (key: string, state: 'HIT' | 'MISS' | 'STALE', tier: 'memory' | 'store' | 'exchange') => void;
+}
+
+/** Failures after which an old copy is better than an error. */
+function servableStale(err: unknown): err is ServiceError {
+  return (
+    err instanceof ExchangeUnavailableError ||
+    err instanceof UpstreamDataError ||
+    err instanceof ProxyUnreachableError ||
+    err instanceof RateLimitedError
+  );
+}
+
+export class DatasetCache {
+  private readonly memory: LRUCache<string, CacheEntry<unknown>>;
+  private readonly flights = new SingleFlight<CacheEntry<unknown>>();
+  private readonly now: () => number;
+
+  constructor(private readonly opts: DatasetCacheOptions) {
+    this.now = opts.now ?? Date.now;
+    this.memory = new LRUCache<string, CacheEntry<unknown>>({
+      maxSize: opts.memoryBytes,
+      sizeCalculation: (entry) =>
+        Math.max(1, (entry as CacheEntry<unknown> & { size?: number }).size ?? 1024),
+    });
+  }
+
+  async get<T>(spec: DatasetSpec<T>): Promise<Cached<T>> {
+    const { entry, tier } = await this.lookup(spec);
+    const now = this.now();
+    if (entry && now < entry.freshUntil) {
+      this.opts.onRead?.(spec.key, 'HIT', tier);
+      return this.answer(entry, 'HIT');
+    }
+    if (entry && now < entry.freshUntil + this.opts.staleWhileRevalidateMs) {
+      if (!this.flights.has(spec.key)) {
+        this.refresh(spec).catch((err: unknown) => this.opts.onBackgroundError?.(spec.key, err));
+      }
+      this.opts.onRead?.(spec.key, 'STALE', tier);
+      return this.answer(entry, 'STALE');
+    }
+    try {
+      const fresh = await this.refresh(spec);
+      this.opts.onRead?.(spec.key, 'MISS', 'exchange');
+      return this.answer(fresh, 'MISS');
+    } catch (err) {
+      if (entry && servableStale(err)) {
+        this.opts.onRead?.(spec.key, 'STALE', tier);
+        return this.answer(entry, 'STALE');
+      }
+      throw err;
+    }
+  }
+
+  /** A copy of whatever is held for `key`, however old (no fetch). */
+  async peek<T>(spec: DatasetSpec<T>): Promise<CacheEntry<T> | undefined> {
+    return (await this.lookup(spec)).entry;
+  }
+
+  private async lookup<T>(
+    spec: DatasetSpec<T>,
+  ): Promise<{ entry?: CacheEntry<T>; tier: 'memory' | 'store' }> {
+    const inMemory = this.memory.get(spec.key) as CacheEntry<T> | undefined;
+    if (inMemory || !this.opts.tier) return { entry: inMemory, tier: 'memory' };
+    const stored = (await this.opts.tier.read(spec.key)) as CacheEntry<T> | undefined;
+    if (!stored) return { tier: 'store' };
+    // Freshness is judged from the stored fetch time under the current configuration, not the
+    // deadline the writer computed (the operator may have changed the policy since).
+    const entry = this.sized(spec, stored.value, stored.fetchedAt);
+    this.memory.set(spec.key, entry);
+    return { entry, tier: 'store' };
+  }
+
+  private sized<T>(spec: DatasetSpec<T>, value: T, fetchedAt: number): CacheEntry<T> & { size: number } {
+    return {
+      value,
+      fetchedAt,
+      freshUntil: spec.freshUntil(value, fetchedAt),
+      size: spec.sizeOf?.(value) ?? 1024,
+    };
+  }
+
+  private refresh<T>(spec: DatasetSpec<T>): Promise<CacheEntry<T>> {
+    return this.flights.run(spec.key, async () => {
+      const value = await spec.load();
+      const entry = this.sized(spec, value, this.now());
+      // Written to the slower tier before anyone is answered, so data a client has seen survives a crash.
+      if (this.opts.tier) await this.opts.tier.write(spec.key, entry);
+      this.memory.set(spec.key, entry);
+      return entry;
+    }) as Promise<CacheEntry<T>>;
+  }
+
+  private answer<T>(entry: CacheEntry<T>, state: 'HIT' | 'MISS' | 'STALE'): Cached<T> {
+    return {
+      value: entry.value,
+      state,
+      fetchedAt: entry.fetchedAt,
+      freshUntil: entry.freshUntil,
+      version: entry.fetchedAt.toString(36),
+    };
+  }
+}

@@ -1,0 +1,121 @@
+// Configuration comes from the environment only (twelve-factor); every knob is documented in the
+// README. Invalid values fail fast at start-up with a message naming the variable.
+
+export interface Config {
+  port: number;
+  host: string;
+  /** The portal's origin. Tests and the demo point it at the fake portal. */
+  exchangeBaseUrl: string;
+  /** Requests per minute per client IP across all endpoints; 0 disables the limit. */
+  rateLimitPerMinute: number;
+  /** When true, the client IP is taken from X-Forwarded-For (only behind a trusted reverse proxy). */
+  trustProxy: boolean;
+  logLevel: string;
+  exchange: {
+    connectTimeoutMs: number;
+    requestTimeoutMs: number;
+    maxRetries: number;
+    /** Base of the jittered exponential backoff between retries. */
+    retryBaseMs: number;
+    /** Proactive token refresh age; the portal rotates its token about every 5 minutes. */
+    tokenMaxAgeMs: number;
+    /** After a portal 429, no fetch for this long (upstream.md §1). */
+    cooldownAfter429Ms: number;
+  };
+  cache: {
+    dir: string;
+    memoryMb: number;
+    intradayTtlSec: number;
+    historyTtlSec: number;
+    reportsTtlSec: number;
+    followMarketClock: boolean;
+    /** How long past freshness a copy is served at once while one background refresh runs. */
+    staleWhileRevalidateSec: number;
+  };
+  budget: {
+    /** Portal fetches a minute one client IP may cause (0 = no limit). */
+    fetchesPerIpPerMinute: number;
+    /** Portal fetches a minute in total (0 = no limit). */
+    fetchesGlobalPerMinute: number;
+  };
+  proxy: {
+    passthrough: boolean;
+    fetchesPerIpPerMinute: number;
+    maxInFlight: number;
+  };
+}
+
+type Env = Record<string, string | undefined>;
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+function int(env: Env, name: string, fallback: number, min = 0): number {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min) {
+    throw new ConfigError(`${name} must be an integer ≥ ${min}, got "${raw}"`);
+  }
+  return value;
+}
+
+function bool(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name]?.trim().toLowerCase();
+  if (raw === undefined || raw === '') return fallback;
+  if (['1', 'true', 'yes', 'on'].includes(raw)) return true;
+  if (['0', 'false', 'no', 'off'].includes(raw)) return false;
+  throw new ConfigError(`${name} must be true or false, got "${env[name]}"`);
+}
+
+function url(env: Env, name: string, fallback: string): string {
+  const raw = env[name]?.trim() || fallback;
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new ConfigError(`${name} must be an absolute http(s) URL, got "${raw}"`);
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+    throw new ConfigError(`${name} must be an http(s) URL, got "${raw}"`);
+  }
+  return parsed.origin;
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  return {
+    port: int(env, 'PORT', 8000),
+    host: env.HOST?.trim() || '0.0.0.0',
+    exchangeBaseUrl: url(env, 'EXCHANGE_BASE_URL', 'https://dps.psx.com.pk'),
+    rateLimitPerMinute: int(env, 'RATE_LIMIT_PER_MINUTE', 60),
+    trustProxy: bool(env, 'TRUST_PROXY', false),
+    logLevel: env.LOG_LEVEL?.trim() || 'info',
+    exchange: {
+      connectTimeoutMs: int(env, 'EXCHANGE_CONNECT_TIMEOUT_MS', 5_000, 1),
+      requestTimeoutMs: int(env, 'EXCHANGE_TIMEOUT_MS', 20_000, 1),
+      maxRetries: int(env, 'EXCHANGE_MAX_RETRIES', 2),
+      retryBaseMs: int(env, 'EXCHANGE_RETRY_BASE_MS', 250),
+      tokenMaxAgeMs: int(env, 'EXCHANGE_TOKEN_MAX_AGE_MS', 240_000, 1),
+      cooldownAfter429Ms: int(env, 'EXCHANGE_COOLDOWN_AFTER_429_MS', 60_000),
+    },
+    cache: {
+      dir: env.CACHE_DIR?.trim() || './data',
+      memoryMb: int(env, 'CACHE_MEMORY_MB', 128, 1),
+      intradayTtlSec: int(env, 'CACHE_INTRADAY_TTL', 900, 1),
+      historyTtlSec: int(env, 'CACHE_HISTORY_TTL', 1800, 1),
+      reportsTtlSec: int(env, 'CACHE_REPORTS_TTL', 21_600, 1),
+      followMarketClock: bool(env, 'CACHE_FOLLOW_MARKET_CLOCK', true),
+      staleWhileRevalidateSec: int(env, 'CACHE_SWR', 300),
+    },
+    budget: {
+      fetchesPerIpPerMinute: int(env, 'EXCHANGE_FETCH_LIMIT_PER_IP', 20),
+      fetchesGlobalPerMinute: int(env, 'EXCHANGE_FETCH_LIMIT_GLOBAL', 60),
+    },
+    proxy: {
+      passthrough: bool(env, 'PROXY_PASSTHROUGH', false),
+      fetchesPerIpPerMinute: int(env, 'PROXY_FETCH_LIMIT_PER_IP', 10),
+      maxInFlight: int(env, 'PROXY_MAX_IN_FLIGHT', 4, 1),
+    },
+  };
+}

@@ -1,0 +1,215 @@
+// The one way the service talks to the portal. It applies the portal's transport rules
+// (upstream.md §1): browser headers, the rotating request token, one token refresh and one retry on
+// 403, jittered retries on network errors and 5xx, and a 60 s pause after the portal says 429.
+// Every failure leaves here as a typed error from src/errors.ts.
+import { Agent, request, type Dispatcher } from 'undici';
+import { ExchangeUnavailableError, ServiceError } from '../errors.ts';
+import { parseToken } from './parsers/token.ts';
+import { TokenStore } from './token.ts';
+import type { PageKind } from './types.ts';
+
+export interface PortalRequest {
+  kind: PageKind;
+  method: 'GET' | 'POST';
+  path: string;
+  /** Sent as application/x-www-form-urlencoded (POST /historical). */
+  form?: Record<string, string>;
+}
+
+/** How one fetch is routed: directly (the default) or through a caller's proxy. */
+export interface Route {
+  /** Token scope: tokens may be tied to the client IP, so each route keeps its own. */
+  scope: string;
+  dispatcher: Dispatcher;
+  /** Turns a connection-level failure into the error the caller should see (e.g. proxy_unreachable). */
+  mapNetworkError?: (err: unknown) => ServiceError | undefined;
+}
+
+export type FetchOutcome = 'ok' | 'network_error' | 'http_403' | 'http_429' | 'http_5xx' | 'http_other';
+
+export interface ExchangeClientOptions {
+  baseUrl: string;
+  connectTimeoutMs: number;
+  requestTimeoutMs: number;
+  maxRetries: number;
+  retryBaseMs: number;
+  tokenMaxAgeMs: number;
+  cooldownAfter429Ms: number;
+  now?: () => number;
+  /** Called once per HTTP exchange with the portal (metrics, logs). */
+  onFetch?: (kind: PageKind, outcome: FetchOutcome, ms: number) => void;
+  onTokenRefresh?: (scope: string, ok: boolean) => void;
+}
+
+// The portal answers 404 to non-browser agents (undici's default included).
+const BROWSER_UA =
+  'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
+
+export class ExchangeClient {
+  readonly direct: Route;
+  private readonly tokens: TokenStore;
+  private readonly now: () => number;
+  private cooldownUntil = 0;
+
+  constructor(private readonly opts: ExchangeClientOptions) {
+    this.now = opts.now ?? Date.now;
+    this.direct = {
+      scope: 'direct',
+      dispatcher: new Agent({
+        connect: { timeout: opts.connectTimeoutMs },
+        keepAliveTimeout: 30_000,
+        connections: 8,
+        headersTimeout: opts.requestTimeoutMs,
+        bodyTimeout: opts.requestTimeoutMs,
+      }),
+    };
+    this.tokens = new TokenStore(
+      (dispatcher) => this.fetchToken(dispatcher ?? this.direct.dispatcher),
+      opts.tokenMaxAgeMs,
+      this.now,
+      opts.onTokenRefresh,
+    );
+  }
+
+  get baseUrl(): string {
+    return this.opts.baseUrl;
+  }
+
+  /** Seconds until the post-429 pause ends, or 0 when fetching is allowed. */
+  cooldownRemainingSec(): number {
+    const ms = this.cooldownUntil - this.now();
+    return ms > 0 ? Math.ceil(ms / 1000) : 0;
+  }
+
+  async fetchText(req: PortalRequest, route: Route = this.direct): Promise<string> {
+    this.assertNotCoolingDown();
+    let token = await this.tokens.get(route.scope, route.dispatcher);
+    let refreshedForbidden = false;
+    let retries = 0;
+    for (;;) {
+      this.assertNotCoolingDown();
+      const started = this.now();
+      let status: number;
+      let body: string;
+      try {
+        ({ status, body } = await this.send(req, token, route.dispatcher));
+      } catch (err) {
+        this.opts.onFetch?.(req.kind, 'network_error', this.now() - started);
+        const mapped = route.mapNetworkError?.(err);
+        if (mapped) throw mapped;
+        if (retries < this.opts.maxRetries) {
+          await this.backoff(retries++);
+          continue;
+        }
+        throw new ExchangeUnavailableError(`the exchange could not be reached (${describe(err)})`, 30);
+      }
+      const elapsed = this.now() - started;
+      if (status >= 200 && status < 300) {
+        this.opts.onFetch?.(req.kind, 'ok', elapsed);
+        return body;
+      }
+      if (status === 403) {
+        this.opts.onFetch?.(req.kind, 'http_403', elapsed);
+        if (!refreshedForbidden) {
+          refreshedForbidden = true;
+          token = await this.tokens.refresh(route.scope, token, route.dispatcher);
+          continue;
+        }
+        throw new ExchangeUnavailableError('the exchange refused the request (403)', 60, status);
+      }
+      if (status === 429) {
+        this.opts.onFetch?.(req.kind, 'http_429', elapsed);
+        this.cooldownUntil = this.now() + this.opts.cooldownAfter429Ms;
+        throw new ExchangeUnavailableError(
+          'the exchange is rate-limiting this server',
+          Math.ceil(this.opts.cooldownAfter429Ms / 1000),
+          status,
+        );
+      }
+      if (status >= 500) {
+        this.opts.onFetch?.(req.kind, 'http_5xx', elapsed);
+        if (retries < this.opts.maxRetries) {
+          await this.backoff(retries++);
+          continue;
+        }
+        throw new ExchangeUnavailableError(`the exchange answered ${status}`, 30, status);
+      }
+      this.opts.onFetch?.(req.kind, 'http_other', elapsed);
+      throw new ExchangeUnavailableError(`the exchange answered ${status}`, 60, status);
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.direct.dispatcher.close();
+  }
+
+  private assertNotCoolingDown(): void {
+    const wait = this.cooldownRemainingSec();
+    if (wait > 0) {
+      throw new ExchangeUnavailableError(
+        'the exchange is rate-limiting this server; pausing requests',
+        wait,
+        429,
+      );
+    }
+  }
+
+  private async send(
+    req: PortalRequest,
+    token: string | null,
+    dispatcher: Dispatcher,
+  ): Promise<{ status: number; body: string }> {
+    const headers: Record<string, string> = {
+      'user-agent': BROWSER_UA,
+      'x-requested-with': 'XMLHttpRequest',
+      referer: `${this.opts.baseUrl}/`,
+      accept: req.kind === 'symbols' ? 'application/json, */*; q=0.01' : 'text/html, */*; q=0.01',
+    };
+    if (token !== null) headers['x-req-id'] = token;
+    let body: string | undefined;
+    if (req.form) {
+      body = new URLSearchParams(req.form).toString();
+      headers['content-type'] = 'application/x-www-form-urlencoded; charset=UTF-8';
+    }
+    const res = await request(`${this.opts.baseUrl}${req.path}`, {
+      method: req.method,
+      headers,
+      body,
+      dispatcher,
+      signal: AbortSignal.timeout(this.opts.requestTimeoutMs),
+    });
+    return { status: res.statusCode, body: await res.body.text() };
+  }
+
+  /** A plain page load (no X-Requested-With), as a browser's first visit. */
+  private async fetchToken(dispatcher: Dispatcher): Promise<string | null> {
+    const started = this.now();
+    try {
+      const res = await request(`${this.opts.baseUrl}/`, {
+        method: 'GET',
+        headers: { 'user-agent': BROWSER_UA, accept: 'text/html' },
+        dispatcher,
+        signal: AbortSignal.timeout(this.opts.requestTimeoutMs),
+      });
+      const html = await res.body.text();
+      this.opts.onFetch?.('token', res.statusCode === 200 ? 'ok' : 'http_other', this.now() - started);
+      return res.statusCode === 200 ? parseToken(html) : null;
+    } catch (err) {
+      this.opts.onFetch?.('token', 'network_error', this.now() - started);
+      throw err;
+    }
+  }
+
+  private backoff(attempt: number): Promise<void> {
+    const ms = this.opts.retryBaseMs * 2 ** attempt * (0.5 + Math.random());
+    return new Promise((resolve) => setTimeout(resolve, ms));
+  }
+}
+
+function describe(err: unknown): string {
+  if (err instanceof Error) {
+    const code = (err as Error & { code?: unknown }).code;
+    return typeof code === 'string' ? code : err.name;
+  }
+  return 'unknown error';
+}

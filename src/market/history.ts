@@ -1,0 +1,81 @@
+// Daily history: the portal sends a symbol's whole series newest first (its date fields are
+// ignored, upstream.md §3), so the range is cut here from the cached series.
+import { BadRequestError, NotFoundError } from '../errors.ts';
+import type { HistoryRow } from '../exchange/types.ts';
+import { flagAnomalies } from './anomalies.ts';
+import { answerFrom, derived, type Answer } from './answer.ts';
+import type { RequestContext } from './context.ts';
+import type { Datasets } from './datasets.ts';
+import type { HistoricalRowT } from './models.ts';
+import { isKnownSymbol, normaliseSymbol } from './symbols.ts';
+
+export interface HistoryQuery {
+  /** Inclusive, YYYY-MM-DD. */
+  start?: string;
+  /** Inclusive, YYYY-MM-DD. */
+  end?: string;
+  order?: 'asc' | 'desc';
+  /** The newest N rows of the range, still in the chosen order. */
+  limit?: number;
+}
+
+/** Oldest first, flagged once per cached series. */
+const historyRows = derived((newestFirst: HistoryRow[]): HistoricalRowT[] =>
+  flagAnomalies([...newestFirst].reverse()).map((row) => ({
+    date: row.date,
+    open: row.open,
+    high: row.high,
+    low: row.low,
+    close: row.close,
+    volume: row.volume === null ? null : Math.round(row.volume),
+    is_anomaly: row.is_anomaly,
+    anomaly_reasons: row.anomaly_reasons,
+  })),
+);
+
+export async function historical(
+  datasets: Datasets,
+  rawSymbol: string,
+  query: HistoryQuery,
+  ctx: RequestContext,
+): Promise<Answer<HistoricalRowT[]>> {
+  const symbol = normaliseSymbol(rawSymbol);
+  if (query.start && query.end && query.start > query.end) {
+    throw new BadRequestError(`start (${query.start}) is after end (${query.end})`);
+  }
+  const cached = await datasets.history(symbol, ctx);
+  const all = historyRows(cached.value);
+  if (all.length === 0 && !(await isKnownSymbol(datasets, symbol, ctx))) {
+    throw new NotFoundError(`${symbol} not found`);
+  }
+  let rows = all.slice(lowerBound(all, query.start), upperBound(all, query.end));
+  if (query.limit !== undefined && rows.length > query.limit) rows = rows.slice(rows.length - query.limit);
+  if (query.order === 'desc') rows = rows.reverse();
+  return answerFrom(cached, rows);
+}
+
+/** First index whose date is ≥ start (rows are sorted oldest first; ISO dates sort as strings). */
+function lowerBound(rows: HistoricalRowT[], start: string | undefined): number {
+  if (!start) return 0;
+  let lo = 0;
+  let hi = rows.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (rows[mid]!.date < start) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** First index whose date is > end. */
+function upperBound(rows: HistoricalRowT[], end: string | undefined): number {
+  if (!end) return rows.length;
+  let lo = 0;
+  let hi = rows.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (rows[mid]!.date <= end) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}

@@ -1,0 +1,47 @@
+// A quote joins the screener row (valuation, 30-day volume, 1-year change) with the market-watch
+// row (today's LDCP, OHLC, change): upstream.md §2.
+import { combine } from '../cache/types.ts';
+import { NotFoundError } from '../errors.ts';
+import type { MarketWatchRow, ScreenerRow } from '../exchange/types.ts';
+import { derived, round4, type Answer } from './answer.ts';
+import type { RequestContext } from './context.ts';
+import type { Datasets } from './datasets.ts';
+import type { QuoteT } from './models.ts';
+import { normaliseSymbol } from './symbols.ts';
+
+const bySymbol = derived(
+  <R extends { symbol: string }>(rows: R[]) => new Map(rows.map((r) => [r.symbol, r])),
+);
+
+export async function quote(
+  datasets: Datasets,
+  rawSymbol: string,
+  ctx: RequestContext,
+): Promise<Answer<QuoteT>> {
+  const symbol = normaliseSymbol(rawSymbol);
+  const [screener, marketWatch] = await Promise.all([datasets.screener(ctx), datasets.marketWatch(ctx)]);
+  const sc = bySymbol(screener.value).get(symbol) as ScreenerRow | undefined;
+  const mw = bySymbol(marketWatch.value).get(symbol) as MarketWatchRow | undefined;
+  if (!sc && !mw) throw new NotFoundError(`${symbol} not found`);
+  const data: QuoteT = {
+    symbol,
+    name: sc?.name ?? mw?.name ?? null,
+    sector_code: sc?.sectorCode ?? mw?.sectorCode ?? null,
+    listed_in: sc?.listedIn ?? mw?.listedIn ?? [],
+    price: mw?.current ?? sc?.price ?? null,
+    market_cap: sc?.marketCap ?? null,
+    pe_ratio: sc?.peRatio ?? null,
+    dividend_yield: sc?.dividendYield ?? null,
+    free_float: sc?.freeFloat ?? null,
+    volume_avg_30d: sc?.volumeAvg30d ?? null,
+    change_1y_pct: round4(sc?.change1yPct ?? null),
+    ldcp: mw?.ldcp ?? null,
+    open: mw?.open ?? null,
+    high: mw?.high ?? null,
+    low: mw?.low ?? null,
+    volume: mw?.volume ?? null,
+    change: round4(mw?.change ?? null),
+    change_pct: round4(mw?.changePct ?? sc?.changePct ?? null),
+  };
+  return { data, provenance: combine([screener, marketWatch]) };
+}

@@ -1,0 +1,26 @@
+import type { ScreenerRow } from '../exchange/types.ts';
+import { answerFrom, derived, round4, type Answer } from './answer.ts';
+import type { RequestContext } from './context.ts';
+import type { Datasets } from './datasets.ts';
+import type { ScreenerRowT } from './models.ts';
+
+const screenerRows = derived((rows: ScreenerRow[]) =>
+  rows.map((r): ScreenerRowT => ({
+    symbol: r.symbol,
+    // The spec types sector as a number: the portal's 4-digit code `0813` becomes 813.
+    sector: r.sectorCode === null || !/^\d+$/.test(r.sectorCode) ? null : Number(r.sectorCode),
+    listed_in: r.listedIn.length > 0 ? r.listedIn.join(',') : null,
+    market_cap: r.marketCap,
+    price: r.price,
+    pe_ratio: round4(r.peRatio),
+    dividend_yield: round4(r.dividendYield),
+    free_float: r.freeFloat,
+    volume_avg_30d: r.volumeAvg30d,
+    change_1y_pct: round4(r.change1yPct),
+  })),
+);
+
+export async function screener(datasets: Datasets, ctx: RequestContext): Promise<Answer<ScreenerRowT[]>> {
+  const cached = await datasets.screener(ctx);
+  return answerFrom(cached, screenerRows(cached.value));
+}

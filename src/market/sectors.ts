@@ -1,0 +1,64 @@
+// Sector summary and sector members, both from the portal's sector-wise summary page.
+import { NotFoundError } from '../errors.ts';
+import type { SectorPage } from '../exchange/types.ts';
+import { answerFrom, derived, type Answer } from './answer.ts';
+import type { RequestContext } from './context.ts';
+import type { Datasets } from './datasets.ts';
+import type { SectorSummaryT } from './models.ts';
+
+/** `Automobile-Assembler`, `automobile assembler`, `AUTOMOBILE ASSEMBLER` → one key; `&` reads as `and`. */
+function sectorKey(name: string): string {
+  return name
+    .toLowerCase()
+    .replace(/&/g, 'and')
+    .replace(/[^a-z0-9]/g, '');
+}
+
+const summaryRows = derived((page: SectorPage) =>
+  page.sectors.map((s): SectorSummaryT => ({
+    sector_code: s.sectorCode,
+    sector_name: s.sectorName,
+    advance: s.advance,
+    decline: s.decline,
+    unchanged: s.unchanged,
+    turnover: s.turnover,
+    market_cap_b: s.marketCapB,
+  })),
+);
+
+const membersByKey = derived((page: SectorPage) => {
+  const index = new Map<string, string[]>();
+  for (const m of page.members) {
+    index.set(m.sectorCode, m.symbols);
+    index.set(sectorKey(m.sectorName), m.symbols);
+  }
+  // A sector with no traded members may have a summary row but no member table.
+  for (const s of page.sectors) {
+    if (!index.has(s.sectorCode)) index.set(s.sectorCode, []);
+    if (!index.has(sectorKey(s.sectorName)))
+      index.set(sectorKey(s.sectorName), index.get(s.sectorCode) ?? []);
+  }
+  return index;
+});
+
+export async function sectorSummary(
+  datasets: Datasets,
+  ctx: RequestContext,
+): Promise<Answer<SectorSummaryT[]>> {
+  const cached = await datasets.sectors(ctx);
+  return answerFrom(cached, summaryRows(cached.value));
+}
+
+export async function sectorMembers(
+  datasets: Datasets,
+  name: string,
+  ctx: RequestContext,
+): Promise<Answer<string[]>> {
+  const cached = await datasets.sectors(ctx);
+  const trimmed = name.trim();
+  const symbols = membersByKey(cached.value).get(
+    /^\d{1,4}$/.test(trimmed) ? trimmed.padStart(4, '0') : sectorKey(trimmed),
+  );
+  if (!symbols) throw new NotFoundError(`sector ${name} not found`);
+  return answerFrom(cached, symbols);
+}

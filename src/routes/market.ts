@@ -1,0 +1,38 @@
+import type { FastifyInstance } from 'fastify';
+import { marketSummary } from '../market/indices.ts';
+import { screener } from '../market/screener.ts';
+import { errorResponses, listEnvelope, singleEnvelope } from '../server/schemas.ts';
+import type { RouteDeps } from './deps.ts';
+
+export async function marketRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {
+  const { datasets, respond, contextOf } = deps;
+
+  app.get(
+    '/screener',
+    {
+      schema: {
+        summary: 'Screener table',
+        description:
+          'Optional header X-Exchange-Proxy (or X-PSX-Proxy): http://, socks5:// or socks5h:// proxy for this request’s exchange traffic, honoured only when the server enables passthrough; never contacted when the answer is cached.',
+        tags: ['market'],
+        response: {
+          200: listEnvelope('ScreenerRow', 'one row per symbol'),
+          ...errorResponses({ 400: 'bad proxy header' }),
+        },
+      },
+    },
+    async (req, reply) => respond.send(req, reply, await screener(datasets, contextOf(req)), 'screener'),
+  );
+
+  app.get(
+    '/market/summary',
+    {
+      schema: {
+        summary: 'Index levels at a glance',
+        tags: ['market'],
+        response: { 200: singleEnvelope('MarketSummary', 'index levels'), ...errorResponses() },
+      },
+    },
+    async (req, reply) => respond.send(req, reply, await marketSummary(datasets, contextOf(req)), 'summary'),
+  );
+}

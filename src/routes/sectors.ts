@@ -1,0 +1,44 @@
+import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { sectorMembers, sectorSummary } from '../market/sectors.ts';
+import { errorResponses, listEnvelope } from '../server/schemas.ts';
+import type { RouteDeps } from './deps.ts';
+
+export async function sectorRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {
+  const r = app.withTypeProvider<TypeBoxTypeProvider>();
+  const { datasets, respond, contextOf } = deps;
+
+  r.get(
+    '/sectors',
+    {
+      schema: {
+        summary: 'Sector summary',
+        tags: ['sectors'],
+        response: { 200: listEnvelope('SectorSummary', 'one row per sector'), ...errorResponses() },
+      },
+    },
+    async (req, reply) => respond.send(req, reply, await sectorSummary(datasets, contextOf(req)), 'sectors'),
+  );
+
+  r.get(
+    '/sectors/:name/stocks',
+    {
+      schema: {
+        summary: "A sector's symbols",
+        description:
+          'name: a sector code (0801) or name, case-, space- and punctuation-insensitive (automobile-assembler).',
+        tags: ['sectors'],
+        params: Type.Object({ name: Type.String({ maxLength: 100 }) }),
+        response: {
+          200: listEnvelope(Type.String(), 'member symbols'),
+          ...errorResponses({ 404: 'unknown sector' }),
+        },
+      },
+    },
+    async (req, reply) => {
+      const answer = await sectorMembers(datasets, req.params.name, contextOf(req));
+      return respond.send(req, reply, answer, `sector:${req.params.name.toLowerCase()}`);
+    },
+  );
+}

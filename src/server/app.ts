@@ -1,0 +1,122 @@
+// The HTTP surface: plugins (CORS, rate limit, OpenAPI), routes, and the not-found / wrong-method
+// answers. Everything the routes need arrives as dependencies; nothing here fetches or parses.
+import cors from '@fastify/cors';
+import swagger from '@fastify/swagger';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { namedSchemas } from '../market/models.ts';
+import { healthRoutes } from '../routes/health.ts';
+import { indexRoutes } from '../routes/indices.ts';
+import { marketRoutes } from '../routes/market.ts';
+import { sectorRoutes } from '../routes/sectors.ts';
+import { stockRoutes } from '../routes/stocks.ts';
+import type { RouteDeps } from '../routes/deps.ts';
+import { registerErrorHandling, sendError } from './error-handler.ts';
+import { registerRateLimit } from './rate-limit.ts';
+import { ErrorEnvelope } from './schemas.ts';
+
+export interface AppOptions {
+  deps: RouteDeps;
+  rateLimitPerMinute: number;
+  trustProxy: boolean;
+  logger: FastifyServerOptions['loggerInstance'];
+  rateLimitRedis?: unknown;
+}
+
+export const API_VERSION = '0.1.0';
+
+export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: opts.logger,
+    trustProxy: opts.trustProxy,
+    disableRequestLogging: false,
+    requestIdHeader: 'x-request-id',
+    // Echoed so a caller can quote it when reporting a problem.
+    genReqId: () => crypto.randomUUID(),
+    ajv: { customOptions: { coerceTypes: 'array', removeAdditional: false } },
+  });
+  app.addHook('onSend', async (req, reply) => {
+    reply.header('x-request-id', req.id);
+  });
+
+  registerErrorHandling(app);
+  for (const schema of [...namedSchemas, ErrorEnvelope]) app.addSchema(schema);
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'PSX market data',
+        version: API_VERSION,
+        description:
+          'Read-only JSON API over the Pakistan Stock Exchange data portal. Every success is {data, meta}; every error is {error:{status, code, message}}.',
+      },
+      tags: [
+        { name: 'stocks' },
+        { name: 'indices' },
+        { name: 'sectors' },
+        { name: 'market' },
+        { name: 'service' },
+      ],
+    },
+    // Components keep their schema $id as name instead of def-0, def-1… (stack-notes).
+    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
+  });
+
+  await app.register(cors, {
+    origin: '*',
+    methods: ['GET', 'HEAD'],
+    exposedHeaders: [
+      'etag',
+      'x-cache',
+      'age',
+      'last-modified',
+      'retry-after',
+      'ratelimit-limit',
+      'ratelimit-remaining',
+      'ratelimit-reset',
+      'x-request-id',
+    ],
+  });
+
+  if (opts.rateLimitPerMinute > 0) {
+    await registerRateLimit(app, { perMinute: opts.rateLimitPerMinute, redis: opts.rateLimitRedis });
+  }
+
+  const getPaths = new Set<string>();
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    if (methods.includes('GET')) getPaths.add(route.url);
+  });
+
+  await app.register(healthRoutes);
+  await app.register(stockRoutes, opts.deps);
+  await app.register(indexRoutes, opts.deps);
+  await app.register(sectorRoutes, opts.deps);
+  await app.register(marketRoutes, opts.deps);
+  app.get('/openapi.json', { schema: { hide: true }, config: { rateLimit: false } }, (_req, reply) =>
+    reply.send(app.swagger()),
+  );
+
+  // Every path answers only GET and HEAD; other methods get 405 with Allow (CORS owns OPTIONS).
+  await app.register(async (scope) => {
+    for (const url of getPaths) {
+      scope.route({
+        method: ['POST', 'PUT', 'PATCH', 'DELETE'],
+        url,
+        schema: { hide: true },
+        handler: (_req, reply) => {
+          reply.header('allow', 'GET, HEAD');
+          return sendError(reply, 405, 'method_not_allowed', 'only GET and HEAD are supported');
+        },
+      });
+    }
+  });
+
+  app.setNotFoundHandler(
+    { preHandler: opts.rateLimitPerMinute > 0 ? app.rateLimit() : undefined },
+    (req, reply) =>
+      sendError(reply, 404, 'not_found', `no such endpoint: ${req.method} ${req.url.split('?')[0]}`),
+  );
+
+  return app;
+}

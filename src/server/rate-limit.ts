@@ -1,0 +1,25 @@
+// The spec's request limit: N requests a minute per client IP across all endpoints, 429
+// rate_limited beyond it, and RateLimit-* headers on every response.
+import rateLimit from '@fastify/rate-limit';
+import type { FastifyInstance } from 'fastify';
+import { RateLimitedError } from '../errors.ts';
+
+export interface RateLimitOptions {
+  perMinute: number;
+  /** A shared counter store (Redis) for several replicas; in-process when absent. */
+  redis?: unknown;
+}
+
+export async function registerRateLimit(app: FastifyInstance, opts: RateLimitOptions): Promise<void> {
+  await app.register(rateLimit, {
+    global: true,
+    max: opts.perMinute,
+    timeWindow: 60_000,
+    hook: 'onRequest',
+    enableDraftSpec: true,
+    keyGenerator: (req) => req.ip,
+    ...(opts.redis ? { redis: opts.redis, nameSpace: 'psxmd:v1:rl:', skipOnError: true } : {}),
+    errorResponseBuilder: (_req, context) =>
+      new RateLimitedError('Rate limit exceeded', Math.max(1, Math.ceil(context.ttl / 1000))),
+  });
+}

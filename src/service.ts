@@ -1,0 +1,75 @@
+// Composition root: builds the exchange client, cache, market datasets and HTTP app from a Config.
+import type { FastifyInstance } from 'fastify';
+import { pino, type Logger } from 'pino';
+import { DatasetCache } from './cache/dataset-cache.ts';
+import { marketClockPolicy } from './cache/freshness.ts';
+import type { Config } from './config.ts';
+import { ExchangeClient } from './exchange/client.ts';
+import { Datasets } from './market/datasets.ts';
+import { buildApp } from './server/app.ts';
+import { contextBuilder, passthroughDisabled } from './server/request-context.ts';
+import { createResponder } from './server/respond.ts';
+
+export interface Service {
+  app: FastifyInstance;
+  client: ExchangeClient;
+  datasets: Datasets;
+  close(): Promise<void>;
+}
+
+export function createLogger(level: string): Logger {
+  return pino({
+    level,
+    // Caller proxies may carry credentials; they never reach the logs.
+    redact: {
+      paths: ['req.headers["x-exchange-proxy"]', 'req.headers["x-psx-proxy"]', 'req.headers.authorization'],
+      censor: '[redacted]',
+    },
+  });
+}
+
+export async function createService(
+  config: Config,
+  logger: Logger = createLogger(config.logLevel),
+): Promise<Service> {
+  const client = new ExchangeClient({
+    baseUrl: config.exchangeBaseUrl,
+    ...config.exchange,
+    onTokenRefresh: (scope, ok) => logger.debug({ scope, ok }, 'exchange token refreshed'),
+  });
+  const memoryBytes = config.cache.memoryMb * 1024 * 1024;
+  const cache = new DatasetCache({
+    memoryBytes: Math.floor(memoryBytes * 0.75),
+    staleWhileRevalidateMs: config.cache.staleWhileRevalidateSec * 1000,
+    onBackgroundError: (key, err) => logger.warn({ key, err }, 'background refresh failed'),
+  });
+  const datasets = new Datasets({
+    cache,
+    client,
+    freshness: marketClockPolicy({
+      followMarketClock: config.cache.followMarketClock,
+      intradayTtlSec: config.cache.intradayTtlSec,
+      historyTtlSec: config.cache.historyTtlSec,
+      reportsTtlSec: config.cache.reportsTtlSec,
+    }),
+  });
+  const app = await buildApp({
+    deps: {
+      datasets,
+      respond: createResponder(Math.floor(memoryBytes * 0.25)),
+      contextOf: contextBuilder(passthroughDisabled),
+    },
+    rateLimitPerMinute: config.rateLimitPerMinute,
+    trustProxy: config.trustProxy,
+    logger,
+  });
+  return {
+    app,
+    client,
+    datasets,
+    async close() {
+      await app.close();
+      await client.close();
+    },
+  };
+}
