@@ -1,0 +1,478 @@
+// The fake portal: a real HTTP server on 127.0.0.1 serving the dataset in the portal's page
+// structures, behind the same gate as the real portal (upstream.md §1), with request counting and
+// failure injection for tests, demos and benchmarks. `/__fake/*` is an ungated control API for
+// tests that run the portal in another process.
+import { createHash } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { createDataset, type Dataset } from './dataset.ts';
+import {
+  renderErrorPage,
+  renderGarbagePage,
+  renderHistorical,
+  renderHomePage,
+  renderIndexConstituents,
+  renderIndicesPage,
+  renderMarketWatch,
+  renderNotFoundPage,
+  renderReports,
+  renderScreenerPage,
+  renderSectorSummary,
+  renderSymbolsJson,
+} from './pages.ts';
+
+export type FailureMode = 'down' | 'slow' | 'status' | 'garbage' | 'refuse-token';
+
+export interface FailureRule {
+  mode: FailureMode;
+  /** For `status`: the status to answer (500, 502, 503, 429, …); default 503. */
+  status?: number;
+  /** For `slow`: added delay per response; default 1000 ms. */
+  delayMs?: number;
+  /** Only requests whose path starts with this prefix (e.g. `/historical`); default every path. */
+  path?: string;
+  /** Apply to this many matching requests, then drop the rule; default unlimited. */
+  times?: number;
+}
+
+export interface FakePortalOptions {
+  /** Default 0 (an ephemeral port). The server listens on 127.0.0.1 only. */
+  port?: number;
+  /** Always-on latency added to every portal response (not the control API). */
+  delayMs?: number;
+  extraSymbols?: number;
+  historyRows?: number;
+  /** Dataset seed; the default gives the documented values. */
+  seed?: number;
+  /** Rotate the token every N ms (the real portal: about 5 minutes); default never. */
+  tokenRotateMs?: number;
+  /** Seed of the deterministic token sequence; two portals with the same seed issue the same tokens. */
+  tokenSeed?: string;
+  /** Byte budget of the rendered-page cache; default 128 MiB. */
+  cacheBytes?: number;
+}
+
+export type GateRejection = 'user-agent' | 'origin' | 'x-requested-with' | 'token' | 'refuse-token';
+
+export interface FakePortalCounts {
+  /** Portal requests received (control API excluded), whatever their outcome. */
+  total: number;
+  /** Per `METHOD path`, e.g. `GET /`, `POST /historical`, `GET /indices/KSE100`. */
+  requests: Record<string, number>;
+  /** `POST /historical` per requested symbol (as sent). */
+  historical: Record<string, number>;
+  /** Requests the gate refused, by reason. */
+  rejected: Partial<Record<GateRejection, number>>;
+  /** Requests a failure rule answered, by mode. */
+  injected: Partial<Record<FailureMode, number>>;
+}
+
+export interface FakePortal {
+  /** `http://127.0.0.1:PORT`, no trailing slash. */
+  readonly url: string;
+  readonly port: number;
+  readonly dataset: Dataset;
+  /** The currently valid token. */
+  token(): string;
+  /** Issues a new token; the old one stops working at once. Returns the new token. */
+  rotateToken(): string;
+  counts(): FakePortalCounts;
+  resetCounts(): void;
+  /** Adds a failure rule; the most recently added matching rule wins (slow rules add up). */
+  fail(rule: FailureRule): void;
+  /** Removes every failure rule. */
+  clear(): void;
+  close(): Promise<void>;
+}
+
+const MODES: readonly FailureMode[] = ['down', 'slow', 'status', 'garbage', 'refuse-token'];
+const PORTAL_ORIGIN = 'https://dps.psx.com.pk';
+const HTML = 'text/html; charset=utf-8';
+const JSON_TYPE = 'application/json; charset=utf-8';
+const TOKEN_MARK = '\u0000FAKE_PORTAL_TOKEN\u0000';
+const MAX_BODY = 1 << 20;
+
+/** Validates a rule from the control API or a test; throws on anything malformed. */
+export function parseFailureRule(input: unknown): FailureRule {
+  if (typeof input !== 'object' || input === null) throw new Error('rule must be an object');
+  const o = input as Record<string, unknown>;
+  if (typeof o.mode !== 'string' || !MODES.includes(o.mode as FailureMode)) {
+    throw new Error(`mode must be one of ${MODES.join(', ')}`);
+  }
+  const rule: FailureRule = { mode: o.mode as FailureMode };
+  if (o.status !== undefined) {
+    if (typeof o.status !== 'number' || !Number.isInteger(o.status) || o.status < 400 || o.status > 599) {
+      throw new Error('status must be an integer 400-599');
+    }
+    rule.status = o.status;
+  }
+  if (o.delayMs !== undefined) {
+    if (typeof o.delayMs !== 'number' || !(o.delayMs >= 0)) throw new Error('delayMs must be a number >= 0');
+    rule.delayMs = o.delayMs;
+  }
+  if (o.path !== undefined && o.path !== null) {
+    if (typeof o.path !== 'string' || !o.path.startsWith('/')) throw new Error('path must start with /');
+    rule.path = o.path;
+  }
+  if (o.times !== undefined && o.times !== null) {
+    if (typeof o.times !== 'number' || !Number.isInteger(o.times) || o.times < 1) {
+      throw new Error('times must be a positive integer');
+    }
+    rule.times = o.times;
+  }
+  return rule;
+}
+
+/** Token number n of a seed: 32 bytes as base64url, 43 characters like the portal's `_k`. */
+export function makeToken(seed: string, n: number): string {
+  return createHash('sha256').update(`${seed}:${n}`).digest('base64url');
+}
+
+interface Page {
+  status: number;
+  type: string;
+  /** Body bytes; with two parts the current token goes between them. */
+  parts: Buffer[];
+  bytes: number;
+}
+
+function page(status: number, type: string, text: string): Page {
+  const parts = text.split(TOKEN_MARK).map((p) => Buffer.from(p, 'utf8'));
+  return { status, type, parts, bytes: parts.reduce((n, b) => n + b.length, 0) };
+}
+
+/** Rendered pages by key, least recently used evicted past a byte budget (1,000 histories do not fit). */
+class PageCache {
+  private readonly pages = new Map<string, Page>();
+  private bytes = 0;
+
+  constructor(private readonly budget: number) {}
+
+  get(key: string, render: () => Page): Page {
+    const hit = this.pages.get(key);
+    if (hit) {
+      this.pages.delete(key);
+      this.pages.set(key, hit);
+      return hit;
+    }
+    const fresh = render();
+    this.pages.set(key, fresh);
+    this.bytes += fresh.bytes;
+    for (const [k, p] of this.pages) {
+      if (this.bytes <= this.budget || k === key) break;
+      this.pages.delete(k);
+      this.bytes -= p.bytes;
+    }
+    return fresh;
+  }
+}
+
+interface MutableCounts {
+  total: number;
+  requests: Map<string, number>;
+  historical: Map<string, number>;
+  rejected: Map<GateRejection, number>;
+  injected: Map<FailureMode, number>;
+}
+
+function emptyCounts(): MutableCounts {
+  return { total: 0, requests: new Map(), historical: new Map(), rejected: new Map(), injected: new Map() };
+}
+
+function bump<K>(map: Map<K, number>, key: K): void {
+  map.set(key, (map.get(key) ?? 0) + 1);
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY) {
+        reject(new Error('body too large'));
+        req.destroy();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+function header(req: IncomingMessage, name: string): string | undefined {
+  const v = req.headers[name];
+  return Array.isArray(v) ? v[0] : v;
+}
+
+export async function startFakePortal(options: FakePortalOptions = {}): Promise<FakePortal> {
+  const dataset = createDataset({
+    seed: options.seed,
+    extraSymbols: options.extraSymbols,
+    historyRows: options.historyRows,
+  });
+  const tokenSeed = options.tokenSeed ?? 'fake-portal';
+  const baseDelay = Math.max(0, options.delayMs ?? 0);
+  const cache = new PageCache(options.cacheBytes ?? 128 * 1024 * 1024);
+  let tokenNumber = 0;
+  let currentToken = makeToken(tokenSeed, tokenNumber);
+  let rules: FailureRule[] = [];
+  let counts = emptyCounts();
+  let ownOrigin = '';
+  const sockets = new Set<Socket>();
+  const timers = new Set<NodeJS.Timeout>();
+
+  const rotateToken = (): string => {
+    tokenNumber += 1;
+    currentToken = makeToken(tokenSeed, tokenNumber);
+    return currentToken;
+  };
+  const rotation =
+    options.tokenRotateMs && options.tokenRotateMs > 0
+      ? setInterval(rotateToken, options.tokenRotateMs)
+      : null;
+  rotation?.unref();
+
+  const html = (key: string, status: number, render: () => string): Page =>
+    cache.get(key, () => page(status, HTML, render()));
+  const notFound = (path: string, status: number): Page =>
+    html(`notfound:${status}:${path}`, status, () => renderNotFoundPage(dataset, TOKEN_MARK, path));
+
+  function route(method: string, path: string, form: URLSearchParams): Page {
+    if (method === 'GET') {
+      if (path === '/') return html('home', 200, () => renderHomePage(dataset, TOKEN_MARK));
+      if (path === '/symbols')
+        return cache.get('symbols', () => page(200, JSON_TYPE, renderSymbolsJson(dataset)));
+      if (path === '/screener') return html('screener', 200, () => renderScreenerPage(dataset, TOKEN_MARK));
+      if (path === '/market-watch') return html('market-watch', 200, () => renderMarketWatch(dataset));
+      if (path === '/indices') return html('indices', 200, () => renderIndicesPage(dataset, TOKEN_MARK));
+      if (path === '/sector-summary/sectorwise')
+        return html('sectors', 200, () => renderSectorSummary(dataset));
+      const index = /^\/indices\/([^/]+)$/.exec(path);
+      if (index) {
+        const code = decodeURIComponent(index[1] as string);
+        // Unknown index: the generic Not Found page (HTTP 200), never an empty constituents table.
+        return cache.get(`index:${code}`, () => {
+          const body = renderIndexConstituents(dataset, code);
+          return page(200, HTML, body ?? renderNotFoundPage(dataset, TOKEN_MARK, path));
+        });
+      }
+      const reports = /^\/company\/reports\/([^/]+)$/.exec(path);
+      if (reports) {
+        const symbol = decodeURIComponent(reports[1] as string);
+        return cache.get(`reports:${symbol}`, () => {
+          const body = renderReports(dataset, symbol);
+          return page(200, HTML, body ?? renderNotFoundPage(dataset, TOKEN_MARK, path));
+        });
+      }
+    }
+    if (method === 'POST' && path === '/historical') {
+      // The portal ignores the date fields and returns the symbol's whole history.
+      const symbol = form.get('symbol') ?? '';
+      return html(`historical:${symbol}`, 200, () => renderHistorical(dataset, symbol));
+    }
+    return notFound(path, 404);
+  }
+
+  function gate(req: IncomingMessage): { status: number; reason: GateRejection } | null {
+    if (!(header(req, 'user-agent') ?? '').includes('Mozilla/')) return { status: 404, reason: 'user-agent' };
+    const origin = header(req, 'origin');
+    if (origin !== undefined && origin !== PORTAL_ORIGIN && origin !== ownOrigin) {
+      return { status: 403, reason: 'origin' };
+    }
+    if (header(req, 'x-requested-with') !== 'XMLHttpRequest')
+      return { status: 403, reason: 'x-requested-with' };
+    if (header(req, 'x-req-id') !== currentToken) return { status: 403, reason: 'token' };
+    return null;
+  }
+
+  /** The most recent matching non-slow rule, and the summed delay of matching slow rules. */
+  function applyRules(path: string, isData: boolean): { rule: FailureRule | null; delay: number } {
+    let delay = 0;
+    let rule: FailureRule | null = null;
+    const used: FailureRule[] = [];
+    for (let i = rules.length - 1; i >= 0; i--) {
+      const r = rules[i] as FailureRule;
+      if (r.path !== undefined && !path.startsWith(r.path)) continue;
+      if (r.mode === 'slow') {
+        delay += r.delayMs ?? 1000;
+        used.push(r);
+      } else if (rule === null && (r.mode !== 'refuse-token' || isData)) {
+        rule = r;
+        used.push(r);
+      }
+    }
+    for (const r of used) {
+      if (r.times === undefined) continue;
+      r.times -= 1;
+      if (r.times <= 0) rules = rules.filter((x) => x !== r);
+    }
+    return { rule, delay };
+  }
+
+  function send(res: ServerResponse, p: Page, delay: number): void {
+    const write = (): void => {
+      if (res.destroyed || res.writableEnded) return;
+      const tokenBytes = p.parts.length > 1 ? Buffer.from(currentToken, 'utf8') : null;
+      const length = p.bytes + (tokenBytes ? tokenBytes.length * (p.parts.length - 1) : 0);
+      res.writeHead(p.status, {
+        'Content-Type': p.type,
+        'Content-Length': length,
+        'Cache-Control': 'no-store',
+      });
+      p.parts.forEach((part, i) => {
+        if (i > 0 && tokenBytes) res.write(tokenBytes);
+        res.write(part);
+      });
+      res.end();
+    };
+    if (delay <= 0) {
+      write();
+      return;
+    }
+    const timer = setTimeout(() => {
+      timers.delete(timer);
+      write();
+    }, delay);
+    timers.add(timer);
+  }
+
+  async function handlePortal(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
+    const method = req.method ?? 'GET';
+    const isData = !(method === 'GET' && path === '/');
+    counts.total += 1;
+    bump(counts.requests, `${method} ${path}`);
+
+    const { rule, delay } = applyRules(path, isData);
+    if (rule?.mode === 'down') {
+      // Accept, then drop the connection without answering: the client sees a socket error.
+      bump(counts.injected, 'down');
+      req.socket.destroy();
+      return;
+    }
+    const body = await readBody(req);
+    const form = new URLSearchParams(method === 'POST' ? body : '');
+    if (method === 'POST' && path === '/historical') bump(counts.historical, form.get('symbol') ?? '');
+
+    const totalDelay = baseDelay + delay;
+    if (rule) {
+      bump(counts.injected, rule.mode);
+      if (rule.mode === 'status') {
+        const status = rule.status ?? 503;
+        send(res, page(status, HTML, renderErrorPage(status)), totalDelay);
+        return;
+      }
+      if (rule.mode === 'garbage') {
+        send(res, html('garbage', 200, renderGarbagePage), totalDelay);
+        return;
+      }
+      if (rule.mode === 'refuse-token') {
+        bump(counts.rejected, 'refuse-token');
+        send(res, page(403, HTML, renderErrorPage(403)), totalDelay);
+        return;
+      }
+    }
+    if (isData) {
+      const refused = gate(req);
+      if (refused) {
+        bump(counts.rejected, refused.reason);
+        send(res, page(refused.status, HTML, renderErrorPage(refused.status)), totalDelay);
+        return;
+      }
+    }
+    send(res, route(method, path, form), totalDelay);
+  }
+
+  const snapshot = (): FakePortalCounts => ({
+    total: counts.total,
+    requests: Object.fromEntries(counts.requests),
+    historical: Object.fromEntries(counts.historical),
+    rejected: Object.fromEntries(counts.rejected),
+    injected: Object.fromEntries(counts.injected),
+  });
+
+  async function handleControl(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
+    const method = req.method ?? 'GET';
+    const body = await readBody(req);
+    const reply = (status: number, value: unknown): void => {
+      const text = JSON.stringify(value);
+      res.writeHead(status, { 'Content-Type': JSON_TYPE, 'Content-Length': Buffer.byteLength(text) });
+      res.end(text);
+    };
+    const key = `${method} ${path}`;
+    if (key === 'GET /__fake/counts') return reply(200, snapshot());
+    if (key === 'GET /__fake/token') return reply(200, { token: currentToken });
+    if (key === 'POST /__fake/reset') {
+      counts = emptyCounts();
+      return reply(200, { ok: true });
+    }
+    if (key === 'POST /__fake/clear') {
+      rules = [];
+      return reply(200, { ok: true });
+    }
+    if (key === 'POST /__fake/rotate-token') return reply(200, { token: rotateToken() });
+    if (key === 'POST /__fake/fail') {
+      try {
+        rules.push(parseFailureRule(JSON.parse(body || 'null')));
+      } catch (err) {
+        return reply(400, { error: (err as Error).message });
+      }
+      return reply(200, { ok: true, rules: rules.length });
+    }
+    return reply(404, { error: `unknown control endpoint ${key}` });
+  }
+
+  const server = createServer((req, res) => {
+    const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
+    const handler = path.startsWith('/__fake/') ? handleControl : handlePortal;
+    handler(req, res, path).catch(() => {
+      if (!res.headersSent && !res.destroyed) {
+        res.writeHead(500, { 'Content-Type': HTML });
+        res.end(renderErrorPage(500));
+      }
+    });
+  });
+  server.keepAliveTimeout = 30_000;
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  const url = `http://127.0.0.1:${port}`;
+  ownOrigin = url;
+
+  return {
+    url,
+    port,
+    dataset,
+    token: () => currentToken,
+    rotateToken,
+    counts: snapshot,
+    resetCounts: () => {
+      counts = emptyCounts();
+    },
+    fail: (rule) => {
+      rules.push(parseFailureRule(rule));
+    },
+    clear: () => {
+      rules = [];
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        if (rotation) clearInterval(rotation);
+        for (const t of timers) clearTimeout(t);
+        timers.clear();
+        server.close(() => resolve());
+        for (const s of sockets) s.destroy();
+      }),
+  };
+}
