@@ -28,7 +28,6 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: opts.logger,
     trustProxy: opts.trustProxy,
-    disableRequestLogging: false,
     requestIdHeader: 'x-request-id',
     // Echoed so a caller can quote it when reporting a problem.
     genReqId: () => crypto.randomUUID(),

@@ -1,0 +1,61 @@
+// Starts the real service on a loopback port against a given portal URL, and speaks HTTP to it.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { request } from 'undici';
+import { loadConfig } from '../../src/config.ts';
+import { createLogger, createService, type Service } from '../../src/service.ts';
+
+export interface RunningService {
+  url: string;
+  service: Service;
+  close(): Promise<void>;
+}
+
+/** Test defaults: no request limit, plain TTLs, quick retries, a private store directory. */
+export async function startService(exchangeBaseUrl: string, env: Record<string, string> = {}): Promise<RunningService> {
+  const dir = mkdtempSync(join(tmpdir(), 'psxmd-test-'));
+  const config = loadConfig({
+    EXCHANGE_BASE_URL: exchangeBaseUrl,
+    RATE_LIMIT_PER_MINUTE: '0',
+    CACHE_FOLLOW_MARKET_CLOCK: 'false',
+    EXCHANGE_RETRY_BASE_MS: '5',
+    EXCHANGE_FETCH_LIMIT_PER_IP: '0',
+    EXCHANGE_FETCH_LIMIT_GLOBAL: '0',
+    CACHE_DIR: dir,
+    LOG_LEVEL: 'silent',
+    ...env,
+  });
+  const service = await createService(config, createLogger(config.logLevel));
+  const address = await service.app.listen({ port: 0, host: '127.0.0.1' });
+  return {
+    url: address,
+    service,
+    async close() {
+      await service.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface HttpResult {
+  status: number;
+  headers: Record<string, string>;
+  text: string;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- test bodies are inspected freely
+  json: any;
+}
+
+export async function http(
+  base: string,
+  path: string,
+  init: { method?: 'GET' | 'HEAD' | 'POST' | 'PUT' | 'DELETE' | 'OPTIONS'; headers?: Record<string, string> } = {},
+): Promise<HttpResult> {
+  const res = await request(`${base}${path}`, { method: init.method ?? 'GET', headers: init.headers });
+  const text = await res.body.text();
+  const headers: Record<string, string> = {};
+  for (const [k, v] of Object.entries(res.headers)) headers[k] = Array.isArray(v) ? v.join(', ') : String(v);
+  let json: unknown = undefined;
+  if (text && (headers['content-type'] ?? '').includes('json')) json = JSON.parse(text);
+  return { status: res.statusCode, headers, text, json };
+}
