@@ -10,6 +10,8 @@ import { marketRoutes } from '../routes/market.ts';
 import { sectorRoutes } from '../routes/sectors.ts';
 import { stockRoutes } from '../routes/stocks.ts';
 import type { RouteDeps } from '../routes/deps.ts';
+import { registerDashboard } from './dashboard.ts';
+import { registerDocs } from './docs.ts';
 import { registerErrorHandling, sendError } from './error-handler.ts';
 import { registerRateLimit } from './rate-limit.ts';
 import { ErrorEnvelope } from './schemas.ts';
@@ -92,6 +94,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(indexRoutes, opts.deps);
   await app.register(sectorRoutes, opts.deps);
   await app.register(marketRoutes, opts.deps);
+  await registerDocs(app);
+  await registerDashboard(app);
   app.get('/openapi.json', { schema: { hide: true }, config: { rateLimit: false } }, (_req, reply) =>
     reply.send(app.swagger()),
   );
