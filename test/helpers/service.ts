@@ -13,7 +13,10 @@ export interface RunningService {
 }
 
 /** Test defaults: no request limit, plain TTLs, quick retries, a private store directory. */
-export async function startService(exchangeBaseUrl: string, env: Record<string, string> = {}): Promise<RunningService> {
+export async function startService(
+  exchangeBaseUrl: string,
+  env: Record<string, string> = {},
+): Promise<RunningService> {
   const dir = mkdtempSync(join(tmpdir(), 'psxmd-test-'));
   const config = loadConfig({
     EXCHANGE_BASE_URL: exchangeBaseUrl,
@@ -49,7 +52,10 @@ export interface HttpResult {
 export async function http(
   base: string,
   path: string,
-  init: { method?: 'GET' | 'HEAD' | 'POST' | 'PUT' | 'DELETE' | 'OPTIONS'; headers?: Record<string, string> } = {},
+  init: {
+    method?: 'GET' | 'HEAD' | 'POST' | 'PUT' | 'DELETE' | 'OPTIONS';
+    headers?: Record<string, string>;
+  } = {},
 ): Promise<HttpResult> {
   const res = await request(`${base}${path}`, { method: init.method ?? 'GET', headers: init.headers });
   const text = await res.body.text();
