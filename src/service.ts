@@ -2,6 +2,8 @@
 import type { FastifyInstance } from 'fastify';
 import { pino, type Logger } from 'pino';
 import { DatasetCache } from './cache/dataset-cache.ts';
+import { SqliteStore } from './cache/sqlite-store.ts';
+import { MemoryWindowCounter, PortalBudget } from './exchange/budget.ts';
 import { marketClockPolicy } from './cache/freshness.ts';
 import type { Config } from './config.ts';
 import { ExchangeClient } from './exchange/client.ts';
@@ -12,6 +14,7 @@ import { createResponder } from './server/respond.ts';
 
 export interface Service {
   app: FastifyInstance;
+  store: SqliteStore;
   client: ExchangeClient;
   datasets: Datasets;
   close(): Promise<void>;
@@ -37,15 +40,29 @@ export async function createService(
     ...config.exchange,
     onTokenRefresh: (scope, ok) => logger.debug({ scope, ok }, 'exchange token refreshed'),
   });
+  const store = new SqliteStore(config.cache.dir, logger);
   const memoryBytes = config.cache.memoryMb * 1024 * 1024;
   const cache = new DatasetCache({
     memoryBytes: Math.floor(memoryBytes * 0.75),
     staleWhileRevalidateMs: config.cache.staleWhileRevalidateSec * 1000,
+    tier: store,
     onBackgroundError: (key, err) => logger.warn({ key, err }, 'background refresh failed'),
   });
+  const budget = new PortalBudget(
+    new MemoryWindowCounter(),
+    {
+      perIp: config.budget.fetchesPerIpPerMinute,
+      global: config.budget.fetchesGlobalPerMinute,
+      proxyPerIp: config.proxy.fetchesPerIpPerMinute,
+      proxyMaxInFlight: config.proxy.maxInFlight,
+    },
+    (scope) => logger.info({ scope }, 'exchange budget refused a fetch'),
+  );
   const datasets = new Datasets({
     cache,
     client,
+    budget,
+    logger,
     freshness: marketClockPolicy({
       followMarketClock: config.cache.followMarketClock,
       intradayTtlSec: config.cache.intradayTtlSec,
@@ -65,11 +82,13 @@ export async function createService(
   });
   return {
     app,
+    store,
     client,
     datasets,
     async close() {
       await app.close();
       await client.close();
+      store.close();
     },
   };
 }

@@ -15,8 +15,11 @@ import type { CacheEntry, Cached } from './types.ts';
 
 export interface DatasetSpec<T> {
   key: string;
-  /** Fetches and parses from the portal. Runs at most once at a time per key. */
-  load: () => Promise<T>;
+  /**
+   * Fetches and parses from the portal. Runs at most once at a time per key. Gets the copy held
+   * now, if any, so a dataset can refresh incrementally.
+   */
+  load: (previous: CacheEntry<T> | undefined) => Promise<T>;
   /** Freshness deadline for a value fetched at `fetchedAt` (epoch ms). */
   freshUntil: (value: T, fetchedAt: number) => number;
   /** Approximate size in bytes, for the memory bound. */
@@ -71,13 +74,13 @@ export class DatasetCache {
     }
     if (entry && now < entry.freshUntil + this.opts.staleWhileRevalidateMs) {
       if (!this.flights.has(spec.key)) {
-        this.refresh(spec).catch((err: unknown) => this.opts.onBackgroundError?.(spec.key, err));
+        this.refresh(spec, entry).catch((err: unknown) => this.opts.onBackgroundError?.(spec.key, err));
       }
       this.opts.onRead?.(spec.key, 'STALE', tier);
       return this.answer(entry, 'STALE');
     }
     try {
-      const fresh = await this.refresh(spec);
+      const fresh = await this.refresh(spec, entry);
       this.opts.onRead?.(spec.key, 'MISS', 'exchange');
       return this.answer(fresh, 'MISS');
     } catch (err) {
@@ -117,9 +120,9 @@ export class DatasetCache {
     };
   }
 
-  private refresh<T>(spec: DatasetSpec<T>): Promise<CacheEntry<T>> {
+  private refresh<T>(spec: DatasetSpec<T>, previous: CacheEntry<T> | undefined): Promise<CacheEntry<T>> {
     return this.flights.run(spec.key, async () => {
-      const value = await spec.load();
+      const value = await spec.load(previous);
       const entry = this.sized(spec, value, this.now());
       // Written to the slower tier before anyone is answered, so data a client has seen survives a crash.
       if (this.opts.tier) await this.opts.tier.write(spec.key, entry);

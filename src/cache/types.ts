@@ -1,3 +1,5 @@
+import type { HistoryRow } from '../exchange/types.ts';
+
 /** What a read found: fresh data (HIT), data fetched for this request (MISS), or an old copy (STALE). */
 export type CacheState = 'HIT' | 'MISS' | 'STALE';
 
@@ -33,4 +35,11 @@ export function combine(parts: Provenance[]): Provenance {
     freshUntil: Math.min(...parts.map((p) => p.freshUntil)),
     version: parts.map((p) => p.version).join('+'),
   };
+}
+
+/** A symbol's daily history as cached: newest first, and when the whole series was last fetched. */
+export interface HistorySeries {
+  rows: HistoryRow[];
+  /** Refreshes in between merge only the recent rows; a full refetch replaces the series. */
+  fullFetchedAt: number;
 }

@@ -1,7 +1,9 @@
 // One accessor per portal dataset (upstream.md §2): each is a cache read whose miss fetches the
 // portal page and parses it. Market services build answers from these; nothing else touches the
 // exchange client.
-import type { Cached } from '../cache/types.ts';
+import type { Logger } from 'pino';
+import { karachiDate } from '../cache/market-clock.ts';
+import type { Cached, HistorySeries } from '../cache/types.ts';
 import type { DatasetCache } from '../cache/dataset-cache.ts';
 import type { FreshnessKind, FreshnessPolicy } from '../cache/freshness.ts';
 import type { ExchangeClient, PortalRequest } from '../exchange/client.ts';
@@ -29,7 +31,8 @@ import type { RequestContext } from './context.ts';
 
 /** Decides whether a portal fetch may happen now on behalf of a client; throws when it may not. */
 export interface FetchBudget {
-  take(ctx: RequestContext): Promise<void>;
+  /** Resolves to a release callback for when the admitted fetch has finished. */
+  take(ctx: RequestContext): Promise<() => void>;
 }
 
 export interface DatasetsOptions {
@@ -37,6 +40,8 @@ export interface DatasetsOptions {
   client: ExchangeClient;
   freshness: FreshnessPolicy;
   budget?: FetchBudget;
+  logger?: Logger;
+  now?: () => number;
 }
 
 export class Datasets {
@@ -83,10 +88,48 @@ export class Datasets {
     return this.read('sectors', 'intraday', req, parseSectorSummary, ctx);
   }
 
-  /** The symbol's whole daily history, newest first as the portal gives it. */
-  history(symbol: string, ctx: RequestContext): Promise<Cached<HistoryRow[]>> {
-    const req: PortalRequest = { kind: 'history', method: 'POST', path: '/historical', form: { symbol } };
-    return this.read(`history:${symbol}`, 'history', req, parseHistory, ctx, (rows) => rows[0]?.date);
+  /**
+   * The symbol's whole daily history, newest first as the portal gives it. Past rows never change,
+   * so a refresh within a day of the last full fetch asks only for the current month and merges it
+   * in; at most once a day the whole series is refetched, because the portal does restate past rows.
+   */
+  history(symbol: string, ctx: RequestContext): Promise<Cached<HistorySeries>> {
+    const { cache, freshness, logger } = this.opts;
+    const now = this.opts.now ?? Date.now;
+    return cache.get<HistorySeries>({
+      key: `history:${symbol}`,
+      load: async (previous) => {
+        const fetchedAt = now();
+        const month = karachiDate(fetchedAt).slice(0, 7);
+        const held = previous?.value;
+        if (held && held.rows.length > 0 && fetchedAt - held.fullFetchedAt < FULL_HISTORY_REFETCH_MS) {
+          // Only when the stored series reaches into this month does one month of rows close the gap.
+          if (held.rows[0]!.date.slice(0, 7) === month) {
+            const [year, mm] = month.split('-') as [string, string];
+            const form = { symbol, month: String(Number(mm)), year };
+            const recent = await this.fetch(
+              { kind: 'history', method: 'POST', path: '/historical', form },
+              ctx,
+              parseHistory,
+            );
+            return { rows: mergeHistory(held.rows, recent), fullFetchedAt: held.fullFetchedAt };
+          }
+        }
+        const form = { symbol };
+        const rows = await this.fetch(
+          { kind: 'history', method: 'POST', path: '/historical', form },
+          ctx,
+          parseHistory,
+        );
+        if (held) {
+          const changed = countChangedRows(held.rows, rows);
+          if (changed > 0) logger?.info({ symbol, changed }, 'full history refetch restated rows');
+        }
+        return { rows, fullFetchedAt: fetchedAt };
+      },
+      freshUntil: (series, fetchedAt) => freshness.freshUntil('history', fetchedAt, series.rows[0]?.date),
+      sizeOf: (series) => series.rows.length * 160 + 200,
+    });
   }
 
   reports(symbol: string, ctx: RequestContext): Promise<Cached<ReportRow[]>> {
@@ -104,19 +147,47 @@ export class Datasets {
     req: PortalRequest,
     parse: (text: string) => T,
     ctx: RequestContext,
-    newestRowDate?: (value: T) => string | undefined,
   ): Promise<Cached<T>> {
-    const { cache, client, budget } = this.opts;
+    const { cache } = this.opts;
     const policy = this.opts.freshness;
     return cache.get<T>({
       key,
-      load: async () => {
-        await budget?.take(ctx);
-        const route = ctx.proxy ? await ctx.proxy.resolveRoute() : client.direct;
-        return parse(await client.fetchText(req, route));
-      },
-      freshUntil: (value, fetchedAt) => policy.freshUntil(freshness, fetchedAt, newestRowDate?.(value)),
+      load: () => this.fetch(req, ctx, parse),
+      freshUntil: (_value, fetchedAt) => policy.freshUntil(freshness, fetchedAt),
       sizeOf: (value) => JSON.stringify(value).length * 2,
     });
   }
+
+  /** One portal fetch on behalf of a client: its budget first, then its route (direct or its proxy). */
+  private async fetch<T>(req: PortalRequest, ctx: RequestContext, parse: (text: string) => T): Promise<T> {
+    const { client, budget } = this.opts;
+    const release = budget ? await budget.take(ctx) : undefined;
+    try {
+      const route = ctx.proxy ? await ctx.proxy.resolveRoute() : client.direct;
+      return parse(await client.fetchText(req, route));
+    } finally {
+      release?.();
+    }
+  }
+}
+
+const FULL_HISTORY_REFETCH_MS = 24 * 60 * 60 * 1000;
+
+/** Recent rows replace held rows of the same date; the result stays newest first. */
+export function mergeHistory(held: HistoryRow[], recent: HistoryRow[]): HistoryRow[] {
+  if (recent.length === 0) return held;
+  const recentDates = new Set(recent.map((r) => r.date));
+  const merged = [...recent, ...held.filter((r) => !recentDates.has(r.date))];
+  return merged.sort((a, b) => (a.date < b.date ? 1 : a.date > b.date ? -1 : 0));
+}
+
+/** Rows added, removed or restated between two versions of a series. */
+export function countChangedRows(before: HistoryRow[], after: HistoryRow[]): number {
+  const key = (r: HistoryRow) => `${r.date}|${r.open}|${r.high}|${r.low}|${r.close}|${r.volume}`;
+  const old = new Set(before.map(key));
+  const now = new Set(after.map(key));
+  let changed = 0;
+  for (const k of now) if (!old.has(k)) changed++;
+  for (const k of old) if (!now.has(k)) changed++;
+  return changed;
 }

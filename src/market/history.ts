@@ -44,7 +44,7 @@ export async function historical(
     throw new BadRequestError(`start (${query.start}) is after end (${query.end})`);
   }
   const cached = await datasets.history(symbol, ctx);
-  const all = historyRows(cached.value);
+  const all = historyRows(cached.value.rows);
   if (all.length === 0 && !(await isKnownSymbol(datasets, symbol, ctx))) {
     throw new NotFoundError(`${symbol} not found`);
   }

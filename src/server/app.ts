@@ -1,5 +1,7 @@
 // The HTTP surface: plugins (CORS, rate limit, OpenAPI), routes, and the not-found / wrong-method
 // answers. Everything the routes need arrives as dependencies; nothing here fetches or parses.
+import zlib from 'node:zlib';
+import compress from '@fastify/compress';
 import cors from '@fastify/cors';
 import swagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
@@ -77,6 +79,15 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       'ratelimit-reset',
       'x-request-id',
     ],
+  });
+
+  // Large answers (history, screener) are compressed on the thread pool, never on the event loop;
+  // brotli at its default quality 11 would cost ~100× gzip's CPU for a few percent.
+  await app.register(compress, {
+    threshold: 2048,
+    encodings: ['br', 'gzip', 'deflate'],
+    brotliOptions: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } },
+    zlibOptions: { level: 6 },
   });
 
   if (opts.rateLimitPerMinute > 0) {

@@ -1,0 +1,112 @@
+// The portal budget: the portal rate-limits this server's IP as a whole (upstream.md §1: ~120
+// fetches a minute got every client refused), so portal fetches are rationed per client IP and in
+// total. Only fetches count; cache hits and single-flight waiters never do.
+import { ExchangeUnavailableError, RateLimitedError } from '../errors.ts';
+import type { RequestContext } from '../market/context.ts';
+
+/** A fixed-window counter: in-process here, shared through Redis when replicas run together. */
+export interface WindowCounter {
+  /** Adds one to `key`'s current window and returns the new count and ms until the window resets. */
+  hit(key: string, windowMs: number): Promise<{ count: number; resetMs: number }>;
+}
+
+export class MemoryWindowCounter implements WindowCounter {
+  private readonly windows = new Map<string, { count: number; resetAt: number }>();
+
+  constructor(private readonly now: () => number = Date.now) {}
+
+  async hit(key: string, windowMs: number): Promise<{ count: number; resetMs: number }> {
+    const now = this.now();
+    let w = this.windows.get(key);
+    if (!w || w.resetAt <= now) {
+      if (this.windows.size > 10_000) this.sweep(now);
+      w = { count: 0, resetAt: now + windowMs };
+      this.windows.set(key, w);
+    }
+    w.count++;
+    return { count: w.count, resetMs: w.resetAt - now };
+  }
+
+  private sweep(now: number): void {
+    for (const [key, w] of this.windows) if (w.resetAt <= now) this.windows.delete(key);
+  }
+}
+
+export interface BudgetLimits {
+  /** Portal fetches a minute one client IP may cause; 0 = unlimited. */
+  perIp: number;
+  /** Portal fetches a minute in total; 0 = unlimited. */
+  global: number;
+  /** Stricter limits for fetches through a caller's proxy (X-Exchange-Proxy). */
+  proxyPerIp: number;
+  proxyMaxInFlight: number;
+}
+
+/** Called when the fetch it admitted has finished. */
+export type Release = () => void;
+
+const MINUTE = 60_000;
+
+export class PortalBudget {
+  private proxiedInFlight = 0;
+
+  constructor(
+    private readonly counter: WindowCounter,
+    private readonly limits: BudgetLimits,
+    private readonly onReject: (scope: 'ip' | 'global' | 'proxy-ip' | 'proxy-in-flight') => void = () => {},
+  ) {}
+
+  /** Admits one portal fetch for `ctx` or throws the error the client should see. */
+  async take(ctx: RequestContext): Promise<Release> {
+    const { perIp, global, proxyPerIp, proxyMaxInFlight } = this.limits;
+    if (ctx.proxy) {
+      if (this.proxiedInFlight >= proxyMaxInFlight) {
+        this.onReject('proxy-in-flight');
+        throw new RateLimitedError('too many proxied exchange fetches in flight; try again shortly', 1);
+      }
+      if (proxyPerIp > 0) {
+        const { count, resetMs } = await this.counter.hit(`proxy-ip:${ctx.clientIp}`, MINUTE);
+        if (count > proxyPerIp) {
+          this.onReject('proxy-ip');
+          throw new RateLimitedError(
+            `exchange fetches through a caller proxy are limited to ${proxyPerIp} a minute per client`,
+            seconds(resetMs),
+          );
+        }
+      }
+    }
+    if (perIp > 0) {
+      const { count, resetMs } = await this.counter.hit(`ip:${ctx.clientIp}`, MINUTE);
+      if (count > perIp) {
+        this.onReject('ip');
+        throw new RateLimitedError(
+          `this client has caused ${perIp} exchange fetches this minute; cached data is still served`,
+          seconds(resetMs),
+        );
+      }
+    }
+    if (global > 0) {
+      const { count, resetMs } = await this.counter.hit('global', MINUTE);
+      if (count > global) {
+        this.onReject('global');
+        throw new ExchangeUnavailableError(
+          'the server has used its exchange budget for this minute',
+          seconds(resetMs),
+        );
+      }
+    }
+    if (!ctx.proxy) return () => {};
+    this.proxiedInFlight++;
+    let released = false;
+    return () => {
+      if (!released) {
+        released = true;
+        this.proxiedInFlight--;
+      }
+    };
+  }
+}
+
+function seconds(ms: number): number {
+  return Math.max(1, Math.ceil(ms / 1000));
+}

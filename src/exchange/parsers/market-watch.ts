@@ -1,0 +1,46 @@
+// `GET /market-watch`: one table, ~490 rows (regular board).
+import type { MarketWatchRow } from '../types.ts';
+import { cellInteger, cellNumber, cellSymbol, cellText, splitList } from './cells.ts';
+import { cellAt, requirePageText, selectTable } from './columns.ts';
+import { extractTables } from './table.ts';
+
+const COLUMNS = {
+  symbol: { labels: ['symbol'], dataName: 'symbol', required: true },
+  sector: { labels: ['sector'], dataName: 'sector' },
+  listedIn: { labels: ['listed in'], dataName: 'listed' },
+  ldcp: { labels: ['ldcp'], dataName: 'ldcp' },
+  open: { labels: ['open'], dataName: 'open' },
+  high: { labels: ['high'], dataName: 'high' },
+  low: { labels: ['low'], dataName: 'low' },
+  current: { labels: ['current'], dataName: 'close', required: true },
+  change: { labels: ['change'], dataName: 'change' },
+  changePct: { labels: ['change (%)'], dataName: 'percentChange' },
+  volume: { labels: ['volume'], dataName: 'volume' },
+} as const;
+
+/** CHANGE (%) arrives with float noise (`-1.7239999999999998`); cellNumber rounds it to 4 decimals. */
+export function parseMarketWatch(html: string): MarketWatchRow[] {
+  const page = requirePageText('market-watch', html);
+  const { table, columns: c } = selectTable('market-watch', extractTables(page), COLUMNS);
+  const rows: MarketWatchRow[] = [];
+  for (const row of table.rows) {
+    const symbolCell = cellAt(row, c.symbol);
+    const symbol = cellSymbol(symbolCell);
+    if (symbol === null) continue;
+    rows.push({
+      symbol,
+      name: symbolCell?.linkTitle?.trim() || null,
+      sectorCode: cellText(cellAt(row, c.sector)),
+      listedIn: splitList(cellText(cellAt(row, c.listedIn))),
+      ldcp: cellNumber(cellAt(row, c.ldcp)),
+      open: cellNumber(cellAt(row, c.open)),
+      high: cellNumber(cellAt(row, c.high)),
+      low: cellNumber(cellAt(row, c.low)),
+      current: cellNumber(cellAt(row, c.current)),
+      change: cellNumber(cellAt(row, c.change)),
+      changePct: cellNumber(cellAt(row, c.changePct)),
+      volume: cellInteger(cellAt(row, c.volume)),
+    });
+  }
+  return rows;
+}

@@ -1,0 +1,50 @@
+// `GET /screener`: one table, ~730 rows. `th`s carry data-name (symbol, sector, listed, marketCap,
+// close, percentChange, changeYear, peRatio, dividendYield, freeFloat, volume30Avg).
+import type { ScreenerRow } from '../types.ts';
+import { cellNumber, cellSymbol, cellText, splitList } from './cells.ts';
+import { cellAt, preferTableId, requirePageText, selectTable } from './columns.ts';
+import { extractTables } from './table.ts';
+
+const COLUMNS = {
+  symbol: { labels: ['symbol'], dataName: 'symbol', required: true },
+  sector: { labels: ['sector'], dataName: 'sector' },
+  listedIn: { labels: ['listed in'], dataName: 'listed' },
+  marketCap: { labels: ['market cap.', 'market cap'], dataName: 'marketCap' },
+  price: { labels: ['price'], dataName: 'close', required: true },
+  changePct: { labels: ['change (%)'], dataName: 'percentChange' },
+  change1yPct: { labels: ['1-year ch. (%) *', '1-year ch. (%)'], dataName: 'changeYear' },
+  peRatio: { labels: ['pe ratio (ttm)', 'p/e ratio (ttm)'], dataName: 'peRatio' },
+  dividendYield: { labels: ['dividend yield (%)'], dataName: 'dividendYield' },
+  freeFloat: { labels: ['free float'], dataName: 'freeFloat' },
+  volumeAvg30d: { labels: ['30d volume avg.', '30d volume avg'], dataName: 'volume30Avg' },
+} as const;
+
+export function parseScreener(html: string): ScreenerRow[] {
+  const page = requirePageText('screener', html);
+  const { table, columns: c } = selectTable(
+    'screener',
+    preferTableId(extractTables(page), 'screenerTable'),
+    COLUMNS,
+  );
+  const rows: ScreenerRow[] = [];
+  for (const row of table.rows) {
+    const symbolCell = cellAt(row, c.symbol);
+    const symbol = cellSymbol(symbolCell);
+    if (symbol === null) continue;
+    rows.push({
+      symbol,
+      name: symbolCell?.linkTitle?.trim() || null,
+      sectorCode: cellText(cellAt(row, c.sector)),
+      listedIn: splitList(cellText(cellAt(row, c.listedIn))),
+      marketCap: cellNumber(cellAt(row, c.marketCap)),
+      price: cellNumber(cellAt(row, c.price)),
+      changePct: cellNumber(cellAt(row, c.changePct)),
+      change1yPct: cellNumber(cellAt(row, c.change1yPct)),
+      peRatio: cellNumber(cellAt(row, c.peRatio)),
+      dividendYield: cellNumber(cellAt(row, c.dividendYield)),
+      freeFloat: cellNumber(cellAt(row, c.freeFloat)),
+      volumeAvg30d: cellNumber(cellAt(row, c.volumeAvg30d)),
+    });
+  }
+  return rows;
+}

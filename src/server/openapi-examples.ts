@@ -1,0 +1,415 @@
+// Examples for the OpenAPI document: an example value for every parameter, one example response
+// for every operation's success and for every error status it documents, and an "Example" section
+// in each operation's description with the request and the matching typed-client call. Kept apart
+// from the routes so the route files stay about behaviour; the values are the fake portal's
+// (dev/fake-portal), so whatever /docs shows can be reproduced with `npm run demo`.
+
+/** The parts of an OpenAPI 3.1 document this module reads or writes. */
+export interface OpenApiDoc {
+  info: { description?: string };
+  paths?: Record<string, Partial<Record<string, OpenApiOperation>>>;
+}
+
+interface OpenApiOperation {
+  description?: string;
+  parameters?: { name: string; in: string; example?: unknown }[];
+  responses?: Record<string, { content?: Record<string, OpenApiMediaType> }>;
+}
+
+interface OpenApiMediaType {
+  examples?: Record<string, { summary: string; value: unknown }>;
+}
+
+interface ErrorExample {
+  code: string;
+  message: string;
+  summary?: string;
+}
+
+interface OperationExamples {
+  /** Example value per parameter name (path and query). */
+  params: Record<string, string | number>;
+  /** The example request: path and query string, as a caller would send it. */
+  request: string;
+  /** The same request through src/client (`api` is a client from createClient). */
+  client: string;
+  /** The example `data` of the 200 answer. */
+  data: unknown;
+  /** Error examples that differ from the defaults below, by status. */
+  errors?: Partial<Record<number, ErrorExample[]>>;
+}
+
+/** The fake portal's "now" (Fri 2026-11-20, 4:35 PM in Karachi), so examples agree with the demo. */
+const TIMESTAMP = '2026-11-20T11:35:00.000+00:00';
+const SYMBOL_422: ErrorExample[] = [
+  {
+    code: 'bad_request',
+    message: 'invalid request: params/symbol must match pattern "^[A-Za-z0-9][A-Za-z0-9.&-]{0,24}$"',
+  },
+];
+const SYMBOL_404: ErrorExample[] = [{ code: 'not_found', message: 'NOSUCH not found' }];
+
+const ENGRO_QUOTE = {
+  symbol: 'ENGRO',
+  name: 'Engro Corporation Limited',
+  sector_code: '0809',
+  listed_in: ['ALLSHR', 'KMI30', 'KMIALLSHR', 'KSE100', 'KSE100PR', 'KSE30'],
+  price: 412.35,
+  market_cap: 221267010000,
+  pe_ratio: 10.0745,
+  dividend_yield: 0,
+  free_float: 268300000,
+  volume_avg_30d: 46457.07,
+  change_1y_pct: 107.995,
+  ldcp: 426.83,
+  open: 426.13,
+  high: 436.43,
+  low: 409.02,
+  volume: 22155,
+  change: -14.48,
+  change_pct: -3.392,
+};
+
+export const OPERATION_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
+  '/health': {
+    params: {},
+    request: '/health',
+    client: "await api.GET('/health')",
+    data: { status: 'ok' },
+  },
+  '/stocks': {
+    params: { index: 'KSE30' },
+    request: '/stocks?index=KSE30',
+    client: "await api.GET('/stocks', { params: { query: { index: 'KSE30' } } })",
+    data: ['AIRLINK', 'BAFL', 'BAHL', 'DGKC', 'EFERT', 'ENGRO'],
+    errors: {
+      404: [{ code: 'not_found', message: 'index NOSUCH not found' }],
+      422: [{ code: 'bad_request', message: 'invalid request: querystring/index must be string' }],
+    },
+  },
+  '/stocks/{symbol}/quote': {
+    params: { symbol: 'ENGRO' },
+    request: '/stocks/ENGRO/quote',
+    client: "await api.GET('/stocks/{symbol}/quote', { params: { path: { symbol: 'ENGRO' } } })",
+    data: ENGRO_QUOTE,
+    errors: { 404: SYMBOL_404, 422: SYMBOL_422 },
+  },
+  '/stocks/{symbol}/historical': {
+    params: { symbol: 'ENGRO', start: '2025-06-12', end: '2025-06-16', order: 'asc', limit: 100 },
+    request: '/stocks/ENGRO/historical?start=2025-06-12&end=2025-06-16',
+    client:
+      "await api.GET('/stocks/{symbol}/historical', {\n  params: { path: { symbol: 'ENGRO' }, query: { start: '2025-06-12', end: '2025-06-16' } },\n})",
+    data: [
+      {
+        date: '2025-06-12',
+        open: 639.92,
+        high: 643.42,
+        low: 615.15,
+        close: 616.03,
+        volume: 30869,
+        is_anomaly: false,
+        anomaly_reasons: [],
+      },
+      {
+        date: '2025-06-13',
+        open: 620.25,
+        high: 635.38,
+        low: 618.81,
+        close: 619.69,
+        volume: 105259,
+        is_anomaly: false,
+        anomaly_reasons: [],
+      },
+      // A bonus issue's ex-date: the unadjusted close falls far beyond the day's circuit breaker.
+      {
+        date: '2025-06-16',
+        open: 487.77,
+        high: 515.17,
+        low: 479.37,
+        close: 512.83,
+        volume: 63210,
+        is_anomaly: true,
+        anomaly_reasons: ['beyond_price_limit'],
+      },
+    ],
+    errors: {
+      400: [{ code: 'bad_request', message: 'start (2025-02-01) is after end (2025-01-01)' }],
+      404: SYMBOL_404,
+      422: [
+        {
+          code: 'bad_request',
+          message: 'invalid request: querystring/limit must be >= 1',
+          summary: 'limit=0',
+        },
+        {
+          code: 'bad_request',
+          message: 'invalid request: querystring/start must match format "date"',
+          summary: 'start=2025-13-01',
+        },
+      ],
+    },
+  },
+  '/stocks/{symbol}/fundamentals': {
+    params: { symbol: 'ENGRO' },
+    request: '/stocks/ENGRO/fundamentals',
+    client: "await api.GET('/stocks/{symbol}/fundamentals', { params: { path: { symbol: 'ENGRO' } } })",
+    data: [
+      {
+        symbol: 'ENGRO',
+        year: '2026',
+        type: 'Quarterly',
+        period_ended: '2026-09-30',
+        posting_date: '2026-10-22',
+        document: 'https://financials.psx.com.pk/lib/DownloadPDF.php?id=201000',
+      },
+      {
+        symbol: 'ENGRO',
+        year: '2025',
+        type: 'Annual',
+        period_ended: '2025',
+        posting_date: '2026-03-30',
+        document: 'https://financials.psx.com.pk/lib/DownloadPDF.php?id=201003',
+      },
+    ],
+    errors: { 404: SYMBOL_404, 422: SYMBOL_422 },
+  },
+  '/indices': {
+    params: {},
+    request: '/indices',
+    client: "await api.GET('/indices')",
+    data: [
+      {
+        index: 'KSE100',
+        current: 167978.58,
+        high: 169187.4,
+        low: 167492.2,
+        change: -971.84,
+        change_pct: -0.5752,
+      },
+      { index: 'BKTI', current: 47019.25, high: 47122.73, low: 46790.48, change: 117.07, change_pct: 0.2496 },
+      { index: 'HBLTTI', current: 19097.05, high: null, low: null, change: 3.87, change_pct: 0.0203 },
+    ],
+  },
+  '/indices/{name}': {
+    params: { name: 'KSE100' },
+    request: '/indices/KSE100',
+    client: "await api.GET('/indices/{name}', { params: { path: { name: 'KSE100' } } })",
+    data: [
+      {
+        symbol: 'ABL',
+        name: 'Allied Bank Limited',
+        current_index: 171.22,
+        idx_weight: 0.54,
+        idx_point: -13.9983,
+        market_cap_m: 19604.69,
+        freefloat_m: 114.5,
+        ldcp: 173.84,
+        change: -2.62,
+        change_pct: -1.507,
+        volume: 4828963,
+      },
+      {
+        symbol: 'AGP',
+        name: 'AGP Limited',
+        current_index: 152.8,
+        idx_weight: 0.36,
+        idx_point: -8.9368,
+        market_cap_m: 12835.2,
+        freefloat_m: 84,
+        ldcp: 155.08,
+        change: -2.28,
+        change_pct: -1.47,
+        volume: 451570,
+      },
+    ],
+    errors: {
+      404: [{ code: 'not_found', message: 'index NOSUCH not found' }],
+      422: [
+        {
+          code: 'bad_request',
+          message: 'invalid request: params/name must NOT have more than 40 characters',
+        },
+      ],
+    },
+  },
+  '/sectors': {
+    params: {},
+    request: '/sectors',
+    client: "await api.GET('/sectors')",
+    data: [
+      {
+        sector_code: '0801',
+        sector_name: 'AUTOMOBILE ASSEMBLER',
+        advance: 1,
+        decline: 5,
+        unchanged: 0,
+        turnover: 1699847,
+        market_cap_b: 600,
+      },
+      {
+        sector_code: '0804',
+        sector_name: 'CEMENT',
+        advance: 2,
+        decline: 6,
+        unchanged: 0,
+        turnover: 14624855,
+        market_cap_b: 844.4,
+      },
+    ],
+  },
+  '/sectors/{name}/stocks': {
+    params: { name: 'cement' },
+    request: '/sectors/cement/stocks',
+    client: "await api.GET('/sectors/{name}/stocks', { params: { path: { name: 'cement' } } })",
+    data: ['CHCC', 'DGKC', 'FCCL', 'KOHC', 'LUCK', 'MLCF', 'PIOC', 'POWER'],
+    errors: {
+      404: [{ code: 'not_found', message: 'sector nosuch not found' }],
+      422: [
+        {
+          code: 'bad_request',
+          message: 'invalid request: params/name must NOT have more than 100 characters',
+        },
+      ],
+    },
+  },
+  '/screener': {
+    params: {},
+    request: '/screener',
+    client: "await api.GET('/screener')",
+    data: [
+      {
+        symbol: 'ABL',
+        sector: 807,
+        listed_in: 'ALLSHR,BKTI,JSGBKTI,KSE100,KSE100PR,PSXDIV20',
+        market_cap: 196046900000,
+        price: 171.22,
+        pe_ratio: 19.7486,
+        dividend_yield: 0,
+        free_float: 114500000,
+        volume_avg_30d: 2040695.35,
+        change_1y_pct: 90.8807,
+      },
+      {
+        symbol: '786R',
+        sector: 813,
+        listed_in: null,
+        market_cap: 12325300,
+        price: 2.47,
+        pe_ratio: 0,
+        dividend_yield: 0,
+        free_float: 4990000,
+        volume_avg_30d: 583401.3,
+        change_1y_pct: 0,
+      },
+    ],
+    errors: {
+      400: [{ code: 'bad_request', message: 'proxy passthrough is disabled on this server' }],
+      502: [
+        { code: 'upstream_data_error', message: "the exchange's screener page could not be read: no table" },
+        {
+          code: 'proxy_unreachable',
+          message: 'proxy http://127.0.0.1:3128 refused the connection (nothing listening?)',
+        },
+      ],
+    },
+  },
+  '/market/summary': {
+    params: {},
+    request: '/market/summary',
+    client: "await api.GET('/market/summary')",
+    data: {
+      kse100: 167978.58,
+      kse30: 49896.57,
+      kmiallshare: 65827.98,
+      allshare: 101771.11,
+      kmi30: 239177.06,
+    },
+  },
+};
+
+/** What each status answers when an operation has nothing more specific to say. */
+const DEFAULT_ERRORS: Readonly<Record<number, ErrorExample[]>> = {
+  400: [{ code: 'bad_request', message: 'the request cannot be answered as asked' }],
+  404: [{ code: 'not_found', message: 'not found' }],
+  422: [{ code: 'bad_request', message: 'invalid request: querystring must be object' }],
+  429: [{ code: 'rate_limited', message: 'Rate limit exceeded', summary: 'rate_limited (see Retry-After)' }],
+  500: [{ code: 'internal_error', message: 'internal server error' }],
+  502: [
+    {
+      code: 'upstream_data_error',
+      message: "the exchange's sector-summary page could not be read: no table",
+    },
+  ],
+  503: [
+    {
+      code: 'exchange_unavailable',
+      message: 'the exchange could not be reached (UND_ERR_SOCKET)',
+      summary: 'exchange_unavailable: the portal is down and nothing is cached (see Retry-After)',
+    },
+  ],
+};
+
+/** Five lines from nothing to a typed call; also printed in the document's description. */
+export const CLIENT_USAGE = [
+  "import { createClient } from 'psx-market-data/client';",
+  '',
+  "const api = createClient({ baseUrl: 'http://localhost:8000' });",
+  "const { data, error } = await api.GET('/stocks/{symbol}/quote', { params: { path: { symbol: 'ENGRO' } } });",
+  'if (error) throw new Error(error.error.message);',
+  'console.log(data.data.price, data.meta.cached);',
+].join('\n');
+
+const processed = new WeakSet<object>();
+
+/** Adds the examples to `doc` in place (idempotent) and returns it. */
+export function addOpenApiExamples<T extends OpenApiDoc>(doc: T): T {
+  if (processed.has(doc)) return doc;
+  processed.add(doc);
+  doc.info.description =
+    `${doc.info.description ?? ''}\n\n` +
+    'The [dashboard](/) shows the same data; [/openapi.json](/openapi.json) is this document.\n\n' +
+    `**Typed client** (TypeScript, generated from this document):\n\n\`\`\`ts\n${CLIENT_USAGE}\n\`\`\``;
+  for (const [path, item] of Object.entries(doc.paths ?? {})) {
+    const op = item.get;
+    const ex = OPERATION_EXAMPLES[path];
+    if (!op || !ex) continue;
+    for (const param of op.parameters ?? []) {
+      const value = ex.params[param.name];
+      if (value !== undefined) param.example = value;
+    }
+    op.description = [
+      op.description,
+      `**Example request**\n\n\`\`\`http\nGET ${ex.request}\n\`\`\``,
+      `**Typed client**\n\n\`\`\`ts\nconst { data, error } = ${ex.client};\n\`\`\``,
+    ]
+      .filter(Boolean)
+      .join('\n\n');
+    for (const [status, response] of Object.entries(op.responses ?? {})) {
+      const media = response.content?.['application/json'];
+      if (!media) continue;
+      media.examples = status === '200' ? successExample(ex) : errorExamples(Number(status), ex);
+    }
+  }
+  return doc;
+}
+
+function successExample(ex: OperationExamples): NonNullable<OpenApiMediaType['examples']> {
+  const meta = Array.isArray(ex.data)
+    ? { timestamp: TIMESTAMP, cached: false, count: ex.data.length }
+    : { timestamp: TIMESTAMP, cached: false };
+  return { ok: { summary: `GET ${ex.request}`, value: { data: ex.data, meta } } };
+}
+
+function errorExamples(status: number, ex: OperationExamples): NonNullable<OpenApiMediaType['examples']> {
+  const list = ex.errors?.[status] ??
+    DEFAULT_ERRORS[status] ?? [{ code: 'error', message: `HTTP ${status}` }];
+  const out: NonNullable<OpenApiMediaType['examples']> = {};
+  list.forEach((e, i) => {
+    const key = list.length > 1 ? `${e.code}_${i + 1}` : e.code;
+    out[key] = {
+      summary: e.summary ?? `${e.code}: ${e.message}`,
+      value: { error: { status, code: e.code, message: e.message } },
+    };
+  });
+  return out;
+}
