@@ -140,14 +140,16 @@ describe('portal failures without a cached copy', () => {
 });
 
 describe('single flight', () => {
-  it('100 concurrent cold requests for one history make one portal fetch', async () => {
+  it('1,000 concurrent cold requests for one history make one portal fetch (and one token fetch)', async () => {
     const svc = await fresh();
     portal.resetCounts();
     const results = await Promise.all(
-      Array.from({ length: 100 }, () => http(svc.url, '/stocks/LUCK/historical')),
+      Array.from({ length: 1000 }, () => http(svc.url, '/stocks/LUCK/historical')),
     );
     for (const r of results) assert.equal(r.status, 200);
     assert.equal(portal.counts().historical.LUCK, 1);
+    assert.equal(portal.counts().requests['POST /historical'], 1);
+    assert.equal(portal.counts().requests['GET /'], 1);
     assert.equal(assertListEnvelope(results[0]!.json).length, portal.dataset.history('LUCK').length);
   });
 });

@@ -1,0 +1,72 @@
+// Browser-test support: the dashboard build (made on demand, so a fresh clone's `npm test` works)
+// and Debian's Chromium driven by playwright-core, never a downloaded browser.
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type BrowserContext } from 'playwright-core';
+
+export const CHROMIUM = '/usr/bin/chromium';
+export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+export const RESULTS_DIR = join(ROOT, 'test-results');
+const DIST_INDEX = join(ROOT, 'web/dist/index.html');
+// Everything the bundle is built from: the app, and what it imports from src/.
+const SOURCES = ['web/index.html', 'web/vite.config.ts', 'web/src', 'web/public', 'src/client', 'src/market/anomalies.ts'];
+
+/** Why the browser tests cannot run here, or undefined when they can. */
+export function browserSkipReason(): string | undefined {
+  if (existsSync(CHROMIUM)) return undefined;
+  return `Debian's Chromium is not installed at ${CHROMIUM} (apt-get install -y chromium; .ci/run installs it): browser tests skipped`;
+}
+
+function newestMtime(path: string): number {
+  if (!existsSync(path)) return 0;
+  const st = statSync(path);
+  if (!st.isDirectory()) return st.mtimeMs;
+  return Math.max(st.mtimeMs, ...readdirSync(path).map((name) => newestMtime(join(path, name))));
+}
+
+/** Builds web/dist with Vite unless it is newer than every source it is built from (≈1 s when it is not). */
+export async function ensureWebBuild(): Promise<void> {
+  const built = existsSync(DIST_INDEX) ? statSync(DIST_INDEX).mtimeMs : 0;
+  const newest = Math.max(...SOURCES.map((p) => newestMtime(join(ROOT, p))));
+  if (built > newest) return;
+  const { build } = await import('vite');
+  await build({ configFile: join(ROOT, 'web/vite.config.ts'), logLevel: 'warn' });
+}
+
+// Without the background-networking flags Chromium tries to reach Google's hosts at start; this
+// machine's network is closed, and the tests must never depend on anything but 127.0.0.1.
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+/** Chromium with a fresh profile (playwright makes a new temporary user-data-dir per launch). */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+}
+
+/**
+ * A context that refuses every request that does not go to the loopback service: the pages must
+ * work offline, and `external` lists anything they tried to fetch from elsewhere.
+ */
+export async function offlineContext(
+  browser: Browser,
+  viewport: { width: number; height: number },
+): Promise<{ context: BrowserContext; external: string[] }> {
+  const context = await browser.newContext({ viewport, reducedMotion: 'reduce' });
+  const external: string[] = [];
+  await context.route('**/*', (route) => {
+    const url = new URL(route.request().url());
+    if (url.hostname === '127.0.0.1' || url.hostname === 'localhost') return route.continue();
+    external.push(url.href);
+    return route.abort('blockedbyclient');
+  });
+  return { context, external };
+}
