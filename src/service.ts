@@ -1,6 +1,6 @@
 // Composition root: builds the exchange client, cache, market datasets and HTTP app from a Config.
 import type { FastifyInstance } from 'fastify';
-import { pino, type Logger } from 'pino';
+import { pino, type DestinationStream, type Logger, type LoggerOptions } from 'pino';
 import { DatasetCache } from './cache/dataset-cache.ts';
 import { SqliteStore } from './cache/sqlite-store.ts';
 import { MemoryWindowCounter, PortalBudget } from './exchange/budget.ts';
@@ -11,6 +11,7 @@ import { Datasets } from './market/datasets.ts';
 import { buildApp } from './server/app.ts';
 import { contextBuilder, passthroughDisabled } from './server/request-context.ts';
 import { createResponder } from './server/respond.ts';
+import { proxyPassthrough, type PassthroughOptions } from './server/proxy-gate.ts';
 
 export interface Service {
   app: FastifyInstance;
@@ -20,20 +21,28 @@ export interface Service {
   close(): Promise<void>;
 }
 
-export function createLogger(level: string): Logger {
-  return pino({
+export function createLogger(level: string, destination?: DestinationStream): Logger {
+  const options: LoggerOptions = {
     level,
     // Caller proxies may carry credentials; they never reach the logs.
     redact: {
       paths: ['req.headers["x-exchange-proxy"]', 'req.headers["x-psx-proxy"]', 'req.headers.authorization'],
       censor: '[redacted]',
     },
-  });
+  };
+  return destination ? pino(options, destination) : pino(options);
+}
+
+/** Seams for tests; production passes none. */
+export interface ServiceOverrides {
+  /** The proxy passthrough's address policy and resolver (tests allow loopback this way, never config). */
+  passthrough?: PassthroughOptions;
 }
 
 export async function createService(
   config: Config,
   logger: Logger = createLogger(config.logLevel),
+  overrides: ServiceOverrides = {},
 ): Promise<Service> {
   const client = new ExchangeClient({
     baseUrl: config.exchangeBaseUrl,
@@ -74,7 +83,9 @@ export async function createService(
     deps: {
       datasets,
       respond: createResponder(Math.floor(memoryBytes * 0.25)),
-      contextOf: contextBuilder(passthroughDisabled),
+      contextOf: contextBuilder(
+        config.proxy.passthrough ? proxyPassthrough(overrides.passthrough) : passthroughDisabled,
+      ),
     },
     rateLimitPerMinute: config.rateLimitPerMinute,
     trustProxy: config.trustProxy,

@@ -95,6 +95,8 @@ export class ExchangeClient {
         ({ status, body } = await this.send(req, token, route.dispatcher));
       } catch (err) {
         this.opts.onFetch?.(req.kind, 'network_error', this.now() - started);
+        // A caller's proxy failing is its own error (proxy_unreachable), not worth retrying here.
+        if (err instanceof ServiceError) throw err;
         const mapped = route.mapNetworkError?.(err);
         if (mapped) throw mapped;
         if (retries < this.opts.maxRetries) {

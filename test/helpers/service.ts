@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
 import { loadConfig } from '../../src/config.ts';
-import { createLogger, createService, type Service } from '../../src/service.ts';
+import { createLogger, createService, type Service, type ServiceOverrides } from '../../src/service.ts';
 
 export interface RunningService {
   url: string;
@@ -16,6 +16,7 @@ export interface RunningService {
 export async function startService(
   exchangeBaseUrl: string,
   env: Record<string, string> = {},
+  options: { overrides?: ServiceOverrides; logLines?: string[] } = {},
 ): Promise<RunningService> {
   const dir = mkdtempSync(join(tmpdir(), 'psxmd-test-'));
   const config = loadConfig({
@@ -29,7 +30,10 @@ export async function startService(
     LOG_LEVEL: 'silent',
     ...env,
   });
-  const service = await createService(config, createLogger(config.logLevel));
+  const destination = options.logLines
+    ? { write: (line: string) => void options.logLines!.push(line) }
+    : undefined;
+  const service = await createService(config, createLogger(config.logLevel, destination), options.overrides);
   const address = await service.app.listen({ port: 0, host: '127.0.0.1' });
   return {
     url: address,
