@@ -31,7 +31,11 @@ export interface Config {
     followMarketClock: boolean;
     /** How long past freshness a copy is served at once while one background refresh runs. */
     staleWhileRevalidateSec: number;
+    /** How long past freshness a copy is kept in Redis for stale serving (history: forever). */
+    staleMaxSec: number;
   };
+  /** The shared tier and counters for several replicas; absent = embedded store and local limits. */
+  redisUrl: string | undefined;
   budget: {
     /** Portal fetches a minute one client IP may cause (0 = no limit). */
     fetchesPerIpPerMinute: number;
@@ -107,7 +111,9 @@ export function loadConfig(env: Env = process.env): Config {
       reportsTtlSec: int(env, 'CACHE_REPORTS_TTL', 21_600, 1),
       followMarketClock: bool(env, 'CACHE_FOLLOW_MARKET_CLOCK', true),
       staleWhileRevalidateSec: int(env, 'CACHE_SWR', 300),
+      staleMaxSec: int(env, 'CACHE_STALE_MAX', 7 * 24 * 3600, 1),
     },
+    redisUrl: env.REDIS_URL?.trim() || undefined,
     budget: {
       fetchesPerIpPerMinute: int(env, 'EXCHANGE_FETCH_LIMIT_PER_IP', 20),
       fetchesGlobalPerMinute: int(env, 'EXCHANGE_FETCH_LIMIT_GLOBAL', 60),

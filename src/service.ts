@@ -1,23 +1,38 @@
-// Composition root: builds the exchange client, cache, market datasets and HTTP app from a Config.
+// Composition root: builds the exchange client, cache tiers, limits, market datasets and the HTTP
+// app from a Config, and owns their lifecycle (readiness, graceful close).
 import type { FastifyInstance } from 'fastify';
 import { pino, type DestinationStream, type Logger, type LoggerOptions } from 'pino';
 import { DatasetCache } from './cache/dataset-cache.ts';
-import { SqliteStore } from './cache/sqlite-store.ts';
-import { MemoryWindowCounter, PortalBudget } from './exchange/budget.ts';
 import { marketClockPolicy } from './cache/freshness.ts';
+import { RedisWindowCounter } from './cache/redis-counter.ts';
+import { RedisLink } from './cache/redis-link.ts';
+import { RedisTier } from './cache/redis-tier.ts';
+import { SqliteStore } from './cache/sqlite-store.ts';
 import type { Config } from './config.ts';
+import { MemoryWindowCounter, PortalBudget, type WindowCounter } from './exchange/budget.ts';
 import { ExchangeClient } from './exchange/client.ts';
 import { Datasets } from './market/datasets.ts';
 import { buildApp } from './server/app.ts';
+import { Metrics } from './server/metrics.ts';
+import { proxyPassthrough, type PassthroughOptions } from './server/proxy-gate.ts';
 import { contextBuilder, passthroughDisabled } from './server/request-context.ts';
 import { createResponder } from './server/respond.ts';
-import { proxyPassthrough, type PassthroughOptions } from './server/proxy-gate.ts';
+
+export interface Readiness {
+  ready: boolean;
+  store: 'ok' | 'failing';
+  redis: 'ok' | 'degraded' | 'disabled';
+  shuttingDown: boolean;
+}
 
 export interface Service {
   app: FastifyInstance;
   store: SqliteStore;
   client: ExchangeClient;
   datasets: Datasets;
+  metrics: Metrics;
+  readiness(): Readiness;
+  /** Stops accepting, lets in-flight requests finish, then closes the store and Redis. */
   close(): Promise<void>;
 }
 
@@ -44,28 +59,49 @@ export async function createService(
   logger: Logger = createLogger(config.logLevel),
   overrides: ServiceOverrides = {},
 ): Promise<Service> {
+  const metrics = new Metrics();
   const client = new ExchangeClient({
     baseUrl: config.exchangeBaseUrl,
     ...config.exchange,
-    onTokenRefresh: (scope, ok) => logger.debug({ scope, ok }, 'exchange token refreshed'),
+    onFetch: (page, outcome, ms) => {
+      metrics.portalFetches.inc({ page, outcome });
+      metrics.portalLatency.observe({ page }, ms / 1000);
+    },
+    onTokenRefresh: (_scope, ok) => metrics.tokenRefreshes.inc({ outcome: ok ? 'ok' : 'failed' }),
   });
+
+  const redis = config.redisUrl
+    ? new RedisLink({ url: config.redisUrl, logger, onError: () => metrics.redisErrors.inc() })
+    : undefined;
+  const counter: WindowCounter = redis ? new RedisWindowCounter(redis) : new MemoryWindowCounter();
+
   const store = new SqliteStore(config.cache.dir, logger);
   const memoryBytes = config.cache.memoryMb * 1024 * 1024;
   const cache = new DatasetCache({
     memoryBytes: Math.floor(memoryBytes * 0.75),
     staleWhileRevalidateMs: config.cache.staleWhileRevalidateSec * 1000,
     tier: store,
+    shared: redis
+      ? new RedisTier(redis, {
+          staleMaxMs: config.cache.staleMaxSec * 1000,
+          // A fetch can take three tries of the request timeout; the lease must outlive them.
+          leaseMs: config.exchange.requestTimeoutMs * (config.exchange.maxRetries + 1) + 5_000,
+          onWait: () => metrics.flightWaits.inc({ scope: 'cluster' }),
+        })
+      : undefined,
+    onRead: (_key, state, tier) => metrics.cacheReads.inc({ state, tier }),
+    onFlightWait: () => metrics.flightWaits.inc({ scope: 'local' }),
     onBackgroundError: (key, err) => logger.warn({ key, err }, 'background refresh failed'),
   });
   const budget = new PortalBudget(
-    new MemoryWindowCounter(),
+    counter,
     {
       perIp: config.budget.fetchesPerIpPerMinute,
       global: config.budget.fetchesGlobalPerMinute,
       proxyPerIp: config.proxy.fetchesPerIpPerMinute,
       proxyMaxInFlight: config.proxy.maxInFlight,
     },
-    (scope) => logger.info({ scope }, 'exchange budget refused a fetch'),
+    (scope) => metrics.rejections.inc({ limit: `budget_${scope.replace(/-/g, '_')}` }),
   );
   const datasets = new Datasets({
     cache,
@@ -79,6 +115,19 @@ export async function createService(
       reportsTtlSec: config.cache.reportsTtlSec,
     }),
   });
+
+  let shuttingDown = false;
+  const readiness = (): Readiness => {
+    const storeOk = store.isHealthy();
+    return {
+      // Losing Redis costs sharing, not availability: a replica without it stays in rotation.
+      ready: storeOk && !shuttingDown,
+      store: storeOk ? 'ok' : 'failing',
+      redis: redis ? (redis.available ? 'ok' : 'degraded') : 'disabled',
+      shuttingDown,
+    };
+  };
+
   const app = await buildApp({
     deps: {
       datasets,
@@ -90,16 +139,25 @@ export async function createService(
     rateLimitPerMinute: config.rateLimitPerMinute,
     trustProxy: config.trustProxy,
     logger,
+    counter,
+    metrics,
+    readiness,
+    onRateLimited: () => metrics.rejections.inc({ limit: 'request_rate' }),
   });
+
   return {
     app,
     store,
     client,
     datasets,
+    metrics,
+    readiness,
     async close() {
+      shuttingDown = true;
       await app.close();
       await client.close();
       store.close();
+      await redis?.close();
     },
   };
 }

@@ -32,13 +32,28 @@ export interface PersistentTier {
   write(key: string, entry: CacheEntry<unknown>): Promise<void>;
 }
 
+/** A tier shared by replicas (Redis), which also coordinates their fetches of one key. */
+export interface SharedTier extends PersistentTier {
+  /**
+   * Runs `produce` if this replica wins the key's cluster-wide lease; otherwise waits for the
+   * holder and returns its result (an entry fetched after `newerThan`).
+   */
+  exclusive<T>(key: string, newerThan: number, produce: () => Promise<CacheEntry<T>>): Promise<CacheEntry<T>>;
+}
+
+export type TierName = 'memory' | 'shared' | 'store' | 'exchange';
+
 export interface DatasetCacheOptions {
   memoryBytes: number;
   staleWhileRevalidateMs: number;
   now?: () => number;
+  /** This replica's persistent store (SQLite). */
   tier?: PersistentTier;
+  /** The replicas' shared tier (Redis), consulted before the local store. */
+  shared?: SharedTier;
   onBackgroundError?: (key: string, err: unknown) => void;
-  onRead?: (key: string, state: 'HIT' | 'MISS' | 'STALE', tier: 'memory' | 'store' | 'exchange') => void;
+  onRead?: (key: string, state: 'HIT' | 'MISS' | 'STALE', tier: TierName) => void;
+  onFlightWait?: () => void;
 }
 
 /** Failures after which an old copy is better than an error. */
@@ -53,11 +68,12 @@ function servableStale(err: unknown): err is ServiceError {
 
 export class DatasetCache {
   private readonly memory: LRUCache<string, CacheEntry<unknown>>;
-  private readonly flights = new SingleFlight<CacheEntry<unknown>>();
+  private readonly flights: SingleFlight<CacheEntry<unknown>>;
   private readonly now: () => number;
 
   constructor(private readonly opts: DatasetCacheOptions) {
     this.now = opts.now ?? Date.now;
+    this.flights = new SingleFlight(opts.onFlightWait);
     this.memory = new LRUCache<string, CacheEntry<unknown>>({
       maxSize: opts.memoryBytes,
       sizeCalculation: (entry) =>
@@ -122,10 +138,19 @@ export class DatasetCache {
 
   private refresh<T>(spec: DatasetSpec<T>, previous: CacheEntry<T> | undefined): Promise<CacheEntry<T>> {
     return this.flights.run(spec.key, async () => {
-      const value = await spec.load(previous);
-      const entry = this.sized(spec, value, this.now());
-      // Written to the slower tier before anyone is answered, so data a client has seen survives a crash.
-      if (this.opts.tier) await this.opts.tier.write(spec.key, entry);
+      const produce = async (): Promise<CacheEntry<T>> => {
+        const value = await spec.load(previous);
+        const entry = this.sized(spec, value, this.now());
+        // Written to disk before anyone is answered, so data a client has seen survives a crash.
+        if (this.opts.tier) await this.opts.tier.write(spec.key, entry);
+        return entry;
+      };
+      const { shared } = this.opts;
+      const produced = shared
+        ? await shared.exclusive(spec.key, previous?.fetchedAt ?? -1, produce)
+        : await produce();
+      // A result another replica fetched is judged under this replica's configuration.
+      const entry = this.sized(spec, produced.value, produced.fetchedAt);
       this.memory.set(spec.key, entry);
       return entry;
     }) as Promise<CacheEntry<T>>;

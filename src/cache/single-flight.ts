@@ -2,9 +2,14 @@
 export class SingleFlight<T> {
   private readonly inflight = new Map<string, Promise<T>>();
 
+  constructor(private readonly onWait: () => void = () => {}) {}
+
   run(key: string, work: () => Promise<T>): Promise<T> {
     const existing = this.inflight.get(key);
-    if (existing) return existing;
+    if (existing) {
+      this.onWait();
+      return existing;
+    }
     const promise = work().finally(() => this.inflight.delete(key));
     this.inflight.set(key, promise);
     return promise;

@@ -9,7 +9,7 @@ export interface paths {
       cookie?: never;
     };
     /**
-     * Liveness
+     * Liveness, or readiness with ?ready=1
      * @description **Example request**
      *
      *     ```http
@@ -24,7 +24,10 @@ export interface paths {
      */
     get: {
       parameters: {
-        query?: never;
+        query?: {
+          /** @description 1: readiness check (store, shutdown, Redis) instead of liveness */
+          ready?: string;
+        };
         header?: never;
         path?: never;
         cookie?: never;
@@ -1232,8 +1235,12 @@ export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
     Health: {
-      /** @description `ok` when the service is healthy and accepting requests */
+      /** @description `ok` when the service is healthy and accepting requests; with ?ready=1, `degraded` while Redis is lost */
       status: string;
+      /** @description readiness only: `ok` or `failing` */
+      store?: string;
+      /** @description readiness only: `ok`, `degraded` or `disabled` */
+      redis?: string;
     };
     Quote: {
       symbol: string;

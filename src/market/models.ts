@@ -11,7 +11,14 @@ const NullableStr = (description?: string) =>
   Type.Union([Type.String(), Type.Null()], description ? { description } : {});
 
 export const Health = Type.Object(
-  { status: Type.String({ description: '`ok` when the service is healthy and accepting requests' }) },
+  {
+    status: Type.String({
+      description:
+        '`ok` when the service is healthy and accepting requests; with ?ready=1, `degraded` while Redis is lost',
+    }),
+    store: Type.Optional(Type.String({ description: 'readiness only: `ok` or `failing`' })),
+    redis: Type.Optional(Type.String({ description: 'readiness only: `ok`, `degraded` or `disabled`' })),
+  },
   { $id: 'Health' },
 );
 

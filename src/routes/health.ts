@@ -1,23 +1,46 @@
 import type { FastifyInstance } from 'fastify';
-import { singleEnvelope } from '../server/schemas.ts';
+import { Type } from 'typebox';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Readiness } from '../service.ts';
+import { sendError } from '../server/error-handler.ts';
 import { envelope } from '../server/respond.ts';
+import { singleEnvelope } from '../server/schemas.ts';
 
 // Liveness never touches the portal, and is exempt from the rate limit so a load balancer's
 // probes cannot starve (or be starved by) clients behind the same address.
-export async function healthRoutes(app: FastifyInstance): Promise<void> {
-  app.get(
+// `?ready=1` is readiness for load balancers: 503 only while the local store is unusable or the
+// process is shutting down; a lost Redis is reported as degraded but keeps the replica in rotation.
+export async function healthRoutes(
+  app: FastifyInstance,
+  opts: { readiness: () => Readiness },
+): Promise<void> {
+  app.withTypeProvider<TypeBoxTypeProvider>().get(
     '/health',
     {
       config: { rateLimit: false },
       schema: {
-        summary: 'Liveness',
+        summary: 'Liveness, or readiness with ?ready=1',
         tags: ['service'],
+        querystring: Type.Object({
+          ready: Type.Optional(
+            Type.String({ description: '1: readiness check (store, shutdown, Redis) instead of liveness' }),
+          ),
+        }),
         response: { 200: singleEnvelope('Health', '`ok` while the service accepts requests') },
       },
     },
-    (_req, reply) => {
+    (req, reply) => {
       reply.header('cache-control', 'no-store');
-      return reply.type('application/json; charset=utf-8').send(envelope('{"status":"ok"}', false, -1));
+      if (req.query.ready === undefined || req.query.ready === '0') {
+        return reply.type('application/json; charset=utf-8').send(envelope('{"status":"ok"}', false, -1));
+      }
+      const r = opts.readiness();
+      if (!r.ready) {
+        const why = r.shuttingDown ? 'shutting down' : 'the local store is unusable';
+        return sendError(reply, 503, 'not_ready', `not ready: ${why}`);
+      }
+      const body = { status: r.redis === 'degraded' ? 'degraded' : 'ok', store: r.store, redis: r.redis };
+      return reply.type('application/json; charset=utf-8').send(envelope(JSON.stringify(body), false, -1));
     },
   );
 }

@@ -12,6 +12,9 @@ import { marketRoutes } from '../routes/market.ts';
 import { sectorRoutes } from '../routes/sectors.ts';
 import { stockRoutes } from '../routes/stocks.ts';
 import type { RouteDeps } from '../routes/deps.ts';
+import type { WindowCounter } from '../exchange/budget.ts';
+import type { Readiness } from '../service.ts';
+import { registerMetrics, type Metrics } from './metrics.ts';
 import { registerDashboard } from './dashboard.ts';
 import { registerDocs } from './docs.ts';
 import { registerErrorHandling, sendError } from './error-handler.ts';
@@ -23,7 +26,11 @@ export interface AppOptions {
   rateLimitPerMinute: number;
   trustProxy: boolean;
   logger: FastifyServerOptions['loggerInstance'];
-  rateLimitRedis?: unknown;
+  /** Request counts for the rate limit (shared through Redis when replicas run together). */
+  counter: WindowCounter;
+  metrics: Metrics;
+  readiness: () => Readiness;
+  onRateLimited?: () => void;
 }
 
 export const API_VERSION = '0.1.0';
@@ -32,9 +39,14 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: opts.logger,
     trustProxy: opts.trustProxy,
-    requestIdHeader: 'x-request-id',
-    // Echoed so a caller can quote it when reporting a problem.
-    genReqId: () => crypto.randomUUID(),
+    // A caller's X-Request-Id is kept (and echoed) when it is a sane token; otherwise a new one.
+    requestIdHeader: false,
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && /^[A-Za-z0-9._:-]{1,128}$/.test(given)
+        ? given
+        : crypto.randomUUID();
+    },
     ajv: { customOptions: { coerceTypes: 'array', removeAdditional: false } },
   });
   app.addHook('onSend', async (req, reply) => {
@@ -91,7 +103,11 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   });
 
   if (opts.rateLimitPerMinute > 0) {
-    await registerRateLimit(app, { perMinute: opts.rateLimitPerMinute, redis: opts.rateLimitRedis });
+    await registerRateLimit(app, {
+      perMinute: opts.rateLimitPerMinute,
+      counter: opts.counter,
+      onExceeded: opts.onRateLimited,
+    });
   }
 
   const getPaths = new Set<string>();
@@ -100,7 +116,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     if (methods.includes('GET')) getPaths.add(route.url);
   });
 
-  await app.register(healthRoutes);
+  await registerMetrics(app, opts.metrics);
+  await app.register(healthRoutes, { readiness: opts.readiness });
   await app.register(stockRoutes, opts.deps);
   await app.register(indexRoutes, opts.deps);
   await app.register(sectorRoutes, opts.deps);

@@ -29,7 +29,6 @@ export async function registerDocs(app: FastifyInstance, opts: DocsOptions = {})
       displayRequestDuration: true,
       // "Try it out" pre-filled with the documented example values: one click to a real answer.
       tryItOutEnabled: true,
-      requestSnippetsEnabled: true,
     },
   });
 }

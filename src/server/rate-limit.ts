@@ -3,11 +3,14 @@
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
 import { RateLimitedError } from '../errors.ts';
+import type { WindowCounter } from '../exchange/budget.ts';
+import { rateLimitStore } from './rate-limit-store.ts';
 
 export interface RateLimitOptions {
   perMinute: number;
-  /** A shared counter store (Redis) for several replicas; in-process when absent. */
-  redis?: unknown;
+  /** Where requests are counted: in-process, or shared through Redis by several replicas. */
+  counter: WindowCounter;
+  onExceeded?: () => void;
 }
 
 export async function registerRateLimit(app: FastifyInstance, opts: RateLimitOptions): Promise<void> {
@@ -18,7 +21,8 @@ export async function registerRateLimit(app: FastifyInstance, opts: RateLimitOpt
     hook: 'onRequest',
     enableDraftSpec: true,
     keyGenerator: (req) => req.ip,
-    ...(opts.redis ? { redis: opts.redis, nameSpace: 'psxmd:v1:rl:', skipOnError: true } : {}),
+    store: rateLimitStore(opts.counter),
+    onExceeded: () => opts.onExceeded?.(),
     errorResponseBuilder: (_req, context) =>
       new RateLimitedError('Rate limit exceeded', Math.max(1, Math.ceil(context.ttl / 1000))),
   });
