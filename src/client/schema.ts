@@ -25,7 +25,10 @@ export interface paths {
     get: {
       parameters: {
         query?: {
-          /** @description 1: readiness check (store, shutdown, Redis) instead of liveness */
+          /**
+           * @description 1: readiness check (store, shutdown, Redis) instead of liveness
+           * @example 1
+           */
           ready?: string;
         };
         header?: never;

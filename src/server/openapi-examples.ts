@@ -72,7 +72,7 @@ const ENGRO_QUOTE = {
 
 export const OPERATION_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
   '/health': {
-    params: {},
+    params: { ready: '1' },
     request: '/health',
     client: "await api.GET('/health')",
     data: { status: 'ok' },

@@ -10,7 +10,14 @@ export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const RESULTS_DIR = join(ROOT, 'test-results');
 const DIST_INDEX = join(ROOT, 'web/dist/index.html');
 // Everything the bundle is built from: the app, and what it imports from src/.
-const SOURCES = ['web/index.html', 'web/vite.config.ts', 'web/src', 'web/public', 'src/client', 'src/market/anomalies.ts'];
+const SOURCES = [
+  'web/index.html',
+  'web/vite.config.ts',
+  'web/src',
+  'web/public',
+  'src/client',
+  'src/market/anomalies.ts',
+];
 
 /** Why the browser tests cannot run here, or undefined when they can. */
 export function browserSkipReason(): string | undefined {

@@ -1,0 +1,200 @@
+// The price chart: daily candles with volume beneath (TradingView's lightweight-charts), flagged
+// days marked above their candle, and a tooltip with the flag's reasons when one is hovered.
+import {
+  CandlestickSeries,
+  createChart,
+  createSeriesMarkers,
+  HistogramSeries,
+  type CandlestickData,
+  type HistogramData,
+  type IChartApi,
+  type Logical,
+  type MouseEventParams,
+  type SeriesMarker,
+  type Time,
+  type WhitespaceData,
+} from 'lightweight-charts';
+import type { HistoricalRow } from '../../src/client/index.ts';
+import { ANOMALY_REASONS } from '../../src/market/anomalies.ts';
+import { h, replace } from './dom.ts';
+import { fmtPrice, fmtWhole } from './format.ts';
+
+export type RangeId = '1M' | '6M' | '1Y' | '5Y' | 'ALL';
+export const RANGES: { id: RangeId; label: string; months: number | null; spoken: string }[] = [
+  { id: '1M', label: '1M', months: 1, spoken: 'one month' },
+  { id: '6M', label: '6M', months: 6, spoken: 'six months' },
+  { id: '1Y', label: '1Y', months: 12, spoken: 'one year' },
+  { id: '5Y', label: '5Y', months: 60, spoken: 'five years' },
+  { id: 'ALL', label: 'All', months: null, spoken: 'the whole history' },
+];
+
+const COLORS = { up: '#13803f', down: '#c0352b', flag: '#9a4d00', text: '#1f2933', grid: '#edf0f3' };
+const REASON_TEXT = new Map(ANOMALY_REASONS.map((r) => [r.code as string, r.description]));
+
+export function reasonText(code: string): string {
+  return REASON_TEXT.get(code) ?? code;
+}
+
+export interface PriceChart {
+  setRange(range: RangeId): void;
+  /** Centres the chart on row `index` and shows its details, as hovering it would. */
+  showDay(index: number): void;
+  destroy(): void;
+}
+
+/**
+ * Rows that can sit on a time axis: a real YYYY-MM-DD date, strictly after the previous one.
+ * (Rows flagged invalid_date or duplicate_date cannot be placed; the flagged-days list keeps them.)
+ */
+export function chartableRows(rows: HistoricalRow[]): HistoricalRow[] {
+  const out: HistoricalRow[] = [];
+  for (const row of rows) {
+    if (!/^\d{4}-\d{2}-\d{2}$/.test(row.date) || Number.isNaN(Date.parse(row.date))) continue;
+    const prev = out[out.length - 1];
+    if (!prev || row.date > prev.date) out.push(row);
+  }
+  return out;
+}
+
+const hasCandle = (r: HistoricalRow): boolean =>
+  r.open !== null && r.high !== null && r.low !== null && r.close !== null;
+
+export function createPriceChart(host: HTMLElement, rows: HistoricalRow[]): PriceChart {
+  const canvasHost = h('div', { class: 'chart-canvas' });
+  const legend = h('p', { class: 'chart-legend', 'aria-hidden': 'true' });
+  const tooltip = h('div', { class: 'chart-tooltip', role: 'tooltip', id: 'chart-tooltip', hidden: true });
+  replace(host, canvasHost, legend, tooltip);
+
+  const chart: IChartApi = createChart(canvasHost, {
+    autoSize: true,
+    layout: { background: { color: '#ffffff' }, textColor: COLORS.text, fontFamily: 'system-ui, sans-serif' },
+    grid: { vertLines: { color: COLORS.grid }, horzLines: { color: COLORS.grid } },
+    rightPriceScale: { scaleMargins: { top: 0.08, bottom: 0.28 } },
+    timeScale: { borderVisible: false },
+    localization: { priceFormatter: (p: number) => fmtPrice(p) },
+  });
+  const candles = chart.addSeries(CandlestickSeries, {
+    upColor: COLORS.up,
+    downColor: COLORS.down,
+    wickUpColor: COLORS.up,
+    wickDownColor: COLORS.down,
+    borderVisible: false,
+  });
+  const volume = chart.addSeries(HistogramSeries, {
+    priceScaleId: 'volume',
+    priceFormat: { type: 'volume' },
+    lastValueVisible: false,
+    priceLineVisible: false,
+  });
+  chart.priceScale('volume').applyOptions({ scaleMargins: { top: 0.78, bottom: 0 } });
+
+  candles.setData(rows.map(toCandle));
+  volume.setData(rows.map(toVolume));
+  const markers: SeriesMarker<Time>[] = rows
+    .filter((r) => r.is_anomaly && hasCandle(r))
+    .map((r) => ({ time: r.date, position: 'aboveBar', color: COLORS.flag, shape: 'arrowDown', text: '!' }));
+  createSeriesMarkers(candles, markers);
+
+  const showLegend = (row: HistoricalRow | undefined): void => {
+    legend.textContent = row
+      ? `${row.date}  O ${fmtPrice(row.open)}  H ${fmtPrice(row.high)}  L ${fmtPrice(row.low)}  C ${fmtPrice(row.close)}  V ${fmtWhole(row.volume)}`
+      : '';
+  };
+  const showTooltip = (row: HistoricalRow | undefined, x: number, y: number): void => {
+    if (!row?.is_anomaly) {
+      tooltip.hidden = true;
+      return;
+    }
+    replace(
+      tooltip,
+      h('strong', {}, `${row.date}: flagged`),
+      h(
+        'ul',
+        {},
+        row.anomaly_reasons.map((code) => h('li', {}, h('code', {}, code), ` ${reasonText(code)}`)),
+      ),
+    );
+    tooltip.hidden = false;
+    // Beside the candle, kept inside the chart so it never hangs off a phone's screen.
+    const width = canvasHost.clientWidth;
+    const left = Math.max(4, Math.min(x + 12, width - tooltip.offsetWidth - 4));
+    const top = Math.max(4, Math.min(y + 12, canvasHost.clientHeight - tooltip.offsetHeight - 4));
+    tooltip.style.left = `${left}px`;
+    tooltip.style.top = `${top}px`;
+  };
+
+  const onMove = (param: MouseEventParams<Time>): void => {
+    // Only the pointer moves the tooltip; showDay's own setCrosshairPosition must not undo it.
+    if (!param.sourceEvent) return;
+    const index = param.logical === undefined ? -1 : Math.round(param.logical);
+    const row = param.point && index >= 0 ? rows[index] : undefined;
+    showLegend(row ?? rows[rows.length - 1]);
+    showTooltip(row, param.point?.x ?? 0, param.point?.y ?? 0);
+  };
+  chart.subscribeCrosshairMove(onMove);
+  canvasHost.addEventListener('mouseleave', () => {
+    tooltip.hidden = true;
+    showLegend(rows[rows.length - 1]);
+  });
+  showLegend(rows[rows.length - 1]);
+
+  const hideOnEscape = (e: KeyboardEvent): void => {
+    if (e.key === 'Escape') tooltip.hidden = true;
+  };
+  document.addEventListener('keydown', hideOnEscape);
+
+  return {
+    setRange(range) {
+      const months = RANGES.find((r) => r.id === range)?.months ?? null;
+      const last = rows[rows.length - 1];
+      const first = rows[0];
+      if (months === null || !last || !first) {
+        chart.timeScale().fitContent();
+        return;
+      }
+      const from = monthsBefore(last.date, months);
+      if (from <= first.date) chart.timeScale().fitContent();
+      else chart.timeScale().setVisibleRange({ from, to: last.date });
+    },
+    showDay(index) {
+      const row = rows[index];
+      if (!row) return;
+      chart.timeScale().setVisibleLogicalRange({ from: index - 30, to: index + 30 });
+      // Coordinates are known once the chart has laid out the new range.
+      requestAnimationFrame(() => {
+        const price = row.high ?? row.close;
+        if (price !== null) chart.setCrosshairPosition(price, row.date, candles);
+        const x = chart.timeScale().logicalToCoordinate(index as Logical) ?? 0;
+        const y = price === null ? 0 : (candles.priceToCoordinate(price) ?? 0);
+        showLegend(row);
+        showTooltip(row, x, y);
+      });
+    },
+    destroy() {
+      document.removeEventListener('keydown', hideOnEscape);
+      chart.unsubscribeCrosshairMove(onMove);
+      chart.remove();
+    },
+  };
+}
+
+function toCandle(r: HistoricalRow): CandlestickData<Time> | WhitespaceData<Time> {
+  if (r.open === null || r.high === null || r.low === null || r.close === null) return { time: r.date };
+  return { time: r.date, open: r.open, high: r.high, low: r.low, close: r.close };
+}
+
+function toVolume(r: HistoricalRow): HistogramData<Time> | WhitespaceData<Time> {
+  if (r.volume === null) return { time: r.date };
+  const up = r.close !== null && r.open !== null && r.close >= r.open;
+  return { time: r.date, value: r.volume, color: up ? 'rgba(19,128,63,0.35)' : 'rgba(192,53,43,0.35)' };
+}
+
+/** `YYYY-MM-DD` n months earlier, clamped to the month's last day (31 Mar − 1 month = 28/29 Feb). */
+export function monthsBefore(date: string, months: number): string {
+  const [y, m, d] = date.split('-').map(Number) as [number, number, number];
+  const total = y * 12 + (m - 1) - months;
+  const year = Math.floor(total / 12);
+  const month = (total % 12) + 1;
+  const lastDay = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  return `${year}-${String(month).padStart(2, '0')}-${String(Math.min(d, lastDay)).padStart(2, '0')}`;
+}

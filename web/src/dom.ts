@@ -1,0 +1,33 @@
+// A tiny element builder: enough to keep the views declarative without a framework.
+
+type Attr = string | number | boolean | null | undefined;
+export type Attrs = Record<string, Attr | EventListener>;
+export type Child = Node | string | number | null | undefined | false;
+
+export function h<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attrs: Attrs = {},
+  ...children: (Child | Child[])[]
+): HTMLElementTagNameMap[K] {
+  const el = document.createElement(tag);
+  for (const [name, value] of Object.entries(attrs)) {
+    if (typeof value === 'function') el.addEventListener(name.replace(/^on/, ''), value);
+    else if (value === true) el.setAttribute(name, '');
+    else if (value !== false && value !== null && value !== undefined) el.setAttribute(name, String(value));
+  }
+  append(el, children.flat());
+  return el;
+}
+
+export function append(parent: Node, children: Child[]): void {
+  for (const child of children) {
+    if (child === null || child === undefined || child === false) continue;
+    parent.appendChild(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+}
+
+/** Replaces everything inside `parent`. */
+export function replace(parent: Element, ...children: Child[]): void {
+  parent.replaceChildren();
+  append(parent, children);
+}

@@ -1,0 +1,67 @@
+// One sector: its breadth today and the screener narrowed to its members.
+import type { SectorSummary } from '../../../src/client/index.ts';
+import { screenerRows, sectorMembers, sectorNames, sectors } from '../data.ts';
+import { h } from '../dom.ts';
+import { fmtCompact, fmtWhole } from '../format.ts';
+import { load } from '../load.ts';
+import { openSymbol } from './market.ts';
+import { screener } from './screener.ts';
+import { breadthBar } from './sectors.ts';
+
+export function sectorView(main: HTMLElement, code: string): void {
+  const heading = h('h1', { tabindex: '-1' }, `Sector ${code}`);
+  const summary = h('div', { class: 'panel' });
+  const members = h('div', { class: 'panel' });
+  main.append(
+    h(
+      'nav',
+      { 'aria-label': 'Breadcrumb', class: 'crumbs' },
+      h('a', { href: '#/' }, 'Market'),
+      ' › ',
+      `Sector ${code}`,
+    ),
+    heading,
+    summary,
+    h(
+      'section',
+      { 'aria-labelledby': 'members-heading' },
+      h('h2', { id: 'members-heading' }, 'Symbols'),
+      members,
+    ),
+  );
+  void load(
+    summary,
+    'the sector',
+    async () => (await sectors()).find((s) => s.sector_code === code || s.sector_name === code),
+    (s) => {
+      if (!s) return h('p', {}, 'This sector is not in the sector summary.');
+      heading.textContent = s.sector_name;
+      document.title = `${s.sector_name} · PSX market`;
+      return sectorCard(s);
+    },
+  );
+  void load(
+    members,
+    'the sector’s symbols',
+    async () => {
+      const [symbols, rows, names] = await Promise.all([sectorMembers(code), screenerRows(), sectorNames()]);
+      const inSector = new Set(symbols);
+      return { rows: rows.filter((r) => inSector.has(r.symbol)), names, count: symbols.length };
+    },
+    ({ rows, names, count }) =>
+      count === 0
+        ? h('p', {}, 'No symbols are listed in this sector.')
+        : screener(rows, { sectorNames: names, caption: `Symbols in sector ${code}`, open: openSymbol }),
+  );
+}
+
+function sectorCard(s: SectorSummary): HTMLElement {
+  return h(
+    'dl',
+    { class: 'facts' },
+    h('div', {}, h('dt', {}, 'Advancing / declining'), h('dd', {}, breadthBar(s))),
+    h('div', {}, h('dt', {}, 'Unchanged'), h('dd', {}, fmtWhole(s.unchanged))),
+    h('div', {}, h('dt', {}, 'Turnover (shares)'), h('dd', {}, fmtCompact(s.turnover))),
+    h('div', {}, h('dt', {}, 'Market cap (PKR bn)'), h('dd', {}, fmtWhole(s.market_cap_b))),
+  );
+}
