@@ -8,7 +8,14 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startFakePortal, type FakePortal } from '../../dev/fake-portal/server.ts';
 import { HISTORY_ANOMALIES } from '../../dev/fake-portal/dataset.ts';
 import { http, startService, type RunningService } from '../helpers/service.ts';
-import { browserSkipReason, ensureWebBuild, launchChromium, offlineContext, RESULTS_DIR } from './support.ts';
+import {
+  browserSkipReason,
+  ensureWebBuild,
+  launchChromium,
+  LOW_CONTRAST_SCRIPT,
+  offlineContext,
+  RESULTS_DIR,
+} from './support.ts';
 
 const skip = browserSkipReason();
 if (skip) console.log(`# ${skip}`);
@@ -115,6 +122,7 @@ describe('dashboard in Chromium', { skip }, () => {
       assert.equal(await button.getAttribute('aria-pressed'), 'true');
     }
     await page.screenshot({ path: join(RESULTS_DIR, 'symbol.png'), fullPage: true });
+    assert.deepEqual(await page.evaluate<string[]>(LOW_CONTRAST_SCRIPT), [], 'text below WCAG AA contrast');
   });
 
   it('marks the anomalous days and gives their reasons on hover', async () => {
@@ -162,6 +170,7 @@ describe('dashboard in Chromium', { skip }, () => {
     const members = (await http(service.url, '/sectors/0804/stocks')).json.data as string[];
     await page.locator('.screener tbody tr').first().waitFor();
     assert.equal(await page.locator('.screener tbody tr').count(), members.length);
+    await page.screenshot({ path: join(RESULTS_DIR, 'sector.png'), fullPage: true });
   });
 
   it('is usable by keyboard: skip link, then sortable headers', async () => {
@@ -173,6 +182,7 @@ describe('dashboard in Chromium', { skip }, () => {
     await sort.focus();
     await page.keyboard.press('Enter');
     assert.equal(await page.locator('#screener-panel th[aria-sort]').getAttribute('aria-sort'), 'ascending');
+    assert.deepEqual(await page.evaluate<string[]>(LOW_CONTRAST_SCRIPT), [], 'text below WCAG AA contrast');
     // Every form control has a label.
     const unlabelled = await page.evaluate(
       () =>
@@ -260,6 +270,7 @@ describe('dashboard error state in Chromium', { skip }, () => {
     );
     await page.locator('#screener-panel [role="alert"]').waitFor();
     await page.screenshot({ path: join(RESULTS_DIR, 'error.png'), fullPage: true });
+    assert.deepEqual(await page.evaluate<string[]>(LOW_CONTRAST_SCRIPT), [], 'text below WCAG AA contrast');
 
     // Once the portal is back, Retry loads the tiles.
     portal.clear();

@@ -77,3 +77,35 @@ export async function offlineContext(
   });
   return { context, external };
 }
+
+/**
+ * Text whose contrast with its background is below WCAG AA (4.5:1; 3:1 for large text), as
+ * `text (ratio)` strings. Plain JavaScript in a string: it runs in the page, untouched by tsx.
+ */
+export const LOW_CONTRAST_SCRIPT = `(() => {
+  const parse = (c) => (c.match(/[\\d.]+/g) || []).map(Number);
+  const lum = ([r, g, b]) => {
+    const f = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
+    return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b);
+  };
+  const background = (el) => {
+    for (let e = el; e; e = e.parentElement) {
+      const c = parse(getComputedStyle(e).backgroundColor);
+      if (c.length === 3 || (c.length === 4 && c[3] >= 0.5)) return c;
+    }
+    return [255, 255, 255];
+  };
+  const out = [];
+  for (const el of document.querySelectorAll('body *')) {
+    const own = [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim() !== '');
+    if (!own || el.getClientRects().length === 0 || el.closest('.sr-only, [hidden]')) continue;
+    const style = getComputedStyle(el);
+    if (style.visibility === 'hidden' || Number(style.opacity) === 0) continue;
+    const [a, b] = [lum(parse(style.color)), lum(background(el))];
+    const ratio = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+    const size = parseFloat(style.fontSize);
+    const large = size >= 24 || (size >= 18.66 && Number(style.fontWeight) >= 700);
+    if (ratio < (large ? 3 : 4.5)) out.push(el.textContent.trim().slice(0, 40) + ' (' + ratio.toFixed(2) + ')');
+  }
+  return out;
+})()`;

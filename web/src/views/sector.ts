@@ -10,16 +10,11 @@ import { breadthBar } from './sectors.ts';
 
 export function sectorView(main: HTMLElement, code: string): void {
   const heading = h('h1', { tabindex: '-1' }, `Sector ${code}`);
+  const crumb = h('span', {}, `Sector ${code}`);
   const summary = h('div', { class: 'panel' });
   const members = h('div', { class: 'panel' });
   main.append(
-    h(
-      'nav',
-      { 'aria-label': 'Breadcrumb', class: 'crumbs' },
-      h('a', { href: '#/' }, 'Market'),
-      ' › ',
-      `Sector ${code}`,
-    ),
+    h('nav', { 'aria-label': 'Breadcrumb', class: 'crumbs' }, h('a', { href: '#/' }, 'Market'), ' › ', crumb),
     heading,
     summary,
     h(
@@ -36,6 +31,7 @@ export function sectorView(main: HTMLElement, code: string): void {
     (s) => {
       if (!s) return h('p', {}, 'This sector is not in the sector summary.');
       heading.textContent = s.sector_name;
+      crumb.textContent = s.sector_name;
       document.title = `${s.sector_name} · PSX market`;
       return sectorCard(s);
     },
