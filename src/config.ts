@@ -36,6 +36,8 @@ export interface Config {
   };
   /** The shared tier and counters for several replicas; absent = embedded store and local limits. */
   redisUrl: string | undefined;
+  /** A Redis call slower than this counts as Redis being away (local tiers take over). */
+  redisTimeoutMs: number;
   budget: {
     /** Portal fetches a minute one client IP may cause (0 = no limit). */
     fetchesPerIpPerMinute: number;
@@ -114,6 +116,7 @@ export function loadConfig(env: Env = process.env): Config {
       staleMaxSec: int(env, 'CACHE_STALE_MAX', 7 * 24 * 3600, 1),
     },
     redisUrl: env.REDIS_URL?.trim() || undefined,
+    redisTimeoutMs: int(env, 'REDIS_TIMEOUT_MS', 50, 1),
     budget: {
       fetchesPerIpPerMinute: int(env, 'EXCHANGE_FETCH_LIMIT_PER_IP', 20),
       fetchesGlobalPerMinute: int(env, 'EXCHANGE_FETCH_LIMIT_GLOBAL', 60),

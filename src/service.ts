@@ -71,7 +71,12 @@ export async function createService(
   });
 
   const redis = config.redisUrl
-    ? new RedisLink({ url: config.redisUrl, logger, onError: () => metrics.redisErrors.inc() })
+    ? new RedisLink({
+        url: config.redisUrl,
+        logger,
+        commandTimeoutMs: config.redisTimeoutMs,
+        onError: () => metrics.redisErrors.inc(),
+      })
     : undefined;
   const counter: WindowCounter = redis ? new RedisWindowCounter(redis) : new MemoryWindowCounter();
 

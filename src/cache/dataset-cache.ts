@@ -113,18 +113,25 @@ export class DatasetCache {
     return (await this.lookup(spec)).entry;
   }
 
-  private async lookup<T>(
-    spec: DatasetSpec<T>,
-  ): Promise<{ entry?: CacheEntry<T>; tier: 'memory' | 'store' }> {
+  private async lookup<T>(spec: DatasetSpec<T>): Promise<{ entry?: CacheEntry<T>; tier: TierName }> {
     const inMemory = this.memory.get(spec.key) as CacheEntry<T> | undefined;
-    if (inMemory || !this.opts.tier) return { entry: inMemory, tier: 'memory' };
-    const stored = (await this.opts.tier.read(spec.key)) as CacheEntry<T> | undefined;
-    if (!stored) return { tier: 'store' };
+    if (inMemory && this.now() < inMemory.freshUntil) return { entry: inMemory, tier: 'memory' };
+    let best: { entry?: CacheEntry<T>; tier: TierName } = { entry: inMemory, tier: 'memory' };
+    // Another replica may have fetched since this one did.
+    const shared = (await this.opts.shared?.read(spec.key)) as CacheEntry<T> | undefined;
+    if (shared && shared.fetchedAt > (best.entry?.fetchedAt ?? -1)) best = { entry: shared, tier: 'shared' };
+    // The local store only ever holds what this process had in memory, so it matters only when
+    // memory is empty (after a restart, or an eviction).
+    if (!best.entry && this.opts.tier) {
+      const stored = (await this.opts.tier.read(spec.key)) as CacheEntry<T> | undefined;
+      if (stored) best = { entry: stored, tier: 'store' };
+    }
+    if (!best.entry || best.entry === inMemory) return best;
     // Freshness is judged from the stored fetch time under the current configuration, not the
     // deadline the writer computed (the operator may have changed the policy since).
-    const entry = this.sized(spec, stored.value, stored.fetchedAt);
+    const entry = this.sized(spec, best.entry.value, best.entry.fetchedAt);
     this.memory.set(spec.key, entry);
-    return { entry, tier: 'store' };
+    return { entry, tier: best.tier };
   }
 
   private sized<T>(spec: DatasetSpec<T>, value: T, fetchedAt: number): CacheEntry<T> & { size: number } {

@@ -49,8 +49,15 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     },
     ajv: { customOptions: { coerceTypes: 'array', removeAdditional: false } },
   });
+  // While shutting down, answers in flight close their connection, so a client's idle keep-alive
+  // socket cannot hold the process open past the graceful window.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
   app.addHook('onSend', async (req, reply) => {
     reply.header('x-request-id', req.id);
+    if (closing) reply.header('connection', 'close');
   });
 
   registerErrorHandling(app);

@@ -1,0 +1,180 @@
+// Two real replicas (separate processes) against one Redis and the fake portal behave as one
+// service towards clients and towards the portal; losing Redis costs sharing, never availability.
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { after, afterEach, before, describe, it } from 'node:test';
+import { Redis } from 'ioredis';
+import { startFakePortal, type FakePortal } from '../../dev/fake-portal/server.ts';
+import { spawnService, type ServiceProcess } from '../helpers/process.ts';
+import { redisUnavailableReason, startRedis, type TestRedis } from '../helpers/redis.ts';
+import { http } from '../helpers/service.ts';
+
+const skip = redisUnavailableReason();
+let portal: FakePortal;
+let redis: TestRedis;
+const dirs: string[] = [];
+const running: ServiceProcess[] = [];
+
+async function replica(env: Record<string, string> = {}): Promise<ServiceProcess> {
+  const dir = mkdtempSync(join(tmpdir(), 'psxmd-replica-'));
+  dirs.push(dir);
+  const proc = await spawnService({
+    EXCHANGE_BASE_URL: portal.url,
+    REDIS_URL: redis.url,
+    CACHE_DIR: dir,
+    CACHE_FOLLOW_MARKET_CLOCK: 'false',
+    RATE_LIMIT_PER_MINUTE: '0',
+    EXCHANGE_FETCH_LIMIT_PER_IP: '0',
+    EXCHANGE_FETCH_LIMIT_GLOBAL: '0',
+    EXCHANGE_RETRY_BASE_MS: '5',
+    // The production budget is 50 ms; a shared 2-core test machine needs more headroom to be
+    // deterministic. The slow-Redis test below uses the production value.
+    REDIS_TIMEOUT_MS: '1000',
+    ...env,
+  });
+  running.push(proc);
+  return proc;
+}
+
+async function flushRedis(): Promise<void> {
+  const client = new Redis(redis.url, { maxRetriesPerRequest: 1 });
+  await client.flushall();
+  client.disconnect();
+}
+
+describe('two replicas sharing one Redis', { skip }, () => {
+  before(async () => {
+    portal = await startFakePortal();
+    redis = await startRedis();
+  });
+  afterEach(async () => {
+    for (const p of running.splice(0)) {
+      p.child.kill('SIGKILL');
+      await p.exited;
+    }
+    portal.clear();
+    portal.resetCounts();
+    await redis.start().catch(() => undefined);
+    await flushRedis().catch(() => undefined);
+  });
+  after(async () => {
+    await redis.stop();
+    await portal.close();
+    for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  });
+
+  it('count one rate limit: the 61st request from one IP split across both is 429', async () => {
+    const [a, b] = await Promise.all([
+      replica({ RATE_LIMIT_PER_MINUTE: '60' }),
+      replica({ RATE_LIMIT_PER_MINUTE: '60' }),
+    ]);
+    for (let i = 0; i < 60; i++) {
+      const res = await http(i % 2 ? a.url : b.url, '/stocks');
+      assert.equal(res.status, 200, `request ${i + 1}`);
+    }
+    const over = await http(a.url, '/stocks');
+    assert.equal(over.status, 429);
+    assert.equal(over.json.error.code, 'rate_limited');
+    assert.equal((await http(b.url, '/stocks')).status, 429);
+  });
+
+  it('make one portal fetch for 500 concurrent cold requests split across both', async () => {
+    const [a, b] = await Promise.all([replica(), replica()]);
+    portal.fail({ mode: 'slow', delayMs: 300, path: '/historical' });
+    portal.resetCounts();
+    const results = await Promise.all(
+      Array.from({ length: 500 }, (_, i) => http(i % 2 ? a.url : b.url, '/stocks/ENGRO/historical')),
+    );
+    for (const r of results) assert.equal(r.status, 200);
+    assert.equal(portal.counts().historical.ENGRO, 1, 'one POST /historical for the whole cluster');
+    const waits = await http(b.url, '/metrics');
+    assert.match(waits.text, /psxmd_single_flight_waits_total\{scope="(local|cluster)"\} [1-9]/);
+  });
+
+  it('serve on B what A fetched, as a cache hit', async () => {
+    const [a, b] = await Promise.all([replica(), replica()]);
+    const first = await http(a.url, '/screener');
+    assert.equal(first.headers['x-cache'], 'MISS');
+    const second = await http(b.url, '/screener');
+    assert.equal(second.status, 200);
+    assert.equal(second.headers['x-cache'], 'HIT');
+    assert.equal(second.json.meta.cached, true);
+    assert.deepEqual(second.json.data, first.json.data);
+    assert.equal(portal.counts().requests['GET /screener'], 1);
+  });
+
+  it('keep answering from local tiers when Redis dies, and share again once it is back', async () => {
+    const [a, b] = await Promise.all([replica(), replica()]);
+    assert.equal((await http(a.url, '/sectors')).status, 200);
+    await redis.stop();
+    // Data fetched before, and new data, still answered by both.
+    for (const url of [a.url, b.url]) {
+      assert.equal((await http(url, '/sectors')).status, 200);
+      assert.equal((await http(url, '/stocks/HBL/historical')).status, 200);
+      const ready = await http(url, '/health?ready=1');
+      assert.equal(ready.status, 200, 'a lost Redis keeps the replica in rotation');
+      assert.equal(ready.json.data.redis, 'degraded');
+    }
+    await redis.start();
+    for (let i = 0; i < 60; i++) {
+      const states = await Promise.all([a.url, b.url].map((u) => http(u, '/health?ready=1')));
+      if (states.every((s) => s.json.data.redis === 'ok')) break;
+      await sleep(100);
+    }
+    for (const url of [a.url, b.url])
+      assert.equal((await http(url, '/health?ready=1')).json.data.redis, 'ok');
+    await http(a.url, '/indices');
+    const shared = await http(b.url, '/indices');
+    assert.equal(shared.headers['x-cache'], 'HIT', 'sharing resumed after reconnecting');
+    const warnings = a.logs.filter((l) => l.includes('redis unavailable'));
+    assert.equal(warnings.length, 1, 'one warning per outage');
+  });
+
+  it('treat a slow Redis (>50 ms) as absent instead of waiting for it', async () => {
+    const a = await replica({ REDIS_TIMEOUT_MS: '50' });
+    assert.equal((await http(a.url, '/stocks')).status, 200);
+    const sleeper = new Redis(redis.url);
+    const blocked = sleeper.call('DEBUG', 'SLEEP', '3').catch(() => undefined);
+    await sleep(100);
+    const started = Date.now();
+    const res = await http(a.url, '/stocks/OGDC/historical');
+    assert.equal(res.status, 200);
+    assert.ok(Date.now() - started < 2500, 'answered before Redis woke up');
+    await blocked;
+    sleeper.disconnect();
+  });
+});
+
+describe('graceful shutdown', () => {
+  let portal: FakePortal;
+  before(async () => {
+    portal = await startFakePortal();
+  });
+  after(async () => {
+    await portal.close();
+  });
+
+  it('SIGTERM during a slow request: the request completes and the process exits 0', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'psxmd-term-'));
+    dirs.push(dir);
+    const proc = await spawnService({
+      EXCHANGE_BASE_URL: portal.url,
+      CACHE_DIR: dir,
+      CACHE_FOLLOW_MARKET_CLOCK: 'false',
+      RATE_LIMIT_PER_MINUTE: '0',
+    });
+    portal.fail({ mode: 'slow', delayMs: 1500, path: '/sector-summary' });
+    const pending = http(proc.url, '/sectors');
+    await sleep(400);
+    proc.child.kill('SIGTERM');
+    const res = await pending;
+    assert.equal(res.status, 200);
+    assert.equal(res.json.data.length, portal.dataset.sectorPage.sectors.length);
+    const { code } = await proc.exited;
+    assert.equal(code, 0);
+    portal.clear();
+  });
+});
