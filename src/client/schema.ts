@@ -93,6 +93,11 @@ export interface paths {
            * @example KSE30
            */
           index?: string;
+          /**
+           * @description csv: RFC 4180 with a header row (also chosen by Accept: text/csv); errors stay JSON
+           * @example json
+           */
+          format?: 'json' | 'csv';
         };
         header?: never;
         path?: never;
@@ -348,6 +353,11 @@ export interface paths {
            * @example 100
            */
           limit?: number;
+          /**
+           * @description csv: RFC 4180 with a header row (also chosen by Accept: text/csv); errors stay JSON
+           * @example json
+           */
+          format?: 'json' | 'csv';
         };
         header?: never;
         path: {
@@ -476,7 +486,13 @@ export interface paths {
      */
     get: {
       parameters: {
-        query?: never;
+        query?: {
+          /**
+           * @description csv: RFC 4180 with a header row (also chosen by Accept: text/csv); errors stay JSON
+           * @example json
+           */
+          format?: 'json' | 'csv';
+        };
         header?: never;
         path: {
           /**
@@ -595,7 +611,13 @@ export interface paths {
      */
     get: {
       parameters: {
-        query?: never;
+        query?: {
+          /**
+           * @description csv: RFC 4180 with a header row (also chosen by Accept: text/csv); errors stay JSON
+           * @example json
+           */
+          format?: 'json' | 'csv';
+        };
         header?: never;
         path?: never;
         cookie?: never;
@@ -701,7 +723,13 @@ export interface paths {
      */
     get: {
       parameters: {
-        query?: never;
+        query?: {
+          /**
+           * @description csv: RFC 4180 with a header row (also chosen by Accept: text/csv); errors stay JSON
+           * @example json
+           */
+          format?: 'json' | 'csv';
+        };
         header?: never;
         path: {
           /** @example KSE100 */
@@ -817,7 +845,13 @@ export interface paths {
      */
     get: {
       parameters: {
-        query?: never;
+        query?: {
+          /**
+           * @description csv: RFC 4180 with a header row (also chosen by Accept: text/csv); errors stay JSON
+           * @example json
+           */
+          format?: 'json' | 'csv';
+        };
         header?: never;
         path?: never;
         cookie?: never;
@@ -923,7 +957,13 @@ export interface paths {
      */
     get: {
       parameters: {
-        query?: never;
+        query?: {
+          /**
+           * @description csv: RFC 4180 with a header row (also chosen by Accept: text/csv); errors stay JSON
+           * @example json
+           */
+          format?: 'json' | 'csv';
+        };
         header?: never;
         path: {
           /** @example cement */
@@ -1041,8 +1081,20 @@ export interface paths {
      */
     get: {
       parameters: {
-        query?: never;
-        header?: never;
+        query?: {
+          /**
+           * @description csv: RFC 4180 with a header row (also chosen by Accept: text/csv); errors stay JSON
+           * @example json
+           */
+          format?: 'json' | 'csv';
+        };
+        header?: {
+          /**
+           * @description http://, socks5:// or socks5h:// proxy (explicit port, optional user:pass@) for this request’s exchange fetches; must resolve to a public address; honoured only when the server enables passthrough (400 otherwise); not contacted when the answer is cached
+           * @example socks5h://user:secret@203.0.113.10:1080
+           */
+          'x-exchange-proxy'?: string;
+        };
         path?: never;
         cookie?: never;
       };

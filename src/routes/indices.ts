@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { constituents, levels } from '../market/indices.ts';
-import { errorResponses, listEnvelope } from '../server/schemas.ts';
+import { errorResponses, FormatQuery, listEnvelope } from '../server/schemas.ts';
 import type { RouteDeps } from './deps.ts';
 
 export async function indexRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {
@@ -15,10 +15,12 @@ export async function indexRoutes(app: FastifyInstance, deps: RouteDeps): Promis
       schema: {
         summary: 'Index levels',
         tags: ['indices'],
+        querystring: FormatQuery,
         response: { 200: listEnvelope('IndexLevel', 'every index'), ...errorResponses() },
       },
     },
-    async (req, reply) => respond.send(req, reply, await levels(datasets, contextOf(req)), 'indices'),
+    async (req, reply) =>
+      respond.send(req, reply, await levels(datasets, contextOf(req)), 'indices', { filename: 'indices' }),
   );
 
   r.get(
@@ -30,6 +32,7 @@ export async function indexRoutes(app: FastifyInstance, deps: RouteDeps): Promis
           'name: an index code, case- and punctuation-insensitive (KSE100, kse-100, KMI30, ALLSHR, KMIALLSHR, …).',
         tags: ['indices'],
         params: Type.Object({ name: Type.String({ maxLength: 40 }) }),
+        querystring: FormatQuery,
         response: {
           200: listEnvelope('IndexConstituent', 'constituents'),
           ...errorResponses({ 404: 'unknown index' }),
@@ -38,7 +41,8 @@ export async function indexRoutes(app: FastifyInstance, deps: RouteDeps): Promis
     },
     async (req, reply) => {
       const answer = await constituents(datasets, req.params.name, contextOf(req));
-      return respond.send(req, reply, answer, `index:${req.params.name.toUpperCase()}`);
+      const code = req.params.name.toUpperCase();
+      return respond.send(req, reply, answer, `index:${code}`, { filename: `index-${code}` });
     },
   );
 }

@@ -1,7 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import { marketSummary } from '../market/indices.ts';
 import { screener } from '../market/screener.ts';
-import { errorResponses, listEnvelope, singleEnvelope } from '../server/schemas.ts';
+import {
+  errorResponses,
+  FormatQuery,
+  listEnvelope,
+  ProxyHeaders,
+  singleEnvelope,
+} from '../server/schemas.ts';
 import type { RouteDeps } from './deps.ts';
 
 export async function marketRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {
@@ -15,13 +21,18 @@ export async function marketRoutes(app: FastifyInstance, deps: RouteDeps): Promi
         description:
           'Optional header X-Exchange-Proxy (or X-PSX-Proxy): http://, socks5:// or socks5h:// proxy for this request’s exchange traffic, honoured only when the server enables passthrough; never contacted when the answer is cached.',
         tags: ['market'],
+        querystring: FormatQuery,
+        headers: ProxyHeaders,
         response: {
           200: listEnvelope('ScreenerRow', 'one row per symbol'),
           ...errorResponses({ 400: 'bad proxy header' }),
         },
       },
     },
-    async (req, reply) => respond.send(req, reply, await screener(datasets, contextOf(req)), 'screener'),
+    async (req, reply) =>
+      respond.send(req, reply, await screener(datasets, contextOf(req)), 'screener', {
+        filename: 'screener',
+      }),
   );
 
   app.get(

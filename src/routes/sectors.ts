@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { sectorMembers, sectorSummary } from '../market/sectors.ts';
-import { errorResponses, listEnvelope } from '../server/schemas.ts';
+import { errorResponses, FormatQuery, listEnvelope } from '../server/schemas.ts';
 import type { RouteDeps } from './deps.ts';
 
 export async function sectorRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {
@@ -15,10 +15,14 @@ export async function sectorRoutes(app: FastifyInstance, deps: RouteDeps): Promi
       schema: {
         summary: 'Sector summary',
         tags: ['sectors'],
+        querystring: FormatQuery,
         response: { 200: listEnvelope('SectorSummary', 'one row per sector'), ...errorResponses() },
       },
     },
-    async (req, reply) => respond.send(req, reply, await sectorSummary(datasets, contextOf(req)), 'sectors'),
+    async (req, reply) =>
+      respond.send(req, reply, await sectorSummary(datasets, contextOf(req)), 'sectors', {
+        filename: 'sectors',
+      }),
   );
 
   r.get(
@@ -30,6 +34,7 @@ export async function sectorRoutes(app: FastifyInstance, deps: RouteDeps): Promi
           'name: a sector code (0801) or name, case-, space- and punctuation-insensitive (automobile-assembler).',
         tags: ['sectors'],
         params: Type.Object({ name: Type.String({ maxLength: 100 }) }),
+        querystring: FormatQuery,
         response: {
           200: listEnvelope(Type.String(), 'member symbols'),
           ...errorResponses({ 404: 'unknown sector' }),
@@ -38,7 +43,10 @@ export async function sectorRoutes(app: FastifyInstance, deps: RouteDeps): Promi
     },
     async (req, reply) => {
       const answer = await sectorMembers(datasets, req.params.name, contextOf(req));
-      return respond.send(req, reply, answer, `sector:${req.params.name.toLowerCase()}`);
+      const key = req.params.name.toLowerCase();
+      return respond.send(req, reply, answer, `sector:${key}`, {
+        filename: `sector-${key.replace(/[^a-z0-9]+/g, '-')}`,
+      });
     },
   );
 }

@@ -5,7 +5,7 @@ import { fundamentals } from '../market/fundamentals.ts';
 import { historical } from '../market/history.ts';
 import { quote } from '../market/quotes.ts';
 import { listStocks } from '../market/stocks.ts';
-import { errorResponses, listEnvelope, singleEnvelope, SymbolParam } from '../server/schemas.ts';
+import { errorResponses, FormatQuery, listEnvelope, singleEnvelope, SymbolParam } from '../server/schemas.ts';
 import type { RouteDeps } from './deps.ts';
 
 const HistoricalQuery = Type.Object({
@@ -17,6 +17,7 @@ const HistoricalQuery = Type.Object({
   limit: Type.Optional(
     Type.Integer({ minimum: 1, maximum: 100_000, description: 'only the newest N rows of the range' }),
   ),
+  format: FormatQuery.properties.format,
 });
 
 export async function stockRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {
@@ -31,6 +32,7 @@ export async function stockRoutes(app: FastifyInstance, deps: RouteDeps): Promis
         tags: ['stocks'],
         querystring: Type.Object({
           index: Type.Optional(Type.String({ description: "only this index's constituents, e.g. KSE100" })),
+          format: FormatQuery.properties.format,
         }),
         response: {
           200: listEnvelope(Type.String(), 'symbols (tickers)'),
@@ -41,7 +43,10 @@ export async function stockRoutes(app: FastifyInstance, deps: RouteDeps): Promis
     async (req, reply) => {
       const { index } = req.query;
       const answer = await listStocks(datasets, contextOf(req), index);
-      return respond.send(req, reply, answer, index ? `stocks?index=${index.toUpperCase()}` : 'stocks');
+      const view = index ? `stocks?index=${index.toUpperCase()}` : 'stocks';
+      return respond.send(req, reply, answer, view, {
+        filename: index ? `stocks-${index.toUpperCase()}` : 'stocks',
+      });
     },
   );
 
@@ -85,7 +90,7 @@ export async function stockRoutes(app: FastifyInstance, deps: RouteDeps): Promis
       const symbol = req.params.symbol.toUpperCase();
       const answer = await historical(datasets, symbol, { start, end, order, limit }, contextOf(req));
       const viewKey = `historical:${symbol}:${start ?? ''}:${end ?? ''}:${order ?? 'asc'}:${limit ?? ''}`;
-      return respond.send(req, reply, answer, viewKey);
+      return respond.send(req, reply, answer, viewKey, { filename: `${symbol}-historical` });
     },
   );
 
@@ -96,6 +101,7 @@ export async function stockRoutes(app: FastifyInstance, deps: RouteDeps): Promis
         summary: 'Financial reports filed',
         tags: ['stocks'],
         params: SymbolParam,
+        querystring: FormatQuery,
         response: {
           200: listEnvelope('FundamentalsRow', 'reports, as the portal lists them'),
           ...errorResponses({ 404: 'unknown symbol' }),
@@ -104,7 +110,10 @@ export async function stockRoutes(app: FastifyInstance, deps: RouteDeps): Promis
     },
     async (req, reply) => {
       const answer = await fundamentals(datasets, req.params.symbol, contextOf(req));
-      return respond.send(req, reply, answer, `fundamentals:${req.params.symbol.toUpperCase()}`);
+      const symbol = req.params.symbol.toUpperCase();
+      return respond.send(req, reply, answer, `fundamentals:${symbol}`, {
+        filename: `${symbol}-fundamentals`,
+      });
     },
   );
 }

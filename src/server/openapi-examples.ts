@@ -362,6 +362,12 @@ export const CLIENT_USAGE = [
 const processed = new WeakSet<object>();
 
 /** Adds the examples to `doc` in place (idempotent) and returns it. */
+/** Parameters shared by many endpoints: list format and the caller-proxy header. */
+const COMMON_PARAMS: Record<string, string> = {
+  format: 'json',
+  'x-exchange-proxy': 'socks5h://user:secret@203.0.113.10:1080',
+};
+
 export function addOpenApiExamples<T extends OpenApiDoc>(doc: T): T {
   if (processed.has(doc)) return doc;
   processed.add(doc);
@@ -374,7 +380,7 @@ export function addOpenApiExamples<T extends OpenApiDoc>(doc: T): T {
     const ex = OPERATION_EXAMPLES[path];
     if (!op || !ex) continue;
     for (const param of op.parameters ?? []) {
-      const value = ex.params[param.name];
+      const value = ex.params[param.name] ?? COMMON_PARAMS[param.name];
       if (value !== undefined) param.example = value;
     }
     op.description = [

@@ -6,17 +6,31 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { LRUCache } from 'lru-cache';
 import type { Provenance } from '../cache/types.ts';
 import type { Answer } from '../market/answer.ts';
+import { toCsv } from './csv.ts';
 
 interface View {
   version: string;
   json: string;
   etag: string;
   count: number;
+  /** Built on first CSV request. */
+  csv?: string;
+}
+
+/** Lists can also be had as CSV (`?format=csv` or `Accept: text/csv`), saved under this name. */
+export interface CsvOptions {
+  filename: string;
 }
 
 export interface Responder {
   /** `viewKey` names the view (route + normalised parameters); the answer's version ages it. */
-  send(req: FastifyRequest, reply: FastifyReply, answer: Answer<unknown>, viewKey: string): FastifyReply;
+  send(
+    req: FastifyRequest,
+    reply: FastifyReply,
+    answer: Answer<unknown>,
+    viewKey: string,
+    csv?: CsvOptions,
+  ): FastifyReply;
 }
 
 export function createResponder(maxBytes: number, now: () => number = Date.now): Responder {
@@ -41,17 +55,34 @@ export function createResponder(maxBytes: number, now: () => number = Date.now):
   }
 
   return {
-    send(req, reply, answer, viewKey) {
+    send(req, reply, answer, viewKey, csv) {
       const view = viewOf(answer, viewKey);
-      cachingHeaders(reply, answer.provenance, view.etag, now());
-      if (etagMatches(req.headers['if-none-match'], view.etag)) {
+      const asCsv = csv !== undefined && wantsCsv(req);
+      if (csv) reply.header('vary', 'accept');
+      const etag = asCsv ? `${view.etag.slice(0, -1)}-csv"` : view.etag;
+      cachingHeaders(reply, answer.provenance, etag, now());
+      if (etagMatches(req.headers['if-none-match'], etag)) {
         return reply.code(304).send();
+      }
+      if (asCsv) {
+        view.csv ??= toCsv(answer.data as unknown[]);
+        reply.header('content-disposition', `attachment; filename="${csv.filename}.csv"`);
+        return reply.type('text/csv; charset=utf-8').send(view.csv);
       }
       return reply
         .type('application/json; charset=utf-8')
         .send(envelope(view.json, answer.provenance.state !== 'MISS', view.count));
     },
   };
+}
+
+/** `?format=csv` wins; otherwise an Accept that names text/csv and not JSON. */
+function wantsCsv(req: FastifyRequest): boolean {
+  const format = (req.query as Record<string, unknown> | undefined)?.format;
+  if (format === 'csv') return true;
+  if (format === 'json') return false;
+  const accept = req.headers.accept ?? '';
+  return accept.includes('text/csv') && !accept.includes('application/json');
 }
 
 /** `{"data":…,"meta":{…}}`, with `count` on lists only (spec: Response envelope). */

@@ -59,3 +59,23 @@ export const SymbolParam = Type.Object({
     description: 'a listed symbol, case-insensitive (e.g. ENGRO, 786, UBLP-ETF)',
   }),
 });
+
+/** `format` on every list endpoint: JSON (default) or CSV (also chosen by `Accept: text/csv`). */
+export const FormatQuery = Type.Object({
+  format: Type.Optional(
+    Type.Union([Type.Literal('json'), Type.Literal('csv')], {
+      description: 'csv: RFC 4180 with a header row (also chosen by Accept: text/csv); errors stay JSON',
+    }),
+  ),
+});
+
+/** The spec's optional proxy header, documented on /screener; read the same way on every data route. */
+export const ProxyHeaders = Type.Object({
+  'x-exchange-proxy': Type.Optional(
+    // No maxLength here: an over-long value is the proxy parser's 400, like every other bad value.
+    Type.String({
+      description:
+        'http://, socks5:// or socks5h:// proxy (explicit port, optional user:pass@) for this request’s exchange fetches; must resolve to a public address; honoured only when the server enables passthrough (400 otherwise); not contacted when the answer is cached',
+    }),
+  ),
+});

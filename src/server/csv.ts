@@ -1,0 +1,27 @@
+// RFC 4180 CSV for list answers: a header row, CRLF line ends, fields quoted only when they must
+// be. Lists inside a cell (anomaly reasons) are joined with ';'; null is an empty field.
+
+export function toCsv(rows: readonly unknown[], columns?: readonly string[]): string {
+  if (rows.length > 0 && typeof rows[0] !== 'object') {
+    return ['symbol', ...rows.map((r) => field(r))].join('\r\n') + '\r\n';
+  }
+  const cols = columns ?? unionOfKeys(rows as Array<Record<string, unknown>>);
+  const lines = [cols.map(field).join(',')];
+  for (const row of rows as Array<Record<string, unknown>>) {
+    lines.push(cols.map((c) => field(row[c])).join(','));
+  }
+  return lines.join('\r\n') + '\r\n';
+}
+
+/** Optional fields (freefloat_m vs shares_m) appear in some rows only; every column is kept. */
+function unionOfKeys(rows: Array<Record<string, unknown>>): string[] {
+  const keys = new Set<string>();
+  for (const row of rows) for (const k of Object.keys(row)) keys.add(k);
+  return [...keys];
+}
+
+function field(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  const text = Array.isArray(value) ? value.join(';') : String(value);
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
