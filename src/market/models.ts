@@ -4,7 +4,6 @@
 import { Type, type Static } from 'typebox';
 import { ANOMALY_REASONS, type AnomalyReason } from './anomalies.ts';
 
-const Num = (description?: string) => Type.Number(description ? { description } : {});
 const NullableNum = (description?: string) =>
   Type.Union([Type.Number(), Type.Null()], description ? { description } : {});
 const NullableStr = (description?: string) =>
