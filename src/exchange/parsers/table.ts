@@ -153,24 +153,26 @@ function tagOf(html: string, start: number, end: number): number {
 }
 
 function attributeOf(html: string, start: number, end: number): number {
-  switch (end - start) {
-    case 2:
-      return nameIs(html, start, end, 'id') ? ID : NONE;
-    case 4:
-      return nameIs(html, start, end, 'href') ? HREF : NONE;
-    case 5:
-      return nameIs(html, start, end, 'class') ? CLASS : NONE;
-    case 9:
-      if (nameIs(html, start, end, 'data-code')) return CODE;
-      return nameIs(html, start, end, 'data-name') ? NAME : NONE;
-    case 10:
-      if (nameIs(html, start, end, 'data-order')) return ORDER;
-      return nameIs(html, start, end, 'data-title') ? TITLE : NONE;
-    case 11:
-      return nameIs(html, start, end, 'data-search') ? SEARCH : NONE;
-    default:
-      return NONE;
+  const length = end - start;
+  if (length >= 9) {
+    // data-*: the letter after `data-` tells them apart before a full comparison (cells also
+    // carry `data-filter`).
+    const key = html.charCodeAt(start + 5) | 0x20;
+    if (length === 10) {
+      if (key === 0x6f) return nameIs(html, start, end, 'data-order') ? ORDER : NONE;
+      if (key === 0x74) return nameIs(html, start, end, 'data-title') ? TITLE : NONE;
+    } else if (length === 11) {
+      if (key === 0x73) return nameIs(html, start, end, 'data-search') ? SEARCH : NONE;
+    } else if (length === 9) {
+      if (key === 0x63) return nameIs(html, start, end, 'data-code') ? CODE : NONE;
+      if (key === 0x6e) return nameIs(html, start, end, 'data-name') ? NAME : NONE;
+    }
+    return NONE;
   }
+  if (length === 5) return nameIs(html, start, end, 'class') ? CLASS : NONE;
+  if (length === 4) return nameIs(html, start, end, 'href') ? HREF : NONE;
+  if (length === 2) return nameIs(html, start, end, 'id') ? ID : NONE;
+  return NONE;
 }
 
 function hasClass(classList: string, name: string): boolean {
