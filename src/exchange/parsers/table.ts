@@ -228,23 +228,30 @@ class TableCollector implements TokenizerCallbacks {
   private scopeCode: string | null = null;
   private scopeText = '';
 
+  /** Pages without any `&` (a history page) skip the per-string entity check. */
+  private readonly hasEntities: boolean;
+
   constructor(
     private readonly html: string,
     private readonly query: TableQuery,
-  ) {}
+  ) {
+    this.hasEntities = html.indexOf('&') >= 0;
+  }
 
   // ---- text ----
 
   ontext(start: number, end: number): void {
     if (this.rawText) return;
     if (this.cellOpen) {
-      const piece = decodeText(this.html.slice(start, end));
+      const raw = this.html.slice(start, end);
+      const piece = this.hasEntities ? decodeText(raw) : raw;
       this.cellText += piece;
       if (this.strongDepth > 0 && !this.strongDone) this.cellStrong += piece;
       return;
     }
     if (this.tableDepth > 0 || !(this.headingOpen || this.inScope)) return;
-    const piece = decodeText(this.html.slice(start, end));
+    const raw = this.html.slice(start, end);
+    const piece = this.hasEntities ? decodeText(raw) : raw;
     if (this.headingOpen) this.headingText += piece;
     if (this.inScope) this.scopeText += piece;
   }
@@ -292,7 +299,7 @@ class TableCollector implements TokenizerCallbacks {
 
   onattribend(): void {
     if (this.attr === NONE) return;
-    const value = decodeAttribute(this.attrValue);
+    const value = this.hasEntities ? decodeAttribute(this.attrValue) : this.attrValue;
     // Browsers keep the first of duplicated attributes.
     switch (this.attr) {
       case ORDER:
