@@ -1,0 +1,56 @@
+// Bench-only entry: the floor the service is compared with. A bare node:http server that answers
+// each captured path with the exact status, headers and body bytes the service sent, prepared
+// once: no routing framework, no hooks, no per-request serialisation.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { FromChild, Route, ToChild } from './messages.ts';
+
+interface Prepared {
+  status: number;
+  headers: Record<string, string | number>;
+  body: Buffer;
+}
+
+// Node writes these itself (or they describe one connection, not the response).
+const PER_CONNECTION = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding', 'content-length']);
+
+function prepare(route: Route): Prepared {
+  const body = Buffer.from(route.body, 'base64');
+  const headers: Record<string, string | number> = {};
+  for (const [name, value] of Object.entries(route.headers))
+    if (!PER_CONNECTION.has(name)) headers[name] = value;
+  headers['content-length'] = body.length;
+  return { status: route.status, headers, body };
+}
+
+function send(msg: FromChild): void {
+  process.send?.(msg);
+}
+
+const routes = new Map<string, Prepared>();
+const server = createServer((req, res) => {
+  const hit = routes.get(req.url ?? '');
+  if (hit === undefined) {
+    res.writeHead(404, { 'content-length': 0 });
+    res.end();
+    return;
+  }
+  res.writeHead(hit.status, hit.headers);
+  res.end(hit.body);
+});
+// Same keep-alive behaviour as Fastify's default (72 s), so autocannon's connections persist alike.
+server.keepAliveTimeout = 72_000;
+
+process.on('message', (msg: ToChild) => {
+  if (msg.type === 'routes') {
+    for (const r of msg.routes) routes.set(r.path, prepare(r));
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      send({ type: 'ready', url: `http://127.0.0.1:${port}` });
+    });
+  } else if (msg.type === 'stop') {
+    server.closeAllConnections();
+    server.close(() => process.exit(0));
+  }
+});
+process.on('disconnect', () => process.exit(0));

@@ -1,0 +1,52 @@
+// The IPC protocol between the bench runner and its child processes (the service, the bare server).
+
+export interface MemoryReport {
+  rss: number;
+  heapUsed: number;
+  heapTotal: number;
+  external: number;
+  arrayBuffers: number;
+  /** Peak resident set size of the child so far, in bytes. */
+  maxRss: number;
+}
+
+/** A captured response the bare server replays byte for byte. */
+export interface Route {
+  path: string;
+  status: number;
+  headers: Record<string, string>;
+  /** The body, base64 (IPC carries JSON). */
+  body: string;
+}
+
+export type ToChild = { type: 'memory' } | { type: 'stop' } | { type: 'routes'; routes: Route[] };
+
+export type FromChild =
+  | { type: 'ready'; url: string }
+  | { type: 'memory'; report: MemoryReport }
+  | { type: 'error'; message: string };
+
+export function memoryReport(): MemoryReport {
+  const m = process.memoryUsage();
+  return {
+    rss: m.rss,
+    heapUsed: m.heapUsed,
+    heapTotal: m.heapTotal,
+    external: m.external,
+    arrayBuffers: m.arrayBuffers,
+    maxRss: process.resourceUsage().maxRSS * 1024,
+  };
+}
+
+/** Full collections until the heap stops shrinking (needs --expose-gc; a no-op without it). */
+export function collectGarbage(): void {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (gc === undefined) return;
+  let before = Number.POSITIVE_INFINITY;
+  for (let i = 0; i < 5; i++) {
+    gc();
+    const now = process.memoryUsage().heapUsed;
+    if (now >= before * 0.99) break;
+    before = now;
+  }
+}

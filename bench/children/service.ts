@@ -1,0 +1,30 @@
+// Bench-only entry: the real service (createService, configured from the environment like
+// src/main.ts) in its own process, so load generators in the runner do not share its CPU. It
+// reports its memory over IPC after full GCs instead of through any HTTP endpoint, keeping src/
+// free of debug routes.
+import { loadConfig } from '../../src/config.ts';
+import { createLogger, createService } from '../../src/service.ts';
+import { collectGarbage, memoryReport, type FromChild, type ToChild } from './messages.ts';
+
+function send(msg: FromChild): void {
+  process.send?.(msg);
+}
+
+const config = loadConfig(process.env);
+const service = await createService(config, createLogger(config.logLevel));
+const url = await service.app.listen({ port: 0, host: '127.0.0.1' });
+
+process.on('message', (msg: ToChild) => {
+  if (msg.type === 'memory') {
+    collectGarbage();
+    send({ type: 'memory', report: memoryReport() });
+  } else if (msg.type === 'stop') {
+    // A normal exit, so --cpu-prof can write its profile.
+    service.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  }
+});
+process.on('disconnect', () => process.exit(0));
+send({ type: 'ready', url });

@@ -1,0 +1,22 @@
+// One-off HTTP requests from the runner (warming caches, capturing the bytes the bare server replays).
+import { request } from 'undici';
+import type { Route } from './children/messages.ts';
+
+export interface Fetched {
+  status: number;
+  headers: Record<string, string>;
+  body: Buffer;
+}
+
+export async function get(url: string): Promise<Fetched> {
+  const res = await request(url, { method: 'GET' });
+  const body = Buffer.from(await res.body.arrayBuffer());
+  const headers: Record<string, string> = {};
+  for (const [k, v] of Object.entries(res.headers))
+    if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : v;
+  return { status: res.statusCode, headers, body };
+}
+
+export function routeOf(path: string, f: Fetched): Route {
+  return { path, status: f.status, headers: f.headers, body: f.body.toString('base64') };
+}

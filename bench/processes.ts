@@ -1,0 +1,147 @@
+// Child processes for the measured servers: each benchmark's server runs alone in its process
+// (the load generator stays in the runner), started with tsx and talked to over IPC.
+import { fork, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { FromChild, MemoryReport, Route, ToChild } from './children/messages.ts';
+
+export interface ChildServer {
+  readonly url: string;
+  readonly pid: number;
+  memory(): Promise<MemoryReport>;
+  stop(): Promise<void>;
+}
+
+const CHILDREN = fileURLToPath(new URL('./children/', import.meta.url));
+export const PROFILE_DIR = fileURLToPath(new URL('./results/tmp/profiles/', import.meta.url));
+
+/**
+ * `BENCH_CPU_PROF=1` runs every child with `--cpu-prof`; the profiles land in
+ * bench/results/tmp/profiles/<label>-<time>/ (one file per thread: tsx's module-loader thread writes
+ * its own, small one; the largest is the main thread). Open them in Chrome DevTools or speedscope,
+ * or summarise with `tsx bench/profile.ts FILE`.
+ */
+function profileArgs(label: string): string[] {
+  if (process.env.BENCH_CPU_PROF !== '1') return [];
+  const dir = join(PROFILE_DIR, `${label}-${Date.now()}`);
+  mkdirSync(dir, { recursive: true });
+  return ['--cpu-prof', '--cpu-prof-dir', dir];
+}
+
+function nextMessage<T extends FromChild['type']>(
+  child: ChildProcess,
+  type: T,
+  timeoutMs: number,
+): Promise<Extract<FromChild, { type: T }>> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(
+      () => done(new Error(`child ${child.pid}: no "${type}" within ${timeoutMs} ms`)),
+      timeoutMs,
+    );
+    const onMessage = (msg: FromChild): void => {
+      if (msg.type === type) done(null, msg as Extract<FromChild, { type: T }>);
+      else if (msg.type === 'error') done(new Error(msg.message));
+    };
+    const onExit = (code: number | null): void =>
+      done(new Error(`child ${child.pid} exited (${code}) before "${type}"`));
+    function done(err: Error | null, msg?: Extract<FromChild, { type: T }>): void {
+      clearTimeout(timer);
+      child.off('message', onMessage);
+      child.off('exit', onExit);
+      if (err) reject(err);
+      else resolve(msg as Extract<FromChild, { type: T }>);
+    }
+    child.on('message', onMessage);
+    child.on('exit', onExit);
+  });
+}
+
+function post(child: ChildProcess, msg: ToChild): void {
+  child.send(msg);
+}
+
+async function start(
+  entry: string,
+  label: string,
+  env: Record<string, string>,
+  first?: ToChild,
+): Promise<ChildServer> {
+  const child = fork(join(CHILDREN, entry), [], {
+    execArgv: ['--import', 'tsx', '--expose-gc', ...profileArgs(label)],
+    env: { ...process.env, ...env },
+    // The service's warnings and errors show in the runner's output.
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  if (first) post(child, first);
+  const { url } = await nextMessage(child, 'ready', 60_000);
+  return {
+    url,
+    pid: child.pid as number,
+    async memory() {
+      post(child, { type: 'memory' });
+      return (await nextMessage(child, 'memory', 60_000)).report;
+    },
+    async stop() {
+      if (child.exitCode !== null) return;
+      post(child, { type: 'stop' });
+      const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
+
+/** The settings every benchmark runs the service with: no request limit, no portal budget, plain TTLs. */
+export function serviceEnv(
+  exchangeBaseUrl: string,
+  cacheDir: string,
+  extra: Record<string, string> = {},
+): Record<string, string> {
+  return {
+    EXCHANGE_BASE_URL: exchangeBaseUrl,
+    HOST: '127.0.0.1',
+    PORT: '0',
+    RATE_LIMIT_PER_MINUTE: '0',
+    CACHE_FOLLOW_MARKET_CLOCK: 'false',
+    EXCHANGE_FETCH_LIMIT_PER_IP: '0',
+    EXCHANGE_FETCH_LIMIT_GLOBAL: '0',
+    LOG_LEVEL: 'warn',
+    CACHE_DIR: cacheDir,
+    ...extra,
+  };
+}
+
+export interface ServiceProcess extends ChildServer {
+  readonly cacheDir: string;
+}
+
+/** The real service in a child process, with a private (then deleted) cache directory. */
+export async function startService(
+  label: string,
+  exchangeBaseUrl: string,
+  extra: Record<string, string> = {},
+): Promise<ServiceProcess> {
+  const cacheDir = mkdtempSync(join(tmpdir(), 'psxmd-bench-'));
+  try {
+    const child = await start('service.ts', label, serviceEnv(exchangeBaseUrl, cacheDir, extra));
+    return {
+      ...child,
+      cacheDir,
+      async stop() {
+        await child.stop();
+        rmSync(cacheDir, { recursive: true, force: true });
+      },
+    };
+  } catch (err) {
+    rmSync(cacheDir, { recursive: true, force: true });
+    throw err;
+  }
+}
+
+/** The bare node:http server replaying `routes`. */
+export function startBare(label: string, routes: Route[]): Promise<ChildServer> {
+  return start('bare.ts', label, {}, { type: 'routes', routes });
+}

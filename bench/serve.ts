@@ -1,0 +1,171 @@
+// Serving cached answers: autocannon (50 connections) against the service and against a bare
+// node:http server that replays the service's exact bytes, alternating, several rounds. The ratio
+// service ÷ bare is the service's own overhead (routing, hooks, headers, envelope splice, writing).
+import { startFakePortal } from '../dev/fake-portal/server.ts';
+import { get, routeOf } from './http.ts';
+import { load, type LoadResult } from './load.ts';
+import { describeMachine } from './machine.ts';
+import { extrasFor, REAL_SIZE } from './pages.ts';
+import { startBare, startService } from './processes.ts';
+import type { DetailTable, Figure, Section } from './report.ts';
+import { median } from './stats.ts';
+
+export const SERVE_PATHS = ['/stocks/ENGRO/quote', '/screener', '/stocks/ENGRO/historical'] as const;
+
+const CONNECTIONS = 50;
+const SECONDS = Number(process.env.BENCH_SERVE_SECONDS ?? 4);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+
+interface EndpointResult {
+  path: string;
+  bytes: number;
+  service: LoadResult[];
+  bare: LoadResult[];
+}
+
+function medianOf(runs: LoadResult[], pick: (r: LoadResult) => number): number {
+  return median(runs.map(pick));
+}
+
+export async function runServe(): Promise<Section> {
+  const startedAt = new Date();
+  const machine = describeMachine();
+  const notes: string[] = [];
+  // The screener at its real size (729 rows); ENGRO's history has 2,162 rows in the fake dataset.
+  const portal = await startFakePortal({
+    extraSymbols: extrasFor(REAL_SIZE.screenerRows, (d) => d.screener.length),
+  });
+  const service = await startService('serve-service', portal.url);
+  let bare: Awaited<ReturnType<typeof startBare>> | undefined;
+  const results: EndpointResult[] = [];
+  try {
+    const routes = [];
+    for (const path of SERVE_PATHS) {
+      await get(service.url + path); // the miss: fetch, parse, cache
+      const cached = await get(service.url + path);
+      if (cached.status !== 200 || cached.headers['x-cache'] !== 'HIT') {
+        throw new Error(
+          `${path}: expected a cached 200, got ${cached.status} x-cache=${cached.headers['x-cache']}`,
+        );
+      }
+      routes.push(routeOf(path, cached));
+    }
+    bare = await startBare('serve-bare', routes);
+    for (const route of routes) {
+      const replay = await get(bare.url + route.path);
+      if (!replay.body.equals(Buffer.from(route.body, 'base64')))
+        throw new Error(`${route.path}: bare server bytes differ`);
+    }
+    const fetchesBefore = portal.counts().total;
+
+    for (const path of SERVE_PATHS) {
+      const bytes = Buffer.from(routes.find((r) => r.path === path)?.body ?? '', 'base64').length;
+      const r: EndpointResult = { path, bytes, service: [], bare: [] };
+      // Warm-up (JIT, connection pools), not recorded.
+      await load(service.url + path, CONNECTIONS, 1);
+      await load(bare.url + path, CONNECTIONS, 1);
+      for (let round = 0; round < ROUNDS; round++) {
+        // Alternate which goes first, so a noisy neighbour's burst does not always hit the same side.
+        const order = round % 2 === 0 ? (['service', 'bare'] as const) : (['bare', 'service'] as const);
+        for (const side of order) {
+          const url = (side === 'service' ? service.url : bare.url) + path;
+          const run = await load(url, CONNECTIONS, SECONDS);
+          if (run.failures > 0)
+            notes.push(`${side} ${path} round ${round + 1}: ${run.failures} failed requests`);
+          r[side].push(run);
+        }
+      }
+      console.log(
+        `  serve: ${path} service ${Math.round(medianOf(r.service, (x) => x.requestsPerSec))} req/s, bare ${Math.round(medianOf(r.bare, (x) => x.requestsPerSec))} req/s`,
+      );
+      results.push(r);
+    }
+    const refetched = portal.counts().total - fetchesBefore;
+    if (refetched > 0)
+      notes.push(
+        `the service went to the portal ${refetched} times during the load runs (answers were not all cached)`,
+      );
+  } finally {
+    await bare?.stop();
+    await service.stop();
+    await portal.close();
+  }
+
+  const figures: Figure[] = [];
+  for (const r of results) {
+    const svc = medianOf(r.service, (x) => x.requestsPerSec);
+    const bareRps = medianOf(r.bare, (x) => x.requestsPerSec);
+    const key = `serve.${r.path.replace(/[^a-zA-Z0-9]+/g, '-').replace(/^-|-$/g, '')}`;
+    figures.push(
+      { id: `${key}.serviceRps`, label: `${r.path} service req/s`, value: svc, unit: 'req/s' },
+      { id: `${key}.bareRps`, label: `${r.path} bare node:http req/s`, value: bareRps, unit: 'req/s' },
+      {
+        id: `${key}.ratio`,
+        label: `${r.path} service ÷ bare`,
+        value: (svc / bareRps) * 100,
+        unit: '%',
+        target: { op: '>=', limit: 75 },
+      },
+      {
+        id: `${key}.p50`,
+        label: `${r.path} service p50`,
+        value: medianOf(r.service, (x) => x.p50),
+        unit: 'ms',
+      },
+      {
+        id: `${key}.p99`,
+        label: `${r.path} service p99`,
+        value: medianOf(r.service, (x) => x.p99),
+        unit: 'ms',
+        target: { op: '<=', limit: 15 },
+      },
+      // The floor for the p99 target: the same bytes from the bare server, same client, same load.
+      {
+        id: `${key}.bareP99`,
+        label: `${r.path} bare node:http p99`,
+        value: medianOf(r.bare, (x) => x.p99),
+        unit: 'ms',
+      },
+    );
+  }
+  const table: DetailTable = {
+    title: `Per endpoint (${CONNECTIONS} connections, ${ROUNDS} rounds × ${SECONDS} s each side, medians)`,
+    columns: [
+      'endpoint',
+      'body KB',
+      'service req/s',
+      'bare req/s',
+      'service ÷ bare',
+      'service p50/p99 ms',
+      'bare p50/p99 ms',
+      'service req/s per round',
+      'bare req/s per round',
+    ],
+    rows: results.map((r) => [
+      r.path,
+      Math.round(r.bytes / 102.4) / 10,
+      medianOf(r.service, (x) => x.requestsPerSec),
+      medianOf(r.bare, (x) => x.requestsPerSec),
+      `${Math.round((medianOf(r.service, (x) => x.requestsPerSec) / medianOf(r.bare, (x) => x.requestsPerSec)) * 100)} %`,
+      `${medianOf(r.service, (x) => x.p50)} / ${medianOf(r.service, (x) => x.p99)}`,
+      `${medianOf(r.bare, (x) => x.p50)} / ${medianOf(r.bare, (x) => x.p99)}`,
+      r.service.map((x) => Math.round(x.requestsPerSec)).join(', '),
+      r.bare.map((x) => Math.round(x.requestsPerSec)).join(', '),
+    ]),
+  };
+  notes.push(
+    'Both servers run in child processes; autocannon runs in the runner. On 2 cores the load generator competes with the server, so small answers measure the client as much as the server; the ratio is the figure to watch.',
+    'The bare server replays the status, headers and body bytes the service sent for a cached answer (captured after one miss), as a prepared Buffer.',
+    'Service settings: RATE_LIMIT_PER_MINUTE=0, EXCHANGE_FETCH_LIMIT_*=0, CACHE_FOLLOW_MARKET_CLOCK=false, LOG_LEVEL=warn, a private CACHE_DIR.',
+  );
+  return {
+    id: 'serve',
+    title: 'Serving cached answers',
+    startedAt: startedAt.toISOString(),
+    durationSec: (Date.now() - startedAt.getTime()) / 1000,
+    machine,
+    figures,
+    tables: [table],
+    notes,
+  };
+}
