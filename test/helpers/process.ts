@@ -11,7 +11,8 @@ export interface ServiceProcess {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-export async function spawnService(env: Record<string, string>, timeoutMs = 15_000): Promise<ServiceProcess> {
+// Generous: tsx compiles the service at start, which takes seconds on a loaded 2-core machine.
+export async function spawnService(env: Record<string, string>, timeoutMs = 60_000): Promise<ServiceProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     env: { ...process.env, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
