@@ -1,19 +1,24 @@
-// Success responses. A cached answer's `data` is serialised once per data version and kept as bytes
-// with its ETag; each response splices a fresh `meta` around those bytes (stack-notes: serialising a
-// large answer per request costs ~6× the throughput of sending cached bytes).
+// Success responses. A cached answer's `data` is serialised once per data version and kept as
+// bytes (plus a gzip of them, made once, and the ETag); each response only appends a fresh `meta`.
+// Serialising a large answer per request costs ~6× the throughput of sending cached bytes
+// (stack-notes), and building it as a string costs a UTF-8 pass per send (bench/README.md).
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { LRUCache } from 'lru-cache';
 import type { Provenance } from '../cache/types.ts';
 import type { Answer } from '../market/answer.ts';
 import { toCsv } from './csv.ts';
+import { gzipHead, gzipWithTail, type GzipHead } from './gzip-splice.ts';
 
 interface View {
   version: string;
-  json: string;
+  /** `{"data":<json>` — everything before meta. */
+  head: Buffer;
   etag: string;
   count: number;
-  /** Built on first CSV request. */
+  /** Made on the first request that accepts gzip. */
+  gzip?: Promise<GzipHead>;
+  /** Made on the first CSV request. */
   csv?: string;
 }
 
@@ -30,13 +35,17 @@ export interface Responder {
     answer: Answer<unknown>,
     viewKey: string,
     csv?: CsvOptions,
-  ): FastifyReply;
+  ): Promise<FastifyReply>;
 }
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+// Below this, compression buys nothing worth a header.
+const GZIP_MIN_BYTES = 1024;
 
 export function createResponder(maxBytes: number, now: () => number = Date.now): Responder {
   const views = new LRUCache<string, View>({
     maxSize: maxBytes,
-    sizeCalculation: (v) => v.json.length * 2 + 200,
+    sizeCalculation: (v) => Math.ceil(v.head.length * 1.3 + (v.csv?.length ?? 0) * 2 + 200),
   });
 
   function viewOf(answer: Answer<unknown>, viewKey: string): View {
@@ -46,7 +55,7 @@ export function createResponder(maxBytes: number, now: () => number = Date.now):
     const json = JSON.stringify(answer.data);
     const view: View = {
       version,
-      json,
+      head: Buffer.from(`{"data":${json}`),
       etag: `"${createHash('sha1').update(json).digest('base64url')}"`,
       count: Array.isArray(answer.data) ? answer.data.length : -1,
     };
@@ -55,23 +64,31 @@ export function createResponder(maxBytes: number, now: () => number = Date.now):
   }
 
   return {
-    send(req, reply, answer, viewKey, csv) {
+    async send(req, reply, answer, viewKey, csv) {
       const view = viewOf(answer, viewKey);
       const asCsv = csv !== undefined && wantsCsv(req);
-      if (csv) reply.header('vary', 'accept');
+      reply.header('vary', csv ? 'accept, accept-encoding' : 'accept-encoding');
       const etag = asCsv ? `${view.etag.slice(0, -1)}-csv"` : view.etag;
       cachingHeaders(reply, answer.provenance, etag, now());
       if (etagMatches(req.headers['if-none-match'], etag)) {
         return reply.code(304).send();
       }
       if (asCsv) {
-        view.csv ??= toCsv(answer.data as unknown[]);
+        if (view.csv === undefined) {
+          view.csv = toCsv(answer.data as unknown[]);
+          views.set(viewKey, view); // re-weigh it with its CSV
+        }
         reply.header('content-disposition', `attachment; filename="${csv.filename}.csv"`);
         return reply.type('text/csv; charset=utf-8').send(view.csv);
       }
-      return reply
-        .type('application/json; charset=utf-8')
-        .send(envelope(view.json, answer.provenance.state !== 'MISS', view.count));
+      const tail = Buffer.from(metaTail(answer.provenance.state !== 'MISS', view.count));
+      reply.type(JSON_TYPE);
+      if (view.head.length >= GZIP_MIN_BYTES && acceptsGzip(req)) {
+        view.gzip ??= gzipHead(view.head);
+        reply.header('content-encoding', 'gzip');
+        return reply.send(gzipWithTail(await view.gzip, tail));
+      }
+      return reply.send(Buffer.concat([view.head, tail]));
     },
   };
 }
@@ -85,10 +102,23 @@ function wantsCsv(req: FastifyRequest): boolean {
   return accept.includes('text/csv') && !accept.includes('application/json');
 }
 
-/** `{"data":…,"meta":{…}}`, with `count` on lists only (spec: Response envelope). */
-export function envelope(dataJson: string, cached: boolean, count: number): string {
+function acceptsGzip(req: FastifyRequest): boolean {
+  const header = req.headers['accept-encoding'];
+  if (typeof header !== 'string') return false;
+  // `gzip;q=0` refuses it; anything else naming gzip (or *) accepts it.
+  const match = /(?:^|,)\s*(gzip|\*)\s*(?:;\s*q=([0-9.]+))?/i.exec(header);
+  return match !== null && (match[2] === undefined || Number(match[2]) > 0);
+}
+
+/** The part after `{"data":…`: `,"meta":{…}}`, with `count` on lists only (spec: Response envelope). */
+function metaTail(cached: boolean, count: number): string {
   const countPart = count >= 0 ? `,"count":${count}` : '';
-  return `{"data":${dataJson},"meta":{"timestamp":"${timestamp()}","cached":${cached}${countPart}}}`;
+  return `,"meta":{"timestamp":"${timestamp()}","cached":${cached}${countPart}}}`;
+}
+
+/** `{"data":…,"meta":{…}}` for answers built outside the responder (health). */
+export function envelope(dataJson: string, cached: boolean, count: number): string {
+  return `{"data":${dataJson}${metaTail(cached, count)}`;
 }
 
 /** ISO 8601 with an explicit UTC offset, as the spec asks (`+00:00`, not `Z`). */
