@@ -3,32 +3,15 @@
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import zlib from 'node:zlib';
-import { after, afterEach, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { request } from 'undici';
-import { startFakePortal, type FailureRule, type FakePortal } from '../../dev/fake-portal/server.ts';
-import { http, startService, type RunningService } from '../helpers/service.ts';
+import type { FailureRule } from '../../dev/fake-portal/server.ts';
+import { portalHarness } from '../helpers/harness.ts';
+import { http } from '../helpers/service.ts';
 import { assertError, assertListEnvelope } from '../helpers/shape.ts';
 
-let portal: FakePortal;
-const services: RunningService[] = [];
-
-before(async () => {
-  portal = await startFakePortal();
-});
-afterEach(async () => {
-  portal.clear();
-  portal.resetCounts();
-  while (services.length) await services.pop()!.close();
-});
-after(async () => {
-  await portal.close();
-});
-
-async function fresh(env: Record<string, string> = {}): Promise<RunningService> {
-  const svc = await startService(portal.url, env);
-  services.push(svc);
-  return svc;
-}
+const harness = portalHarness();
+const fresh = harness.fresh;
 
 /** Intraday data that goes stale after one second and is not revalidated in the background. */
 const SHORT_TTL = {
@@ -53,7 +36,7 @@ describe('stale-if-error', () => {
       const good = await http(svc.url, '/screener');
       assert.equal(good.status, 200);
       await sleep(1100);
-      portal.fail({ ...rule, path: rule.mode === 'refuse-token' ? undefined : '/screener' });
+      harness.portal.fail({ ...rule, path: rule.mode === 'refuse-token' ? undefined : '/screener' });
       const res = await http(svc.url, '/screener');
       assert.equal(res.status, 200);
       assert.equal(res.headers['x-cache'], 'STALE');
@@ -68,10 +51,10 @@ describe('stale-if-error', () => {
     const svc = await fresh(SHORT_TTL);
     const good = await http(svc.url, '/stocks/ENGRO/historical');
     await sleep(1100);
-    portal.fail({ mode: 'garbage', path: '/historical' });
+    harness.portal.fail({ mode: 'garbage', path: '/historical' });
     assert.equal((await http(svc.url, '/stocks/ENGRO/historical')).headers['x-cache'], 'STALE');
-    portal.clear();
-    portal.fail({ mode: 'down', path: '/historical' });
+    harness.portal.clear();
+    harness.portal.fail({ mode: 'down', path: '/historical' });
     const later = await http(svc.url, '/stocks/ENGRO/historical');
     assert.equal(later.status, 200);
     assert.equal(assertListEnvelope(later.json).length, good.json.data.length);
@@ -79,7 +62,7 @@ describe('stale-if-error', () => {
 
   it('without any copy answers 503 with Retry-After', async () => {
     const svc = await fresh(SHORT_TTL);
-    portal.fail({ mode: 'down' });
+    harness.portal.fail({ mode: 'down' });
     const res = await http(svc.url, '/sectors');
     assert.equal(res.status, 503);
     assertError(res.json, 503, 'exchange_unavailable');
@@ -92,14 +75,18 @@ describe('stale-while-revalidate', () => {
     const svc = await fresh({ CACHE_INTRADAY_TTL: '1', CACHE_SWR: '600' });
     await http(svc.url, '/sectors');
     await sleep(1100);
-    portal.resetCounts();
-    portal.fail({ mode: 'slow', delayMs: 400, path: '/sector-summary' });
+    harness.portal.resetCounts();
+    harness.portal.fail({ mode: 'slow', delayMs: 400, path: '/sector-summary' });
     const started = Date.now();
     const results = await Promise.all(Array.from({ length: 10 }, () => http(svc.url, '/sectors')));
     assert.ok(Date.now() - started < 350, 'nobody waited for the slow portal');
     for (const r of results) assert.equal(r.headers['x-cache'], 'STALE');
     await sleep(600);
-    assert.equal(portal.counts().requests['GET /sector-summary/sectorwise'], 1, 'one background refresh');
+    assert.equal(
+      harness.portal.counts().requests['GET /sector-summary/sectorwise'],
+      1,
+      'one background refresh',
+    );
     const after = await http(svc.url, '/sectors');
     assert.equal(after.headers['x-cache'], 'HIT');
   });
@@ -126,7 +113,7 @@ describe('portal budget', () => {
       200,
       'another client has its own budget',
     );
-    assert.equal(portal.counts().historical.OGDC, 1);
+    assert.equal(harness.portal.counts().historical.OGDC, 1);
   });
 
   it('in total: 503 exchange_unavailable with Retry-After from many IPs', async () => {
@@ -146,7 +133,7 @@ describe('portal budget', () => {
       Array.from({ length: 200 }, () => http(svc.url, '/stocks/MCB/historical')),
     );
     for (const r of results) assert.equal(r.status, 200);
-    assert.equal(portal.counts().historical.MCB, 1);
+    assert.equal(harness.portal.counts().historical.MCB, 1);
   });
 });
 

@@ -1,39 +1,21 @@
 // The portal's transport rules as the service must follow them (upstream.md §1), and every way the
-// portal can fail, seen from a client: status, code, headers, body, and what reached the portal.
+// portal can fail, seen from a client: status, code, headers, body, and what reached the harness.portal.
 import assert from 'node:assert/strict';
-import { after, afterEach, before, describe, it } from 'node:test';
-import { startFakePortal, type FakePortal } from '../../dev/fake-portal/server.ts';
-import { http, startService, type RunningService } from '../helpers/service.ts';
+import { describe, it } from 'node:test';
+import { portalHarness } from '../helpers/harness.ts';
+import { http } from '../helpers/service.ts';
 import { assertError, assertListEnvelope } from '../helpers/shape.ts';
 
-let portal: FakePortal;
-const services: RunningService[] = [];
-
-before(async () => {
-  portal = await startFakePortal();
-});
-afterEach(async () => {
-  portal.clear();
-  portal.resetCounts();
-  while (services.length) await services.pop()!.close();
-});
-after(async () => {
-  await portal.close();
-});
-
-async function fresh(env: Record<string, string> = {}): Promise<RunningService> {
-  const svc = await startService(portal.url, env);
-  services.push(svc);
-  return svc;
-}
+const harness = portalHarness();
+const fresh = harness.fresh;
 
 describe('request token', () => {
   it('fetches the token once and sends it with every data request', async () => {
     const svc = await fresh();
-    portal.resetCounts();
+    harness.portal.resetCounts();
     for (const path of ['/stocks', '/screener', '/sectors'])
       assert.equal((await http(svc.url, path)).status, 200);
-    const counts = portal.counts();
+    const counts = harness.portal.counts();
     assert.equal(counts.requests['GET /'], 1);
     assert.equal(Object.keys(counts.rejected).length, 0);
   });
@@ -41,11 +23,11 @@ describe('request token', () => {
   it('survives a rotation mid-run: one refresh, one retry, no error', async () => {
     const svc = await fresh();
     assert.equal((await http(svc.url, '/stocks')).status, 200);
-    portal.rotateToken();
-    portal.resetCounts();
+    harness.portal.rotateToken();
+    harness.portal.resetCounts();
     const res = await http(svc.url, '/screener');
     assert.equal(res.status, 200);
-    const counts = portal.counts();
+    const counts = harness.portal.counts();
     assert.equal(counts.requests['GET /'], 1, 'one token refresh');
     assert.equal(counts.requests['GET /screener'], 2, 'the refused request and its retry');
     assert.equal(counts.rejected.token, 1);
@@ -54,8 +36,8 @@ describe('request token', () => {
   it('makes one token fetch for many concurrent 403s', async () => {
     const svc = await fresh();
     assert.equal((await http(svc.url, '/stocks')).status, 200);
-    portal.rotateToken();
-    portal.resetCounts();
+    harness.portal.rotateToken();
+    harness.portal.resetCounts();
     const paths = [
       '/screener',
       '/sectors',
@@ -66,65 +48,69 @@ describe('request token', () => {
     ];
     const results = await Promise.all(paths.map((p) => http(svc.url, p)));
     for (const r of results) assert.equal(r.status, 200);
-    assert.equal(portal.counts().requests['GET /'], 1);
+    assert.equal(harness.portal.counts().requests['GET /'], 1);
   });
 
   it('answers 503 when the portal keeps refusing after the refresh', async () => {
     const svc = await fresh();
-    portal.fail({ mode: 'refuse-token' });
+    harness.portal.fail({ mode: 'refuse-token' });
     const res = await http(svc.url, '/screener');
     assert.equal(res.status, 503);
     assertError(res.json, 503, 'exchange_unavailable');
     assert.ok(Number(res.headers['retry-after']) > 0);
-    assert.equal(portal.counts().requests['GET /screener'], 2, 'one retry after one refresh, no more');
+    assert.equal(
+      harness.portal.counts().requests['GET /screener'],
+      2,
+      'one retry after one refresh, no more',
+    );
   });
 });
 
 describe('portal failures without a cached copy', () => {
   it('portal down → 503 exchange_unavailable with Retry-After, after bounded retries', async () => {
     const svc = await fresh();
-    portal.fail({ mode: 'down', path: '/screener' });
+    harness.portal.fail({ mode: 'down', path: '/screener' });
     const res = await http(svc.url, '/screener');
     assert.equal(res.status, 503);
     assertError(res.json, 503, 'exchange_unavailable');
     assert.ok(Number(res.headers['retry-after']) > 0);
     assert.equal(res.headers['cache-control'], 'no-store');
-    assert.equal(portal.counts().injected.down, 3, 'first try and two retries');
+    assert.equal(harness.portal.counts().injected.down, 3, 'first try and two retries');
   });
 
   it('transient 502s are retried and the client never sees them', async () => {
     const svc = await fresh();
-    portal.fail({ mode: 'status', status: 502, path: '/sector-summary', times: 2 });
+    harness.portal.fail({ mode: 'status', status: 502, path: '/sector-summary', times: 2 });
     const res = await http(svc.url, '/sectors');
     assert.equal(res.status, 200);
-    assert.equal(portal.counts().requests['GET /sector-summary/sectorwise'], 3);
+    assert.equal(harness.portal.counts().requests['GET /sector-summary/sectorwise'], 3);
   });
 
   it('a 4xx is not retried', async () => {
     const svc = await fresh();
-    portal.fail({ mode: 'status', status: 404, path: '/market-watch' });
+    harness.portal.fail({ mode: 'status', status: 404, path: '/market-watch' });
     const res = await http(svc.url, '/stocks/ENGRO/quote');
     assert.equal(res.status, 503);
     assertError(res.json, 503, 'exchange_unavailable');
-    assert.equal(portal.counts().requests['GET /market-watch'], 1);
+    assert.equal(harness.portal.counts().requests['GET /market-watch'], 1);
   });
 
   it('after a portal 429 the service pauses all portal fetches', async () => {
     const svc = await fresh();
-    portal.fail({ mode: 'status', status: 429, path: '/screener', times: 1 });
+    harness.portal.fail({ mode: 'status', status: 429, path: '/screener', times: 1 });
     const first = await http(svc.url, '/screener');
     assert.equal(first.status, 503);
     assertError(first.json, 503, 'exchange_unavailable');
     assert.ok(Number(first.headers['retry-after']) >= 55);
-    const before = portal.counts().total;
+    const before = harness.portal.counts().total;
     const second = await http(svc.url, '/sectors');
     assert.equal(second.status, 503);
-    assert.equal(portal.counts().total, before, 'no fetch during the pause');
+    assert.equal(harness.portal.counts().total, before, 'no fetch during the pause');
   });
 
   it('a page that no longer parses → 502 upstream_data_error, never an empty answer', async () => {
     const svc = await fresh();
-    portal.fail({ mode: 'garbage', path: '/screener' });
+    harness.portal.fail({ mode: 'garbage', path: '/screener' });
     const res = await http(svc.url, '/screener');
     assert.equal(res.status, 502);
     assertError(res.json, 502, 'upstream_data_error', /screener/);
@@ -132,7 +118,7 @@ describe('portal failures without a cached copy', () => {
 
   it('a slow portal past the timeout → 503', async () => {
     const svc = await fresh({ EXCHANGE_TIMEOUT_MS: '200', EXCHANGE_MAX_RETRIES: '0' });
-    portal.fail({ mode: 'slow', delayMs: 1000, path: '/symbols' });
+    harness.portal.fail({ mode: 'slow', delayMs: 1000, path: '/symbols' });
     const res = await http(svc.url, '/stocks');
     assert.equal(res.status, 503);
     assertError(res.json, 503, 'exchange_unavailable');
@@ -142,15 +128,15 @@ describe('portal failures without a cached copy', () => {
 describe('single flight', () => {
   it('1,000 concurrent cold requests for one history make one portal fetch (and one token fetch)', async () => {
     const svc = await fresh();
-    portal.resetCounts();
+    harness.portal.resetCounts();
     const results = await Promise.all(
       Array.from({ length: 1000 }, () => http(svc.url, '/stocks/LUCK/historical')),
     );
     for (const r of results) assert.equal(r.status, 200);
-    assert.equal(portal.counts().historical.LUCK, 1);
-    assert.equal(portal.counts().requests['POST /historical'], 1);
-    assert.equal(portal.counts().requests['GET /'], 1);
-    assert.equal(assertListEnvelope(results[0]!.json).length, portal.dataset.history('LUCK').length);
+    assert.equal(harness.portal.counts().historical.LUCK, 1);
+    assert.equal(harness.portal.counts().requests['POST /historical'], 1);
+    assert.equal(harness.portal.counts().requests['GET /'], 1);
+    assert.equal(assertListEnvelope(results[0]!.json).length, harness.portal.dataset.history('LUCK').length);
   });
 });
 

@@ -1,13 +1,12 @@
 // `GET /market-watch`: one table, ~490 rows (regular board).
 import type { MarketWatchRow } from '../types.ts';
-import { cellInteger, cellNumber, cellSymbol, cellText, splitList } from './cells.ts';
+import { cellInteger, cellNumber } from './cells.ts';
 import { cellAt, requirePageText, selectTable } from './columns.ts';
 import { extractTables } from './table.ts';
+import { LISTING_COLUMNS, listingOf } from './listing.ts';
 
 const COLUMNS = {
-  symbol: { labels: ['symbol'], dataName: 'symbol', required: true },
-  sector: { labels: ['sector'], dataName: 'sector' },
-  listedIn: { labels: ['listed in'], dataName: 'listed' },
+  ...LISTING_COLUMNS,
   ldcp: { labels: ['ldcp'], dataName: 'ldcp' },
   open: { labels: ['open'], dataName: 'open' },
   high: { labels: ['high'], dataName: 'high' },
@@ -24,14 +23,10 @@ export function parseMarketWatch(html: string): MarketWatchRow[] {
   const { table, columns: c } = selectTable('market-watch', extractTables(page), COLUMNS);
   const rows: MarketWatchRow[] = [];
   for (const row of table.rows) {
-    const symbolCell = cellAt(row, c.symbol);
-    const symbol = cellSymbol(symbolCell);
-    if (symbol === null) continue;
+    const listing = listingOf(row, c);
+    if (listing === null) continue;
     rows.push({
-      symbol,
-      name: symbolCell?.linkTitle?.trim() || null,
-      sectorCode: cellText(cellAt(row, c.sector)),
-      listedIn: splitList(cellText(cellAt(row, c.listedIn))),
+      ...listing,
       ldcp: cellNumber(cellAt(row, c.ldcp)),
       open: cellNumber(cellAt(row, c.open)),
       high: cellNumber(cellAt(row, c.high)),

@@ -1,14 +1,13 @@
 // `GET /screener`: one table, ~730 rows. `th`s carry data-name (symbol, sector, listed, marketCap,
 // close, percentChange, changeYear, peRatio, dividendYield, freeFloat, volume30Avg).
 import type { ScreenerRow } from '../types.ts';
-import { cellNumber, cellSymbol, cellText, splitList } from './cells.ts';
+import { cellNumber } from './cells.ts';
 import { cellAt, preferTableId, requirePageText, selectTable } from './columns.ts';
 import { extractTables } from './table.ts';
+import { LISTING_COLUMNS, listingOf } from './listing.ts';
 
 const COLUMNS = {
-  symbol: { labels: ['symbol'], dataName: 'symbol', required: true },
-  sector: { labels: ['sector'], dataName: 'sector' },
-  listedIn: { labels: ['listed in'], dataName: 'listed' },
+  ...LISTING_COLUMNS,
   marketCap: { labels: ['market cap.', 'market cap'], dataName: 'marketCap' },
   price: { labels: ['price'], dataName: 'close', required: true },
   changePct: { labels: ['change (%)'], dataName: 'percentChange' },
@@ -28,14 +27,10 @@ export function parseScreener(html: string): ScreenerRow[] {
   );
   const rows: ScreenerRow[] = [];
   for (const row of table.rows) {
-    const symbolCell = cellAt(row, c.symbol);
-    const symbol = cellSymbol(symbolCell);
-    if (symbol === null) continue;
+    const listing = listingOf(row, c);
+    if (listing === null) continue;
     rows.push({
-      symbol,
-      name: symbolCell?.linkTitle?.trim() || null,
-      sectorCode: cellText(cellAt(row, c.sector)),
-      listedIn: splitList(cellText(cellAt(row, c.listedIn))),
+      ...listing,
       marketCap: cellNumber(cellAt(row, c.marketCap)),
       price: cellNumber(cellAt(row, c.price)),
       changePct: cellNumber(cellAt(row, c.changePct)),
