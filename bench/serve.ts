@@ -12,6 +12,10 @@ import { median } from './stats.ts';
 
 export const SERVE_PATHS = ['/stocks/ENGRO/quote', '/screener', '/stocks/ENGRO/historical'] as const;
 
+// BENCH_SERVE_PATHS=/screener,… measures a subset (while iterating on one endpoint).
+const ONLY = process.env.BENCH_SERVE_PATHS?.split(',').filter(Boolean);
+const PATHS = SERVE_PATHS.filter((p) => ONLY === undefined || ONLY.includes(p));
+
 const CONNECTIONS = 50;
 const SECONDS = Number(process.env.BENCH_SERVE_SECONDS ?? 4);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -40,7 +44,7 @@ export async function runServe(): Promise<Section> {
   const results: EndpointResult[] = [];
   try {
     const routes = [];
-    for (const path of SERVE_PATHS) {
+    for (const path of PATHS) {
       await get(service.url + path); // the miss: fetch, parse, cache
       const cached = await get(service.url + path);
       if (cached.status !== 200 || cached.headers['x-cache'] !== 'HIT') {
@@ -58,7 +62,7 @@ export async function runServe(): Promise<Section> {
     }
     const fetchesBefore = portal.counts().total;
 
-    for (const path of SERVE_PATHS) {
+    for (const path of PATHS) {
       const bytes = Buffer.from(routes.find((r) => r.path === path)?.body ?? '', 'base64').length;
       const r: EndpointResult = { path, bytes, service: [], bare: [] };
       // Warm-up (JIT, connection pools), not recorded.

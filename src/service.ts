@@ -94,7 +94,7 @@ export async function createService(
           onWait: () => metrics.flightWaits.inc({ scope: 'cluster' }),
         })
       : undefined,
-    onRead: (_key, state, tier) => metrics.cacheReads.inc({ state, tier }),
+    onRead: (_key, state, tier) => metrics.countCacheRead(state, tier),
     onFlightWait: () => metrics.flightWaits.inc({ scope: 'local' }),
     onBackgroundError: (key, err) => logger.warn({ key, err }, 'background refresh failed'),
   });

@@ -96,8 +96,11 @@ export class Datasets {
   history(symbol: string, ctx: RequestContext): Promise<Cached<HistorySeries>> {
     const { cache, freshness, logger } = this.opts;
     const now = this.opts.now ?? Date.now;
+    const key = `history:${symbol}`;
+    const held = cache.fresh<HistorySeries>(key);
+    if (held !== undefined) return held;
     return cache.get<HistorySeries>({
-      key: `history:${symbol}`,
+      key,
       load: async (previous) => {
         const fetchedAt = now();
         const month = karachiDate(fetchedAt).slice(0, 7);
@@ -150,6 +153,8 @@ export class Datasets {
     ctx: RequestContext,
   ): Promise<Cached<T>> {
     const { cache } = this.opts;
+    const held = cache.fresh<T>(key);
+    if (held !== undefined) return held;
     const policy = this.opts.freshness;
     return cache.get<T>({
       key,

@@ -1,6 +1,6 @@
 // A quote joins the screener row (valuation, 30-day volume, 1-year change) with the market-watch
 // row (today's LDCP, OHLC, change): upstream.md §2.
-import { combine } from '../cache/types.ts';
+import { combine, type Cached } from '../cache/types.ts';
 import { NotFoundError } from '../errors.ts';
 import type { MarketWatchRow, ScreenerRow } from '../exchange/types.ts';
 import { derived, round4, type Answer } from './answer.ts';
@@ -13,6 +13,12 @@ const bySymbol = derived(
   <R extends { symbol: string }>(rows: R[]) => new Map(rows.map((r) => [r.symbol, r])),
 );
 
+// While both datasets are fresh the cache hands out the same Cached objects, so a symbol's quote is
+// built once per pair of dataset versions (the hot path of the API) and collected with them.
+const quotesOf = derived((_screener: Cached<ScreenerRow[]>) =>
+  derived((_marketWatch: Cached<MarketWatchRow[]>) => new Map<string, Answer<QuoteT>>()),
+);
+
 export async function quote(
   datasets: Datasets,
   rawSymbol: string,
@@ -20,6 +26,9 @@ export async function quote(
 ): Promise<Answer<QuoteT>> {
   const symbol = normaliseSymbol(rawSymbol);
   const [screener, marketWatch] = await Promise.all([datasets.screener(ctx), datasets.marketWatch(ctx)]);
+  const known = quotesOf(screener)(marketWatch);
+  const held = known.get(symbol);
+  if (held !== undefined) return held;
   const sc = bySymbol(screener.value).get(symbol) as ScreenerRow | undefined;
   const mw = bySymbol(marketWatch.value).get(symbol) as MarketWatchRow | undefined;
   if (!sc && !mw) throw new NotFoundError(`${symbol} not found`);
@@ -43,5 +52,8 @@ export async function quote(
     change: round4(mw?.change ?? null),
     change_pct: round4(mw?.changePct ?? sc?.changePct ?? null),
   };
-  return { data, provenance: combine([screener, marketWatch]) };
+  const answer = { data, provenance: combine([screener, marketWatch]) };
+  // Only symbols that exist are kept, so the map is bounded by the listing.
+  known.set(symbol, answer);
+  return answer;
 }

@@ -35,6 +35,31 @@ export interface AppOptions {
 
 export const API_VERSION = '0.1.0';
 
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+// A random prefix per process and a counter: unique across replicas and restarts without a UUID's
+// entropy per request.
+const REQUEST_ID_PREFIX = crypto.randomUUID().slice(0, 8);
+let requestCount = 0;
+
+function nextRequestId(): string {
+  requestCount = (requestCount + 1) % Number.MAX_SAFE_INTEGER;
+  return `${REQUEST_ID_PREFIX}-${requestCount.toString(36)}`;
+}
+
+/** Response headers a browser script may read (CORS). */
+const EXPOSED_HEADERS = [
+  'etag',
+  'x-cache',
+  'age',
+  'last-modified',
+  'retry-after',
+  'ratelimit-limit',
+  'ratelimit-remaining',
+  'ratelimit-reset',
+  'x-request-id',
+].join(', ');
+
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: opts.logger,
@@ -43,9 +68,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     requestIdHeader: false,
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
-      return typeof given === 'string' && /^[A-Za-z0-9._:-]{1,128}$/.test(given)
-        ? given
-        : crypto.randomUUID();
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : nextRequestId();
     },
     ajv: { customOptions: { coerceTypes: 'array', removeAdditional: false } },
   });
@@ -55,9 +78,16 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   app.addHook('preClose', async () => {
     closing = true;
   });
-  // Plain callback hooks: an async hook costs a promise per request on the hot path.
+  // Plain callback hooks: an async hook costs a promise per request on the hot path. The CORS
+  // headers for `origin: *` are the same on every answer, so they are set here rather than by
+  // @fastify/cors's per-request origin resolution (bench/README.md, quote path); the plugin only
+  // answers preflights (below).
   app.addHook('onRequest', (req, reply, done) => {
-    reply.header('x-request-id', req.id);
+    reply.headers({
+      'x-request-id': req.id,
+      'access-control-allow-origin': '*',
+      'access-control-expose-headers': EXPOSED_HEADERS,
+    });
     done();
   });
   app.addHook('onSend', (_req, reply, payload, done) => {
@@ -89,29 +119,10 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
   });
 
-  await app.register(cors, {
-    origin: '*',
-    methods: ['GET', 'HEAD'],
-    exposedHeaders: [
-      'etag',
-      'x-cache',
-      'age',
-      'last-modified',
-      'retry-after',
-      'ratelimit-limit',
-      'ratelimit-remaining',
-      'ratelimit-reset',
-      'x-request-id',
-    ],
-  });
-
-  // Large answers (history, screener) are compressed on the thread pool, never on the event loop;
-  // brotli at its default quality 11 would cost ~100× gzip's CPU for a few percent.
-  await app.register(compress, {
-    threshold: 2048,
-    encodings: ['br', 'gzip', 'deflate'],
-    brotliOptions: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } },
-    zlibOptions: { level: 6 },
+  // Preflights only: the plugin sits in a scope of its own, so its hook runs for its OPTIONS route
+  // and for nothing else.
+  await app.register(async (scope) => {
+    await scope.register(cors, { origin: '*', methods: ['GET', 'HEAD'], exposedHeaders: EXPOSED_HEADERS });
   });
 
   if (opts.rateLimitPerMinute > 0) {
@@ -134,11 +145,23 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(indexRoutes, opts.deps);
   await app.register(sectorRoutes, opts.deps);
   await app.register(marketRoutes, opts.deps);
-  await registerDocs(app);
-  await registerDashboard(app);
-  app.get('/openapi.json', { schema: { hide: true }, config: { rateLimit: false } }, (_req, reply) =>
-    reply.send(app.swagger()),
-  );
+  // Data answers compress themselves (gzip made once per data version, src/server/respond.ts); the
+  // documents and the dashboard's files go through @fastify/compress, whose hooks stay off the
+  // data routes. Brotli at its default quality 11 would cost ~100× gzip's CPU for a few percent.
+  await app.register(async (scope) => {
+    await scope.register(compress, {
+      threshold: 2048,
+      encodings: ['br', 'gzip', 'deflate'],
+      brotliOptions: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } },
+      zlibOptions: { level: 6 },
+      globalDecompression: false,
+    });
+    await registerDocs(scope);
+    await registerDashboard(scope);
+    scope.get('/openapi.json', { schema: { hide: true }, config: { rateLimit: false } }, (_req, reply) =>
+      reply.send(app.swagger()),
+    );
+  });
 
   // Every path answers only GET and HEAD; other methods get 405 with Allow (CORS owns OPTIONS).
   await app.register(async (scope) => {

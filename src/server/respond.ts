@@ -3,6 +3,8 @@
 // Serialising a large answer per request costs ~6× the throughput of sending cached bytes
 // (stack-notes), and building it as a string costs a UTF-8 pass per send (bench/README.md).
 import { createHash } from 'node:crypto';
+import { promisify } from 'node:util';
+import zlib from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { LRUCache } from 'lru-cache';
 import type { Provenance } from '../cache/types.ts';
@@ -15,11 +17,15 @@ interface View {
   /** `{"data":<json>` — everything before meta. */
   head: Buffer;
   etag: string;
+  /** Last-Modified, formatted once per version. */
+  lastModified: string;
   count: number;
   /** Made on the first request that accepts gzip. */
   gzip?: Promise<GzipHead>;
   /** Made on the first CSV request. */
-  csv?: string;
+  csv?: Buffer;
+  /** Made on the first CSV request that accepts gzip. */
+  csvGzip?: Promise<Buffer>;
 }
 
 /** Lists can also be had as CSV (`?format=csv` or `Accept: text/csv`), saved under this name. */
@@ -39,13 +45,19 @@ export interface Responder {
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
+const CSV_TYPE = 'text/csv; charset=utf-8';
 // Below this, compression buys nothing worth a header.
 const GZIP_MIN_BYTES = 1024;
+
+const gzip = promisify(zlib.gzip);
+const brotli = promisify(zlib.brotliCompress);
+// Quality 11 (the default) costs ~100× gzip's CPU for a few percent; 4 is about gzip's cost.
+const BROTLI_OPTIONS = { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } };
 
 export function createResponder(maxBytes: number, now: () => number = Date.now): Responder {
   const views = new LRUCache<string, View>({
     maxSize: maxBytes,
-    sizeCalculation: (v) => Math.ceil(v.head.length * 1.3 + (v.csv?.length ?? 0) * 2 + 200),
+    sizeCalculation: (v) => Math.ceil(v.head.length * 1.3 + (v.csv?.length ?? 0) * 1.3 + 200),
   });
 
   function viewOf(answer: Answer<unknown>, viewKey: string): View {
@@ -57,6 +69,7 @@ export function createResponder(maxBytes: number, now: () => number = Date.now):
       version,
       head: Buffer.from(`{"data":${json}`),
       etag: `"${createHash('sha1').update(json).digest('base64url')}"`,
+      lastModified: new Date(answer.provenance.fetchedAt).toUTCString(),
       count: Array.isArray(answer.data) ? answer.data.length : -1,
     };
     views.set(viewKey, view);
@@ -69,26 +82,36 @@ export function createResponder(maxBytes: number, now: () => number = Date.now):
       const asCsv = csv !== undefined && wantsCsv(req);
       reply.header('vary', csv ? 'accept, accept-encoding' : 'accept-encoding');
       const etag = asCsv ? `${view.etag.slice(0, -1)}-csv"` : view.etag;
-      cachingHeaders(reply, answer.provenance, etag, now());
+      cachingHeaders(reply, answer.provenance, etag, view.lastModified, now());
       if (etagMatches(req.headers['if-none-match'], etag)) {
         return reply.code(304).send();
       }
+      const encoding = encodingFor(req);
       if (asCsv) {
         if (view.csv === undefined) {
-          view.csv = toCsv(answer.data as unknown[]);
+          view.csv = Buffer.from(toCsv(answer.data as unknown[]));
           views.set(viewKey, view); // re-weigh it with its CSV
         }
         reply.header('content-disposition', `attachment; filename="${csv.filename}.csv"`);
-        return reply.type('text/csv; charset=utf-8').send(view.csv);
+        reply.type(CSV_TYPE);
+        if (view.csv.length < GZIP_MIN_BYTES || encoding === null) return reply.send(view.csv);
+        reply.header('content-encoding', encoding);
+        if (encoding === 'br') return reply.send(await brotli(view.csv, BROTLI_OPTIONS));
+        view.csvGzip ??= gzip(view.csv);
+        return reply.send(await view.csvGzip);
       }
       const tail = Buffer.from(metaTail(answer.provenance.state !== 'MISS', view.count));
       reply.type(JSON_TYPE);
-      if (view.head.length >= GZIP_MIN_BYTES && acceptsGzip(req)) {
-        view.gzip ??= gzipHead(view.head);
-        reply.header('content-encoding', 'gzip');
-        return reply.send(gzipWithTail(await view.gzip, tail));
+      if (view.head.length < GZIP_MIN_BYTES || encoding === null) {
+        return reply.send(Buffer.concat([view.head, tail]));
       }
-      return reply.send(Buffer.concat([view.head, tail]));
+      reply.header('content-encoding', encoding);
+      // Brotli cannot be spliced like gzip; it is made per response, on the thread pool, for the
+      // rare client that accepts br but not gzip.
+      if (encoding === 'br')
+        return reply.send(await brotli(Buffer.concat([view.head, tail]), BROTLI_OPTIONS));
+      view.gzip ??= gzipHead(view.head);
+      return reply.send(gzipWithTail(await view.gzip, tail));
     },
   };
 }
@@ -102,18 +125,33 @@ function wantsCsv(req: FastifyRequest): boolean {
   return accept.includes('text/csv') && !accept.includes('application/json');
 }
 
-function acceptsGzip(req: FastifyRequest): boolean {
+/** gzip when the client takes it (cached, spliced), else br when it takes that, else identity. */
+function encodingFor(req: FastifyRequest): 'gzip' | 'br' | null {
   const header = req.headers['accept-encoding'];
-  if (typeof header !== 'string') return false;
-  // `gzip;q=0` refuses it; anything else naming gzip (or *) accepts it.
-  const match = /(?:^|,)\s*(gzip|\*)\s*(?:;\s*q=([0-9.]+))?/i.exec(header);
-  return match !== null && (match[2] === undefined || Number(match[2]) > 0);
+  if (typeof header !== 'string' || header === '') return null;
+  if (accepts(header, 'gzip')) return 'gzip';
+  if (accepts(header, 'br')) return 'br';
+  return null;
+}
+
+// `gzip;q=0` refuses it; anything else naming it (or *) accepts it.
+const CODING = /(?:^|,)\s*([a-z*-]+)\s*(?:;\s*q=([0-9.]+))?/gi;
+
+function accepts(header: string, coding: string): boolean {
+  let star: boolean | undefined;
+  for (const m of header.matchAll(CODING)) {
+    const name = m[1]!.toLowerCase();
+    const allowed = m[2] === undefined || Number(m[2]) > 0;
+    if (name === coding) return allowed; // the coding named outright wins over `*`
+    if (name === '*') star = allowed;
+  }
+  return star === true;
 }
 
 /** The part after `{"data":…`: `,"meta":{…}}`, with `count` on lists only (spec: Response envelope). */
 function metaTail(cached: boolean, count: number): string {
   const countPart = count >= 0 ? `,"count":${count}` : '';
-  return `,"meta":{"timestamp":"${timestamp()}","cached":${cached}${countPart}}}`;
+  return `,"meta":{"timestamp":"${timestampNow()}","cached":${cached}${countPart}}}`;
 }
 
 /** `{"data":…,"meta":{…}}` for answers built outside the responder (health). */
@@ -126,11 +164,31 @@ export function timestamp(date: Date = new Date()): string {
   return date.toISOString().replace('Z', '+00:00');
 }
 
-function cachingHeaders(reply: FastifyReply, p: Provenance, etag: string, nowMs: number): void {
+// Formatting a date costs more than the rest of a small answer's meta; many answers share a
+// millisecond under load.
+let stampedAt = -1;
+let stamp = '';
+
+function timestampNow(): string {
+  const now = Date.now();
+  if (now !== stampedAt) {
+    stampedAt = now;
+    stamp = timestamp(new Date(now));
+  }
+  return stamp;
+}
+
+function cachingHeaders(
+  reply: FastifyReply,
+  p: Provenance,
+  etag: string,
+  lastModified: string,
+  nowMs: number,
+): void {
   const freshLeft = Math.max(0, Math.floor((p.freshUntil - nowMs) / 1000));
   reply.header('x-cache', p.state);
   reply.header('etag', etag);
-  reply.header('last-modified', new Date(p.fetchedAt).toUTCString());
+  reply.header('last-modified', lastModified);
   reply.header('cache-control', `public, max-age=${p.state === 'STALE' ? 0 : freshLeft}`);
   if (p.state !== 'MISS') reply.header('age', Math.max(0, Math.floor((nowMs - p.fetchedAt) / 1000)));
 }

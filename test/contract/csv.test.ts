@@ -1,6 +1,8 @@
 // Every list endpoint as RFC 4180 CSV, by query or by Accept; errors stay JSON.
 import assert from 'node:assert/strict';
+import zlib from 'node:zlib';
 import { after, before, describe, it } from 'node:test';
+import { request } from 'undici';
 import { startFakePortal, type FakePortal } from '../../dev/fake-portal/server.ts';
 import { http, startService, type RunningService } from '../helpers/service.ts';
 import { assertError } from '../helpers/shape.ts';
@@ -107,5 +109,25 @@ describe('CSV', () => {
     const rows = parseCsv(res.text);
     assert.equal(rows.length, 6);
     assert.equal(rows[1]![0], '2026-11-20');
+  });
+
+  it('compresses a large CSV as the client asks, with the same text', async () => {
+    const plain = await http(svc.url, '/stocks/ENGRO/historical?format=csv');
+    for (const [encoding, decode] of [
+      ['gzip', zlib.gunzipSync],
+      ['br', zlib.brotliDecompressSync],
+    ] as const) {
+      const res = await request(`${svc.url}/stocks/ENGRO/historical?format=csv`, {
+        headers: { 'accept-encoding': encoding },
+      });
+      assert.equal(res.headers['content-encoding'], encoding);
+      assert.equal(res.headers['content-type'], 'text/csv; charset=utf-8');
+      assert.equal(decode(Buffer.from(await res.body.arrayBuffer())).toString('utf8'), plain.text);
+    }
+    const refused = await request(`${svc.url}/stocks/ENGRO/historical?format=csv`, {
+      headers: { 'accept-encoding': 'gzip;q=0, br;q=0' },
+    });
+    assert.equal(refused.headers['content-encoding'], undefined);
+    assert.equal(await refused.body.text(), plain.text);
   });
 });

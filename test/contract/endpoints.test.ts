@@ -396,9 +396,30 @@ describe('HTTP behaviour', () => {
     assert.match(res.headers['content-type']!, /application\/json/);
   });
 
-  it('allows any origin to read', async () => {
+  it('allows any origin to read, on answers and errors alike', async () => {
     const res = await http(svc.url, '/stocks', { headers: { origin: 'https://example.org' } });
     assert.equal(res.headers['access-control-allow-origin'], '*');
+    assert.match(res.headers['access-control-expose-headers']!, /\betag\b.*\bx-request-id\b/);
+    const missing = await http(svc.url, '/stocks/NOPE1/quote', {
+      headers: { origin: 'https://example.org' },
+    });
+    assert.equal(missing.status, 404);
+    assert.equal(missing.headers['access-control-allow-origin'], '*');
+  });
+
+  it('answers a CORS preflight for GET', async () => {
+    const res = await http(svc.url, '/stocks/ENGRO/quote', {
+      method: 'OPTIONS',
+      headers: {
+        origin: 'https://example.org',
+        'access-control-request-method': 'GET',
+        'access-control-request-headers': 'x-exchange-proxy',
+      },
+    });
+    assert.equal(res.status, 204);
+    assert.equal(res.headers['access-control-allow-origin'], '*');
+    assert.match(res.headers['access-control-allow-methods']!, /GET/);
+    assert.match(res.headers['access-control-allow-headers']!, /x-exchange-proxy/i);
   });
 
   it('tells the truth in meta.cached', async () => {

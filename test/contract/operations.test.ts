@@ -44,6 +44,10 @@ describe('operations', () => {
     const given = await http(svc.url, '/health', { headers: { 'x-request-id': 'trace-42.a' } });
     assert.equal(given.headers['x-request-id'], 'trace-42.a');
     const unsafe = await http(svc.url, '/health', { headers: { 'x-request-id': 'x'.repeat(300) } });
-    assert.match(unsafe.headers['x-request-id']!, /^[0-9a-f-]{36}$/);
+    const replaced = unsafe.headers['x-request-id']!;
+    assert.match(replaced, /^[0-9a-f]{8}-[0-9a-z]+$/);
+    const next = (await http(svc.url, '/health')).headers['x-request-id']!;
+    assert.match(next, /^[0-9a-f]{8}-[0-9a-z]+$/);
+    assert.notEqual(next, replaced, 'every request gets its own id');
   });
 });
