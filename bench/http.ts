@@ -8,8 +8,8 @@ export interface Fetched {
   body: Buffer;
 }
 
-export async function get(url: string): Promise<Fetched> {
-  const res = await request(url, { method: 'GET' });
+export async function get(url: string, requestHeaders: Record<string, string> = {}): Promise<Fetched> {
+  const res = await request(url, { method: 'GET', headers: requestHeaders });
   const body = Buffer.from(await res.body.arrayBuffer());
   const headers: Record<string, string> = {};
   for (const [k, v] of Object.entries(res.headers))
@@ -18,5 +18,6 @@ export async function get(url: string): Promise<Fetched> {
 }
 
 export function routeOf(path: string, f: Fetched): Route {
-  return { path, status: f.status, headers: f.headers, body: f.body.toString('base64') };
+  const gzip = f.headers['content-encoding'] === 'gzip';
+  return { path, gzip, status: f.status, headers: f.headers, body: f.body.toString('base64') };
 }

@@ -145,6 +145,9 @@ export async function runMemory(): Promise<Section> {
     mb(m.heapTotal),
     mb(m.external),
     mb(m.arrayBuffers),
+    mb(m.rssAnon),
+    mb(m.rssFile),
+    m.threads,
   ];
   return {
     id: 'memory',
@@ -156,7 +159,17 @@ export async function runMemory(): Promise<Section> {
     tables: [
       {
         title: 'Memory of the service process (MB, after full GCs)',
-        columns: ['when', 'RSS', 'heap used', 'heap total', 'external', 'array buffers'],
+        columns: [
+          'when',
+          'RSS',
+          'heap used',
+          'heap total',
+          'external',
+          'array buffers',
+          'RSS anonymous',
+          'RSS file-backed',
+          'threads',
+        ],
         rows: [
           row('started', idle),
           row('after 1,000 histories + intraday', filled),

@@ -110,6 +110,8 @@ export function serviceEnv(
     EXCHANGE_FETCH_LIMIT_GLOBAL: '0',
     LOG_LEVEL: 'warn',
     CACHE_DIR: cacheDir,
+    // As `npm start` and the Dockerfile run the service (README, "Memory").
+    MALLOC_MMAP_THRESHOLD_: process.env.MALLOC_MMAP_THRESHOLD_ ?? '131072',
     ...extra,
   };
 }

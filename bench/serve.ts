@@ -12,16 +12,37 @@ import { median } from './stats.ts';
 
 export const SERVE_PATHS = ['/stocks/ENGRO/quote', '/screener', '/stocks/ENGRO/historical'] as const;
 
+/** One measured case: an endpoint, asked for with or without `Accept-Encoding: gzip`. */
+interface Variant {
+  path: (typeof SERVE_PATHS)[number];
+  gzip: boolean;
+}
+
+// Every endpoint as a client without compression asks for it, and the two large ones also as
+// browsers, curl --compressed, Python requests and undici-with-decompress ask (gzip accepted).
+// A 0.5 KB quote is never compressed, so it has one case.
+const VARIANTS: Variant[] = [
+  { path: '/stocks/ENGRO/quote', gzip: false },
+  { path: '/screener', gzip: false },
+  { path: '/screener', gzip: true },
+  { path: '/stocks/ENGRO/historical', gzip: false },
+  { path: '/stocks/ENGRO/historical', gzip: true },
+];
+
 // BENCH_SERVE_PATHS=/screener,… measures a subset (while iterating on one endpoint).
 const ONLY = process.env.BENCH_SERVE_PATHS?.split(',').filter(Boolean);
-const PATHS = SERVE_PATHS.filter((p) => ONLY === undefined || ONLY.includes(p));
+const MEASURED = VARIANTS.filter((v) => ONLY === undefined || ONLY.includes(v.path));
+
+const GZIP = { 'accept-encoding': 'gzip' };
+const headersOf = (v: Variant): Record<string, string> => (v.gzip ? GZIP : {});
+const labelOf = (v: Variant): string => (v.gzip ? `${v.path} (gzip)` : v.path);
 
 const CONNECTIONS = 50;
 const SECONDS = Number(process.env.BENCH_SERVE_SECONDS ?? 4);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 
 interface EndpointResult {
-  path: string;
+  variant: Variant;
   bytes: number;
   service: LoadResult[];
   bare: LoadResult[];
@@ -44,43 +65,48 @@ export async function runServe(): Promise<Section> {
   const results: EndpointResult[] = [];
   try {
     const routes = [];
-    for (const path of PATHS) {
-      await get(service.url + path); // the miss: fetch, parse, cache
-      const cached = await get(service.url + path);
+    for (const v of MEASURED) {
+      await get(service.url + v.path, headersOf(v)); // the miss: fetch, parse, cache (and gzip)
+      const cached = await get(service.url + v.path, headersOf(v));
       if (cached.status !== 200 || cached.headers['x-cache'] !== 'HIT') {
         throw new Error(
-          `${path}: expected a cached 200, got ${cached.status} x-cache=${cached.headers['x-cache']}`,
+          `${labelOf(v)}: expected a cached 200, got ${cached.status} x-cache=${cached.headers['x-cache']}`,
         );
       }
-      routes.push(routeOf(path, cached));
+      if ((cached.headers['content-encoding'] === 'gzip') !== v.gzip)
+        throw new Error(`${labelOf(v)}: content-encoding ${cached.headers['content-encoding']}`);
+      routes.push(routeOf(v.path, cached));
     }
     bare = await startBare('serve-bare', routes);
     for (const route of routes) {
-      const replay = await get(bare.url + route.path);
+      const replay = await get(bare.url + route.path, route.gzip ? GZIP : {});
       if (!replay.body.equals(Buffer.from(route.body, 'base64')))
         throw new Error(`${route.path}: bare server bytes differ`);
     }
     const fetchesBefore = portal.counts().total;
 
-    for (const path of PATHS) {
-      const bytes = Buffer.from(routes.find((r) => r.path === path)?.body ?? '', 'base64').length;
-      const r: EndpointResult = { path, bytes, service: [], bare: [] };
+    for (const variant of MEASURED) {
+      const { path } = variant;
+      const headers = headersOf(variant);
+      const route = routes.find((x) => x.path === path && x.gzip === variant.gzip);
+      const bytes = Buffer.from(route?.body ?? '', 'base64').length;
+      const r: EndpointResult = { variant, bytes, service: [], bare: [] };
       // Warm-up (JIT, connection pools), not recorded.
-      await load(service.url + path, CONNECTIONS, 1);
-      await load(bare.url + path, CONNECTIONS, 1);
+      await load(service.url + path, CONNECTIONS, 1, headers);
+      await load(bare.url + path, CONNECTIONS, 1, headers);
       for (let round = 0; round < ROUNDS; round++) {
         // Alternate which goes first, so a noisy neighbour's burst does not always hit the same side.
         const order = round % 2 === 0 ? (['service', 'bare'] as const) : (['bare', 'service'] as const);
         for (const side of order) {
           const url = (side === 'service' ? service.url : bare.url) + path;
-          const run = await load(url, CONNECTIONS, SECONDS);
+          const run = await load(url, CONNECTIONS, SECONDS, headers);
           if (run.failures > 0)
-            notes.push(`${side} ${path} round ${round + 1}: ${run.failures} failed requests`);
+            notes.push(`${side} ${labelOf(variant)} round ${round + 1}: ${run.failures} failed requests`);
           r[side].push(run);
         }
       }
       console.log(
-        `  serve: ${path} service ${Math.round(medianOf(r.service, (x) => x.requestsPerSec))} req/s, bare ${Math.round(medianOf(r.bare, (x) => x.requestsPerSec))} req/s`,
+        `  serve: ${labelOf(variant)} service ${Math.round(medianOf(r.service, (x) => x.requestsPerSec))} req/s, bare ${Math.round(medianOf(r.bare, (x) => x.requestsPerSec))} req/s`,
       );
       results.push(r);
     }
@@ -99,26 +125,27 @@ export async function runServe(): Promise<Section> {
   for (const r of results) {
     const svc = medianOf(r.service, (x) => x.requestsPerSec);
     const bareRps = medianOf(r.bare, (x) => x.requestsPerSec);
-    const key = `serve.${r.path.replace(/[^a-zA-Z0-9]+/g, '-').replace(/^-|-$/g, '')}`;
+    const name = labelOf(r.variant);
+    const key = `serve.${name.replace(/[^a-zA-Z0-9]+/g, '-').replace(/^-|-$/g, '')}`;
     figures.push(
-      { id: `${key}.serviceRps`, label: `${r.path} service req/s`, value: svc, unit: 'req/s' },
-      { id: `${key}.bareRps`, label: `${r.path} bare node:http req/s`, value: bareRps, unit: 'req/s' },
+      { id: `${key}.serviceRps`, label: `${name} service req/s`, value: svc, unit: 'req/s' },
+      { id: `${key}.bareRps`, label: `${name} bare node:http req/s`, value: bareRps, unit: 'req/s' },
       {
         id: `${key}.ratio`,
-        label: `${r.path} service ÷ bare`,
+        label: `${name} service ÷ bare`,
         value: (svc / bareRps) * 100,
         unit: '%',
         target: { op: '>=', limit: 75 },
       },
       {
         id: `${key}.p50`,
-        label: `${r.path} service p50`,
+        label: `${name} service p50`,
         value: medianOf(r.service, (x) => x.p50),
         unit: 'ms',
       },
       {
         id: `${key}.p99`,
-        label: `${r.path} service p99`,
+        label: `${name} service p99`,
         value: medianOf(r.service, (x) => x.p99),
         unit: 'ms',
         target: { op: '<=', limit: 15 },
@@ -126,7 +153,7 @@ export async function runServe(): Promise<Section> {
       // The floor for the p99 target: the same bytes from the bare server, same client, same load.
       {
         id: `${key}.bareP99`,
-        label: `${r.path} bare node:http p99`,
+        label: `${name} bare node:http p99`,
         value: medianOf(r.bare, (x) => x.p99),
         unit: 'ms',
       },
@@ -146,7 +173,7 @@ export async function runServe(): Promise<Section> {
       'bare req/s per round',
     ],
     rows: results.map((r) => [
-      r.path,
+      labelOf(r.variant),
       Math.round(r.bytes / 102.4) / 10,
       medianOf(r.service, (x) => x.requestsPerSec),
       medianOf(r.bare, (x) => x.requestsPerSec),

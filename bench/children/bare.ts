@@ -28,8 +28,10 @@ function send(msg: FromChild): void {
 }
 
 const routes = new Map<string, Prepared>();
+const routeKey = (path: string, gzip: boolean): string => `${gzip ? 'gzip' : 'identity'} ${path}`;
 const server = createServer((req, res) => {
-  const hit = routes.get(req.url ?? '');
+  const gzip = (req.headers['accept-encoding'] ?? '').includes('gzip');
+  const hit = routes.get(routeKey(req.url ?? '', gzip));
   if (hit === undefined) {
     res.writeHead(404, { 'content-length': 0 });
     res.end();
@@ -43,7 +45,7 @@ server.keepAliveTimeout = 72_000;
 
 process.on('message', (msg: ToChild) => {
   if (msg.type === 'routes') {
-    for (const r of msg.routes) routes.set(r.path, prepare(r));
+    for (const r of msg.routes) routes.set(routeKey(r.path, r.gzip), prepare(r));
     server.listen(0, '127.0.0.1', () => {
       const { port } = server.address() as AddressInfo;
       send({ type: 'ready', url: `http://127.0.0.1:${port}` });

@@ -1,4 +1,5 @@
 // The IPC protocol between the bench runner and its child processes (the service, the bare server).
+import { readFileSync } from 'node:fs';
 
 export interface MemoryReport {
   rss: number;
@@ -8,11 +9,22 @@ export interface MemoryReport {
   arrayBuffers: number;
   /** Peak resident set size of the child so far, in bytes. */
   maxRss: number;
+  /** RSS split by kind (Linux /proc/self/status): anonymous memory, and file-backed pages (code, mmap). */
+  rssAnon: number;
+  rssFile: number;
+  threads: number;
+}
+
+function statusField(status: string, name: string): number {
+  const m = new RegExp(`^${name}:\\s+(\\d+)`, 'm').exec(status);
+  return m ? Number(m[1]) * (name === 'Threads' ? 1 : 1024) : Number.NaN;
 }
 
 /** A captured response the bare server replays byte for byte. */
 export interface Route {
   path: string;
+  /** Replayed to requests that accept gzip (the captured body is gzip), else to the others. */
+  gzip: boolean;
   status: number;
   headers: Record<string, string>;
   /** The body, base64 (IPC carries JSON). */
@@ -35,6 +47,21 @@ export function memoryReport(): MemoryReport {
     external: m.external,
     arrayBuffers: m.arrayBuffers,
     maxRss: process.resourceUsage().maxRSS * 1024,
+    ...procStatus(),
+  };
+}
+
+function procStatus(): Pick<MemoryReport, 'rssAnon' | 'rssFile' | 'threads'> {
+  let status = '';
+  try {
+    status = readFileSync('/proc/self/status', 'utf8');
+  } catch {
+    // not Linux: the split is unknown
+  }
+  return {
+    rssAnon: statusField(status, 'RssAnon'),
+    rssFile: statusField(status, 'RssFile'),
+    threads: statusField(status, 'Threads'),
   };
 }
 

@@ -22,6 +22,7 @@ interface View {
   count: number;
   /** Made on the first request that accepts gzip. */
   gzip?: Promise<GzipHead>;
+  gzipReady?: GzipHead;
   /** Made on the first CSV request. */
   csv?: Buffer;
   /** Made on the first CSV request that accepts gzip. */
@@ -41,7 +42,7 @@ export interface Responder {
     answer: Answer<unknown>,
     viewKey: string,
     csv?: CsvOptions,
-  ): Promise<FastifyReply>;
+  ): FastifyReply | Promise<FastifyReply>;
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -77,7 +78,7 @@ export function createResponder(maxBytes: number, now: () => number = Date.now):
   }
 
   return {
-    async send(req, reply, answer, viewKey, csv) {
+    send(req, reply, answer, viewKey, csv) {
       const view = viewOf(answer, viewKey);
       const asCsv = csv !== undefined && wantsCsv(req);
       reply.header('vary', csv ? 'accept, accept-encoding' : 'accept-encoding');
@@ -96,22 +97,28 @@ export function createResponder(maxBytes: number, now: () => number = Date.now):
         reply.type(CSV_TYPE);
         if (view.csv.length < GZIP_MIN_BYTES || encoding === null) return reply.send(view.csv);
         reply.header('content-encoding', encoding);
-        if (encoding === 'br') return reply.send(await brotli(view.csv, BROTLI_OPTIONS));
+        if (encoding === 'br') return brotli(view.csv, BROTLI_OPTIONS).then((body) => reply.send(body));
         view.csvGzip ??= gzip(view.csv);
-        return reply.send(await view.csvGzip);
+        return view.csvGzip.then((body) => reply.send(body));
       }
-      const tail = Buffer.from(metaTail(answer.provenance.state !== 'MISS', view.count));
+      const tail = metaTail(answer.provenance.state !== 'MISS', view.count);
+      const recent = recentBodies(view, tail);
       reply.type(JSON_TYPE);
       if (view.head.length < GZIP_MIN_BYTES || encoding === null) {
-        return reply.send(Buffer.concat([view.head, tail]));
+        return reply.send((recent.identity ??= Buffer.concat([view.head, Buffer.from(tail)])));
       }
       reply.header('content-encoding', encoding);
       // Brotli cannot be spliced like gzip; it is made per response, on the thread pool, for the
       // rare client that accepts br but not gzip.
-      if (encoding === 'br')
-        return reply.send(await brotli(Buffer.concat([view.head, tail]), BROTLI_OPTIONS));
-      view.gzip ??= gzipHead(view.head);
-      return reply.send(gzipWithTail(await view.gzip, tail));
+      if (encoding === 'br') {
+        const body = Buffer.concat([view.head, Buffer.from(tail)]);
+        return brotli(body, BROTLI_OPTIONS).then((compressed) => reply.send(compressed));
+      }
+      if (view.gzipReady !== undefined) {
+        return reply.send((recent.gzip ??= gzipWithTail(view.gzipReady, Buffer.from(tail))));
+      }
+      view.gzip ??= gzipHead(view.head).then((head) => (view.gzipReady = head));
+      return view.gzip.then((head) => reply.send(gzipWithTail(head, Buffer.from(tail))));
     },
   };
 }
@@ -168,6 +175,33 @@ export function timestamp(date: Date = new Date()): string {
 // millisecond under load.
 let stampedAt = -1;
 let stamp = '';
+
+/**
+ * The bodies sent this millisecond, per view and meta tail. The tail carries the timestamp, so a
+ * body is reusable only within its millisecond; under load many responses share one, and share
+ * its bytes instead of copying 30–300 KB each. Dropped wholesale when the millisecond turns, so
+ * they never add to the views' memory.
+ */
+interface RecentBodies {
+  tail: string;
+  identity?: Buffer;
+  gzip?: Buffer;
+}
+let bodiesAt = -1;
+let bodies = new Map<object, RecentBodies>();
+
+function recentBodies(view: object, tail: string): RecentBodies {
+  if (bodiesAt !== stampedAt) {
+    bodiesAt = stampedAt;
+    bodies = new Map();
+  }
+  let recent = bodies.get(view);
+  if (recent?.tail !== tail) {
+    recent = { tail };
+    bodies.set(view, recent);
+  }
+  return recent;
+}
 
 function timestampNow(): string {
   const now = Date.now();
