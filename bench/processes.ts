@@ -5,6 +5,8 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { request } from 'undici';
+import type { FakePortalOptions } from '../dev/fake-portal/server.ts';
 import type { FromChild, MemoryReport, Route, ToChild } from './children/messages.ts';
 
 export interface ChildServer {
@@ -146,4 +148,25 @@ export async function startService(
 /** The bare node:http server replaying `routes`. */
 export function startBare(label: string, routes: Route[]): Promise<ChildServer> {
   return start('bare.ts', label, {}, { type: 'routes', routes });
+}
+
+/** The fake portal in a child process, counted through its control API. */
+export interface PortalProcess extends ChildServer {
+  counts(): Promise<{ requests: Record<string, number> }>;
+  resetCounts(): Promise<void>;
+}
+
+export async function startPortal(label: string, options: FakePortalOptions): Promise<PortalProcess> {
+  const child = await start('portal.ts', label, { BENCH_PORTAL_OPTIONS: JSON.stringify(options) });
+  return {
+    ...child,
+    async counts() {
+      const res = await request(`${child.url}/__fake/counts`);
+      return (await res.body.json()) as { requests: Record<string, number> };
+    },
+    async resetCounts() {
+      const res = await request(`${child.url}/__fake/reset`, { method: 'POST' });
+      await res.body.dump();
+    },
+  };
 }
