@@ -150,6 +150,11 @@ export function startBare(label: string, routes: Route[]): Promise<ChildServer> 
   return start('bare.ts', label, {}, { type: 'routes', routes });
 }
 
+/** A plugin-less Fastify app replaying `routes`: the framework's own ceiling. */
+export function startFastifyReplay(label: string, routes: Route[]): Promise<ChildServer> {
+  return start('fastify-replay.ts', label, {}, { type: 'routes', routes });
+}
+
 /** The fake portal in a child process, counted through its control API. */
 export interface PortalProcess extends ChildServer {
   counts(): Promise<{ requests: Record<string, number> }>;

@@ -3,10 +3,10 @@
 // service ÷ bare is the service's own overhead (routing, hooks, headers, envelope splice, writing).
 import { startFakePortal } from '../dev/fake-portal/server.ts';
 import { get, routeOf } from './http.ts';
-import { load, type LoadResult } from './load.ts';
+import { load, LOAD_CLIENT, type LoadResult } from './load.ts';
 import { describeMachine } from './machine.ts';
 import { extrasFor, REAL_SIZE } from './pages.ts';
-import { startBare, startService } from './processes.ts';
+import { startBare, startFastifyReplay, startService, type ChildServer } from './processes.ts';
 import type { DetailTable, Figure, Section } from './report.ts';
 import { median } from './stats.ts';
 
@@ -46,7 +46,16 @@ interface EndpointResult {
   bytes: number;
   service: LoadResult[];
   bare: LoadResult[];
+  fastify: LoadResult[];
 }
+
+type Side = 'service' | 'bare' | 'fastify';
+// Rotated each round, so a noisy neighbour's burst does not always hit the same side.
+const ORDERS: Side[][] = [
+  ['service', 'bare', 'fastify'],
+  ['bare', 'fastify', 'service'],
+  ['fastify', 'service', 'bare'],
+];
 
 function medianOf(runs: LoadResult[], pick: (r: LoadResult) => number): number {
   return median(runs.map(pick));
@@ -61,7 +70,8 @@ export async function runServe(): Promise<Section> {
     extraSymbols: extrasFor(REAL_SIZE.screenerRows, (d) => d.screener.length),
   });
   const service = await startService('serve-service', portal.url);
-  let bare: Awaited<ReturnType<typeof startBare>> | undefined;
+  let bare: ChildServer | undefined;
+  let fastify: ChildServer | undefined;
   const results: EndpointResult[] = [];
   try {
     const routes = [];
@@ -78,11 +88,15 @@ export async function runServe(): Promise<Section> {
       routes.push(routeOf(v.path, cached));
     }
     bare = await startBare('serve-bare', routes);
-    for (const route of routes) {
-      const replay = await get(bare.url + route.path, route.gzip ? GZIP : {});
-      if (!replay.body.equals(Buffer.from(route.body, 'base64')))
-        throw new Error(`${route.path}: bare server bytes differ`);
+    fastify = await startFastifyReplay('serve-fastify', routes);
+    for (const replayer of [bare, fastify]) {
+      for (const route of routes) {
+        const replay = await get(replayer.url + route.path, route.gzip ? GZIP : {});
+        if (!replay.body.equals(Buffer.from(route.body, 'base64')))
+          throw new Error(`${route.path}: replayed bytes differ (${replayer.url})`);
+      }
     }
+    const urls: Record<Side, string> = { service: service.url, bare: bare.url, fastify: fastify.url };
     const fetchesBefore = portal.counts().total;
 
     for (const variant of MEASURED) {
@@ -90,15 +104,12 @@ export async function runServe(): Promise<Section> {
       const headers = headersOf(variant);
       const route = routes.find((x) => x.path === path && x.gzip === variant.gzip);
       const bytes = Buffer.from(route?.body ?? '', 'base64').length;
-      const r: EndpointResult = { variant, bytes, service: [], bare: [] };
+      const r: EndpointResult = { variant, bytes, service: [], bare: [], fastify: [] };
       // Warm-up (JIT, connection pools), not recorded.
-      await load(service.url + path, CONNECTIONS, 1, headers);
-      await load(bare.url + path, CONNECTIONS, 1, headers);
+      for (const side of ORDERS[0]!) await load(urls[side] + path, CONNECTIONS, 1, headers);
       for (let round = 0; round < ROUNDS; round++) {
-        // Alternate which goes first, so a noisy neighbour's burst does not always hit the same side.
-        const order = round % 2 === 0 ? (['service', 'bare'] as const) : (['bare', 'service'] as const);
-        for (const side of order) {
-          const url = (side === 'service' ? service.url : bare.url) + path;
+        for (const side of ORDERS[round % ORDERS.length]!) {
+          const url = urls[side] + path;
           const run = await load(url, CONNECTIONS, SECONDS, headers);
           if (run.failures > 0)
             notes.push(`${side} ${labelOf(variant)} round ${round + 1}: ${run.failures} failed requests`);
@@ -106,7 +117,7 @@ export async function runServe(): Promise<Section> {
         }
       }
       console.log(
-        `  serve: ${labelOf(variant)} service ${Math.round(medianOf(r.service, (x) => x.requestsPerSec))} req/s, bare ${Math.round(medianOf(r.bare, (x) => x.requestsPerSec))} req/s`,
+        `  serve: ${labelOf(variant)} service ${Math.round(medianOf(r.service, (x) => x.requestsPerSec))} req/s, bare ${Math.round(medianOf(r.bare, (x) => x.requestsPerSec))} req/s, plain Fastify ${Math.round(medianOf(r.fastify, (x) => x.requestsPerSec))} req/s`,
       );
       results.push(r);
     }
@@ -117,6 +128,7 @@ export async function runServe(): Promise<Section> {
       );
   } finally {
     await bare?.stop();
+    await fastify?.stop();
     await service.stop();
     await portal.close();
   }
@@ -125,6 +137,7 @@ export async function runServe(): Promise<Section> {
   for (const r of results) {
     const svc = medianOf(r.service, (x) => x.requestsPerSec);
     const bareRps = medianOf(r.bare, (x) => x.requestsPerSec);
+    const fastifyRps = medianOf(r.fastify, (x) => x.requestsPerSec);
     const name = labelOf(r.variant);
     const key = `serve.${name.replace(/[^a-zA-Z0-9]+/g, '-').replace(/^-|-$/g, '')}`;
     figures.push(
@@ -136,6 +149,19 @@ export async function runServe(): Promise<Section> {
         value: (svc / bareRps) * 100,
         unit: '%',
         target: { op: '>=', limit: 75 },
+      },
+      // The framework's own ceiling: a plugin-less Fastify replaying the same bytes.
+      {
+        id: `${key}.fastifyRatio`,
+        label: `${name} plain Fastify ÷ bare`,
+        value: (fastifyRps / bareRps) * 100,
+        unit: '%',
+      },
+      {
+        id: `${key}.serviceOfFastify`,
+        label: `${name} service ÷ plain Fastify`,
+        value: (svc / fastifyRps) * 100,
+        unit: '%',
       },
       {
         id: `${key}.p50`,
@@ -166,9 +192,11 @@ export async function runServe(): Promise<Section> {
       'body KB',
       'service req/s',
       'bare req/s',
+      'plain Fastify req/s',
       'service ÷ bare',
       'service p50/p99 ms',
       'bare p50/p99 ms',
+      'plain Fastify p50/p99 ms',
       'service req/s per round',
       'bare req/s per round',
     ],
@@ -177,16 +205,19 @@ export async function runServe(): Promise<Section> {
       Math.round(r.bytes / 102.4) / 10,
       medianOf(r.service, (x) => x.requestsPerSec),
       medianOf(r.bare, (x) => x.requestsPerSec),
+      medianOf(r.fastify, (x) => x.requestsPerSec),
       `${Math.round((medianOf(r.service, (x) => x.requestsPerSec) / medianOf(r.bare, (x) => x.requestsPerSec)) * 100)} %`,
       `${medianOf(r.service, (x) => x.p50)} / ${medianOf(r.service, (x) => x.p99)}`,
       `${medianOf(r.bare, (x) => x.p50)} / ${medianOf(r.bare, (x) => x.p99)}`,
+      `${medianOf(r.fastify, (x) => x.p50)} / ${medianOf(r.fastify, (x) => x.p99)}`,
       r.service.map((x) => Math.round(x.requestsPerSec)).join(', '),
       r.bare.map((x) => Math.round(x.requestsPerSec)).join(', '),
     ]),
   };
   notes.push(
-    'Both servers run in child processes; autocannon runs in the runner. On 2 cores the load generator competes with the server, so small answers measure the client as much as the server; the ratio is the figure to watch.',
-    'The bare server replays the status, headers and body bytes the service sent for a cached answer (captured after one miss), as a prepared Buffer.',
+    `Load: ${LOAD_CLIENT}, ${CONNECTIONS} connections, in the runner; every server in its own child process. On 2 cores the load generator competes with the server; compare figures within one run.`,
+    'The bare server replays the status, headers and body bytes the service sent for a cached answer (captured after one miss), as a prepared Buffer; plain Fastify replays the same bytes from a plugin-less, hook-less, logger-less Fastify app: the framework’s own ceiling.',
+    '(gzip) rows: the client sends Accept-Encoding: gzip, as browsers and most HTTP libraries do; the answer is the service’s gzip made once per data version.',
     'Service settings: RATE_LIMIT_PER_MINUTE=0, EXCHANGE_FETCH_LIMIT_*=0, CACHE_FOLLOW_MARKET_CLOCK=false, LOG_LEVEL=warn, a private CACHE_DIR.',
   );
   return {

@@ -46,7 +46,7 @@ export interface paths {
             'application/json': {
               data: components['schemas']['Health'];
               meta: {
-                /** @description server time of the response, ISO 8601 with UTC offset */
+                /** @description server time of the response, ISO 8601 with UTC offset, to the second */
                 timestamp: string;
                 /** @description true when served from cache */
                 cached: boolean;
@@ -114,7 +114,7 @@ export interface paths {
             'application/json': {
               data: string[];
               meta: {
-                /** @description server time of the response, ISO 8601 with UTC offset */
+                /** @description server time of the response, ISO 8601 with UTC offset, to the second */
                 timestamp: string;
                 /** @description true when served from cache */
                 cached: boolean;
@@ -233,7 +233,7 @@ export interface paths {
             'application/json': {
               data: components['schemas']['Quote'];
               meta: {
-                /** @description server time of the response, ISO 8601 with UTC offset */
+                /** @description server time of the response, ISO 8601 with UTC offset, to the second */
                 timestamp: string;
                 /** @description true when served from cache */
                 cached: boolean;
@@ -380,7 +380,7 @@ export interface paths {
             'application/json': {
               data: components['schemas']['HistoricalRow'][];
               meta: {
-                /** @description server time of the response, ISO 8601 with UTC offset */
+                /** @description server time of the response, ISO 8601 with UTC offset, to the second */
                 timestamp: string;
                 /** @description true when served from cache */
                 cached: boolean;
@@ -514,7 +514,7 @@ export interface paths {
             'application/json': {
               data: components['schemas']['FundamentalsRow'][];
               meta: {
-                /** @description server time of the response, ISO 8601 with UTC offset */
+                /** @description server time of the response, ISO 8601 with UTC offset, to the second */
                 timestamp: string;
                 /** @description true when served from cache */
                 cached: boolean;
@@ -633,7 +633,7 @@ export interface paths {
             'application/json': {
               data: components['schemas']['IndexLevel'][];
               meta: {
-                /** @description server time of the response, ISO 8601 with UTC offset */
+                /** @description server time of the response, ISO 8601 with UTC offset, to the second */
                 timestamp: string;
                 /** @description true when served from cache */
                 cached: boolean;
@@ -748,7 +748,7 @@ export interface paths {
             'application/json': {
               data: components['schemas']['IndexConstituent'][];
               meta: {
-                /** @description server time of the response, ISO 8601 with UTC offset */
+                /** @description server time of the response, ISO 8601 with UTC offset, to the second */
                 timestamp: string;
                 /** @description true when served from cache */
                 cached: boolean;
@@ -867,7 +867,7 @@ export interface paths {
             'application/json': {
               data: components['schemas']['SectorSummary'][];
               meta: {
-                /** @description server time of the response, ISO 8601 with UTC offset */
+                /** @description server time of the response, ISO 8601 with UTC offset, to the second */
                 timestamp: string;
                 /** @description true when served from cache */
                 cached: boolean;
@@ -982,7 +982,7 @@ export interface paths {
             'application/json': {
               data: string[];
               meta: {
-                /** @description server time of the response, ISO 8601 with UTC offset */
+                /** @description server time of the response, ISO 8601 with UTC offset, to the second */
                 timestamp: string;
                 /** @description true when served from cache */
                 cached: boolean;
@@ -1109,7 +1109,7 @@ export interface paths {
             'application/json': {
               data: components['schemas']['ScreenerRow'][];
               meta: {
-                /** @description server time of the response, ISO 8601 with UTC offset */
+                /** @description server time of the response, ISO 8601 with UTC offset, to the second */
                 timestamp: string;
                 /** @description true when served from cache */
                 cached: boolean;
@@ -1222,7 +1222,7 @@ export interface paths {
             'application/json': {
               data: components['schemas']['MarketSummary'];
               meta: {
-                /** @description server time of the response, ISO 8601 with UTC offset */
+                /** @description server time of the response, ISO 8601 with UTC offset, to the second */
                 timestamp: string;
                 /** @description true when served from cache */
                 cached: boolean;

@@ -14,6 +14,7 @@ import { stockRoutes } from '../routes/stocks.ts';
 import type { RouteDeps } from '../routes/deps.ts';
 import type { WindowCounter } from '../exchange/budget.ts';
 import type { Readiness } from '../service.ts';
+import { createStampingServer, EXPOSED_HEADERS, requestIdOf } from './http-server.ts';
 import { registerMetrics, type Metrics } from './metrics.ts';
 import { registerDashboard } from './dashboard.ts';
 import { registerDocs } from './docs.ts';
@@ -35,30 +36,7 @@ export interface AppOptions {
 
 export const API_VERSION = '0.1.0';
 
-const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
-
-// A random prefix per process and a counter: unique across replicas and restarts without a UUID's
-// entropy per request.
-const REQUEST_ID_PREFIX = crypto.randomUUID().slice(0, 8);
-let requestCount = 0;
-
-function nextRequestId(): string {
-  requestCount = (requestCount + 1) % Number.MAX_SAFE_INTEGER;
-  return `${REQUEST_ID_PREFIX}-${requestCount.toString(36)}`;
-}
-
-/** Response headers a browser script may read (CORS). */
-const EXPOSED_HEADERS = [
-  'etag',
-  'x-cache',
-  'age',
-  'last-modified',
-  'retry-after',
-  'ratelimit-limit',
-  'ratelimit-remaining',
-  'ratelimit-reset',
-  'x-request-id',
-].join(', ');
+const IDLE_SWEEP_MS = 50;
 
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
@@ -66,33 +44,25 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     trustProxy: opts.trustProxy,
     // A caller's X-Request-Id is kept (and echoed) when it is a sane token; otherwise a new one.
     requestIdHeader: false,
-    genReqId: (req) => {
-      const given = req.headers['x-request-id'];
-      return typeof given === 'string' && REQUEST_ID.test(given) ? given : nextRequestId();
-    },
+    // The server stamps the id (src/server/http-server.ts); requests that never passed through it
+    // (inject) get one here.
+    genReqId: requestIdOf,
+    serverFactory: createStampingServer,
     ajv: { customOptions: { coerceTypes: 'array', removeAdditional: false } },
   });
-  // While shutting down, answers in flight close their connection, so a client's idle keep-alive
-  // socket cannot hold the process open past the graceful window.
-  let closing = false;
-  app.addHook('preClose', async () => {
-    closing = true;
-  });
-  // Plain callback hooks: an async hook costs a promise per request on the hot path. The CORS
-  // headers for `origin: *` are the same on every answer, so they are set here rather than by
-  // @fastify/cors's per-request origin resolution (bench/README.md, quote path); the plugin only
-  // answers preflights (below).
-  app.addHook('onRequest', (req, reply, done) => {
-    reply.headers({
-      'x-request-id': req.id,
-      'access-control-allow-origin': '*',
-      'access-control-expose-headers': EXPOSED_HEADERS,
-    });
+  // While shutting down, a keep-alive connection is closed as soon as its answer in flight is done,
+  // so a client's idle socket cannot hold the process open past the graceful window. Node closes
+  // only the connections idle at close(); sweeping again until the server has closed catches the
+  // rest without any per-request work (Fastify answers new requests 503 meanwhile).
+  let sweeper: NodeJS.Timeout | undefined;
+  app.addHook('preClose', (done) => {
+    sweeper = setInterval(() => app.server.closeIdleConnections(), IDLE_SWEEP_MS);
+    sweeper.unref();
     done();
   });
-  app.addHook('onSend', (_req, reply, payload, done) => {
-    if (closing) reply.header('connection', 'close');
-    done(null, payload);
+  app.addHook('onClose', (_instance, done) => {
+    clearInterval(sweeper);
+    done();
   });
 
   registerErrorHandling(app);

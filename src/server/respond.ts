@@ -56,6 +56,7 @@ const brotli = promisify(zlib.brotliCompress);
 const BROTLI_OPTIONS = { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } };
 
 export function createResponder(maxBytes: number, now: () => number = Date.now): Responder {
+  const recentBodies = recentBodiesCache(Math.floor(maxBytes / 2));
   const views = new LRUCache<string, View>({
     maxSize: maxBytes,
     sizeCalculation: (v) => Math.ceil(v.head.length * 1.3 + (v.csv?.length ?? 0) * 1.3 + 200),
@@ -166,50 +167,59 @@ export function envelope(dataJson: string, cached: boolean, count: number): stri
   return `{"data":${dataJson}${metaTail(cached, count)}`;
 }
 
-/** ISO 8601 with an explicit UTC offset, as the spec asks (`+00:00`, not `Z`). */
+/**
+ * ISO 8601 with an explicit UTC offset, as the spec asks (`+00:00`, not `Z`), to the second, like
+ * HTTP's Date: every answer generated within one second shares its meta, so a large answer's
+ * bytes are assembled once a second instead of once a response (bench/README.md).
+ */
 export function timestamp(date: Date = new Date()): string {
-  return date.toISOString().replace('Z', '+00:00');
+  return `${date.toISOString().slice(0, 19)}+00:00`;
 }
 
-// Formatting a date costs more than the rest of a small answer's meta; many answers share a
-// millisecond under load.
 let stampedAt = -1;
 let stamp = '';
 
-/**
- * The bodies sent this millisecond, per view and meta tail. The tail carries the timestamp, so a
- * body is reusable only within its millisecond; under load many responses share one, and share
- * its bytes instead of copying 30–300 KB each. Dropped wholesale when the millisecond turns, so
- * they never add to the views' memory.
- */
+function timestampNow(): string {
+  const second = Math.floor(Date.now() / 1000);
+  if (second !== stampedAt) {
+    stampedAt = second;
+    stamp = timestamp(new Date(second * 1000));
+  }
+  return stamp;
+}
+
+/** The bodies sent this second for one view and meta tail. */
 interface RecentBodies {
   tail: string;
   identity?: Buffer;
   gzip?: Buffer;
 }
-let bodiesAt = -1;
-let bodies = new Map<object, RecentBodies>();
 
-function recentBodies(view: object, tail: string): RecentBodies {
-  if (bodiesAt !== stampedAt) {
-    bodiesAt = stampedAt;
-    bodies = new Map();
-  }
-  let recent = bodies.get(view);
-  if (recent?.tail !== tail) {
-    recent = { tail };
-    bodies.set(view, recent);
-  }
-  return recent;
-}
-
-function timestampNow(): string {
-  const now = Date.now();
-  if (now !== stampedAt) {
-    stampedAt = now;
-    stamp = timestamp(new Date(now));
-  }
-  return stamp;
+/**
+ * Bodies are reusable only within their second (the tail carries the timestamp); under load many
+ * responses share one, and its bytes, instead of copying 30–300 KB each. All are dropped when the
+ * second turns, and at most `maxBytes` are kept meanwhile (beyond that a body is made per response).
+ */
+function recentBodiesCache(maxBytes: number): (view: View, tail: string) => RecentBodies {
+  let second = -1;
+  let bodies = new Map<View, RecentBodies>();
+  let bytes = 0;
+  return (view, tail) => {
+    if (second !== stampedAt) {
+      second = stampedAt;
+      bodies = new Map();
+      bytes = 0;
+    }
+    const held = bodies.get(view);
+    if (held?.tail === tail) return held;
+    const recent: RecentBodies = { tail };
+    // Counted as one identity body (the larger); a gzip body is a fraction of it.
+    if (bytes + view.head.length <= maxBytes) {
+      bodies.set(view, recent);
+      bytes += view.head.length;
+    }
+    return recent;
+  };
 }
 
 function cachingHeaders(

@@ -17,12 +17,16 @@ export const ErrorEnvelope = Type.Object(
 );
 
 const Meta = Type.Object({
-  timestamp: Type.String({ description: 'server time of the response, ISO 8601 with UTC offset' }),
+  timestamp: Type.String({
+    description: 'server time of the response, ISO 8601 with UTC offset, to the second',
+  }),
   cached: Type.Boolean({ description: 'true when served from cache' }),
 });
 
 const ListMeta = Type.Object({
-  timestamp: Type.String({ description: 'server time of the response, ISO 8601 with UTC offset' }),
+  timestamp: Type.String({
+    description: 'server time of the response, ISO 8601 with UTC offset, to the second',
+  }),
   cached: Type.Boolean({ description: 'true when served from cache' }),
   count: Type.Integer({ description: 'number of items in data' }),
 });
