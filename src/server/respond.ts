@@ -133,13 +133,24 @@ function wantsCsv(req: FastifyRequest): boolean {
   return accept.includes('text/csv') && !accept.includes('application/json');
 }
 
+type Encoding = 'gzip' | 'br' | null;
+
+// Clients send a handful of distinct Accept-Encoding values (a browser always the same one), so
+// each is parsed once; the bound keeps arbitrary values from growing the map.
+const encodingsSeen = new Map<string, Encoding>();
+const ENCODINGS_SEEN_MAX = 256;
+
 /** gzip when the client takes it (cached, spliced), else br when it takes that, else identity. */
-function encodingFor(req: FastifyRequest): 'gzip' | 'br' | null {
+function encodingFor(req: FastifyRequest): Encoding {
   const header = req.headers['accept-encoding'];
   if (typeof header !== 'string' || header === '') return null;
-  if (accepts(header, 'gzip')) return 'gzip';
-  if (accepts(header, 'br')) return 'br';
-  return null;
+  let encoding = encodingsSeen.get(header);
+  if (encoding === undefined) {
+    encoding = accepts(header, 'gzip') ? 'gzip' : accepts(header, 'br') ? 'br' : null;
+    if (encodingsSeen.size >= ENCODINGS_SEEN_MAX) encodingsSeen.clear();
+    encodingsSeen.set(header, encoding);
+  }
+  return encoding;
 }
 
 // `gzip;q=0` refuses it; anything else naming it (or *) accepts it.
