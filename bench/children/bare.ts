@@ -3,7 +3,7 @@
 // once: no routing framework, no hooks, no per-request serialisation.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { FromChild, Route, ToChild } from './messages.ts';
+import { replayHeaders, type FromChild, type Route, type ToChild } from './messages.ts';
 
 interface Prepared {
   status: number;
@@ -11,16 +11,9 @@ interface Prepared {
   body: Buffer;
 }
 
-// Node writes these itself (or they describe one connection, not the response).
-const PER_CONNECTION = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding', 'content-length']);
-
 function prepare(route: Route): Prepared {
   const body = Buffer.from(route.body, 'base64');
-  const headers: Record<string, string | number> = {};
-  for (const [name, value] of Object.entries(route.headers))
-    if (!PER_CONNECTION.has(name)) headers[name] = value;
-  headers['content-length'] = body.length;
-  return { status: route.status, headers, body };
+  return { status: route.status, headers: { ...replayHeaders(route), 'content-length': body.length }, body };
 }
 
 function send(msg: FromChild): void {

@@ -2,10 +2,7 @@
 // logger, one route per captured answer, replaying the service's exact bytes and headers. Beside
 // the bare node:http replay it shows how much of the service's cost is Fastify itself.
 import Fastify from 'fastify';
-import type { FromChild, Route, ToChild } from './messages.ts';
-
-// Fastify (or node) writes these itself.
-const PER_CONNECTION = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding', 'content-length']);
+import { replayHeaders, type FromChild, type Route, type ToChild } from './messages.ts';
 
 interface Prepared {
   status: number;
@@ -14,10 +11,7 @@ interface Prepared {
 }
 
 function prepare(route: Route): Prepared {
-  const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(route.headers))
-    if (!PER_CONNECTION.has(name)) headers[name] = value;
-  return { status: route.status, headers, body: Buffer.from(route.body, 'base64') };
+  return { status: route.status, headers: replayHeaders(route), body: Buffer.from(route.body, 'base64') };
 }
 
 const app = Fastify({ logger: false, keepAliveTimeout: 72_000 });

@@ -77,3 +77,14 @@ export function collectGarbage(): void {
     before = now;
   }
 }
+
+// Node (or Fastify) writes these itself, or they describe one connection, not the response.
+const PER_CONNECTION = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding', 'content-length']);
+
+/** A captured response's headers, as a replaying server should send them (without the per-connection ones). */
+export function replayHeaders(route: Route): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(route.headers))
+    if (!PER_CONNECTION.has(name)) headers[name] = value;
+  return headers;
+}

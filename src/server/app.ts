@@ -1,6 +1,5 @@
 // The HTTP surface: plugins (CORS, rate limit, OpenAPI), routes, and the not-found / wrong-method
 // answers. Everything the routes need arrives as dependencies; nothing here fetches or parses.
-import zlib from 'node:zlib';
 import compress from '@fastify/compress';
 import cors from '@fastify/cors';
 import swagger from '@fastify/swagger';
@@ -16,6 +15,7 @@ import type { WindowCounter } from '../exchange/budget.ts';
 import type { Readiness } from '../service.ts';
 import { createStampingServer, EXPOSED_HEADERS, requestIdOf } from './http-server.ts';
 import { registerMetrics, type Metrics } from './metrics.ts';
+import { BROTLI_OPTIONS } from './respond.ts';
 import { registerDashboard } from './dashboard.ts';
 import { registerDocs } from './docs.ts';
 import { registerErrorHandling, sendError } from './error-handler.ts';
@@ -122,7 +122,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     await scope.register(compress, {
       threshold: 2048,
       encodings: ['br', 'gzip', 'deflate'],
-      brotliOptions: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } },
+      brotliOptions: BROTLI_OPTIONS,
       zlibOptions: { level: 6 },
       globalDecompression: false,
     });

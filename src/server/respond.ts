@@ -52,8 +52,8 @@ const GZIP_MIN_BYTES = 1024;
 
 const gzip = promisify(zlib.gzip);
 const brotli = promisify(zlib.brotliCompress);
-// Quality 11 (the default) costs ~100× gzip's CPU for a few percent; 4 is about gzip's cost.
-const BROTLI_OPTIONS = { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } };
+/** Quality 11 (the default) costs ~100× gzip's CPU for a few percent; 4 is about gzip's cost. */
+export const BROTLI_OPTIONS = { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } };
 
 export function createResponder(maxBytes: number, now: () => number = Date.now): Responder {
   const recentBodies = recentBodiesCache(Math.floor(maxBytes / 2));
@@ -106,14 +106,13 @@ export function createResponder(maxBytes: number, now: () => number = Date.now):
       const recent = recentBodies(view, tail);
       reply.type(JSON_TYPE);
       if (view.head.length < GZIP_MIN_BYTES || encoding === null) {
-        return reply.send((recent.identity ??= Buffer.concat([view.head, Buffer.from(tail)])));
+        return reply.send(identityBody(recent, view.head));
       }
       reply.header('content-encoding', encoding);
       // Brotli cannot be spliced like gzip; it is made per response, on the thread pool, for the
       // rare client that accepts br but not gzip.
       if (encoding === 'br') {
-        const body = Buffer.concat([view.head, Buffer.from(tail)]);
-        return brotli(body, BROTLI_OPTIONS).then((compressed) => reply.send(compressed));
+        return brotli(identityBody(recent, view.head), BROTLI_OPTIONS).then((body) => reply.send(body));
       }
       if (view.gzipReady !== undefined) {
         return reply.send((recent.gzip ??= gzipWithTail(view.gzipReady, Buffer.from(tail))));
@@ -122,6 +121,11 @@ export function createResponder(maxBytes: number, now: () => number = Date.now):
       return view.gzip.then((head) => reply.send(gzipWithTail(head, Buffer.from(tail))));
     },
   };
+}
+
+/** The uncompressed body of this second: the view's bytes and the meta tail, made once. */
+function identityBody(recent: RecentBodies, head: Buffer): Buffer {
+  return (recent.identity ??= Buffer.concat([head, Buffer.from(recent.tail)]));
 }
 
 /** `?format=csv` wins; otherwise an Accept that names text/csv and not JSON. */
