@@ -11,6 +11,8 @@ export interface Config {
   /** When true, the client IP is taken from X-Forwarded-For (only behind a trusted reverse proxy). */
   trustProxy: boolean;
   logLevel: string;
+  /** Repeats of fresh cached answers are answered below the router (src/server/hit-replay.ts). */
+  hitReplay: boolean;
   exchange: {
     connectTimeoutMs: number;
     requestTimeoutMs: number;
@@ -97,6 +99,7 @@ export function loadConfig(env: Env = process.env): Config {
     rateLimitPerMinute: int(env, 'RATE_LIMIT_PER_MINUTE', 60),
     trustProxy: bool(env, 'TRUST_PROXY', false),
     logLevel: env.LOG_LEVEL?.trim() || 'info',
+    hitReplay: bool(env, 'HIT_REPLAY', true),
     exchange: {
       connectTimeoutMs: int(env, 'EXCHANGE_CONNECT_TIMEOUT_MS', 5_000, 1),
       requestTimeoutMs: int(env, 'EXCHANGE_TIMEOUT_MS', 20_000, 1),

@@ -146,6 +146,7 @@ export async function createService(
     logger,
     counter,
     metrics,
+    hitReplay: config.hitReplay,
     readiness,
     onRateLimited: () => metrics.rejections.inc({ limit: 'request_rate' }),
   });

@@ -13,6 +13,7 @@ import { stockRoutes } from '../routes/stocks.ts';
 import type { RouteDeps } from '../routes/deps.ts';
 import type { WindowCounter } from '../exchange/budget.ts';
 import type { Readiness } from '../service.ts';
+import { HitReplayer } from './hit-replay.ts';
 import { createStampingServer, EXPOSED_HEADERS, requestIdOf } from './http-server.ts';
 import { registerMetrics, type Metrics } from './metrics.ts';
 import { BROTLI_OPTIONS } from './respond.ts';
@@ -30,6 +31,8 @@ export interface AppOptions {
   /** Request counts for the rate limit (shared through Redis when replicas run together). */
   counter: WindowCounter;
   metrics: Metrics;
+  /** Answer repeats of fresh cached answers below the router (src/server/hit-replay.ts). */
+  hitReplay: boolean;
   readiness: () => Readiness;
   onRateLimited?: () => void;
 }
@@ -39,6 +42,17 @@ export const API_VERSION = '0.1.0';
 const IDLE_SWEEP_MS = 50;
 
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
+  const replayer = opts.hitReplay
+    ? new HitReplayer({
+        respond: opts.deps.respond,
+        metrics: opts.metrics,
+        logger: opts.logger,
+        rateLimit:
+          opts.rateLimitPerMinute > 0
+            ? { perMinute: opts.rateLimitPerMinute, counter: opts.counter, trustProxy: opts.trustProxy }
+            : undefined,
+      })
+    : undefined;
   const app = Fastify({
     loggerInstance: opts.logger,
     trustProxy: opts.trustProxy,
@@ -47,7 +61,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     // The server stamps the id (src/server/http-server.ts); requests that never passed through it
     // (inject) get one here.
     genReqId: requestIdOf,
-    serverFactory: createStampingServer,
+    serverFactory: (handler, options) => createStampingServer(handler, options, replayer),
     ajv: { customOptions: { coerceTypes: 'array', removeAdditional: false } },
   });
   // While shutting down, a keep-alive connection is closed as soon as its answer in flight is done,
@@ -56,6 +70,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   // rest without any per-request work (Fastify answers new requests 503 meanwhile).
   let sweeper: NodeJS.Timeout | undefined;
   app.addHook('preClose', (done) => {
+    replayer?.close();
     sweeper = setInterval(() => app.server.closeIdleConnections(), IDLE_SWEEP_MS);
     sweeper.unref();
     done();

@@ -4,6 +4,7 @@
 // of a cached answer's throughput together with the onSend hook this replaced (bench/README.md).
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { FastifyServerOptions } from 'fastify';
+import type { HitReplayer } from './hit-replay.ts';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -40,16 +41,24 @@ type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
 /**
  * For Fastify's `serverFactory`: stamps the request id (into the request too, where Fastify's
- * genReqId finds it) and the CORS headers for `origin: *`, then hands over to Fastify.
+ * genReqId finds it) and the CORS headers for `origin: *`, then hands over to Fastify — unless the
+ * replayer answers the request from the cache first (src/server/hit-replay.ts).
  */
-export function createStampingServer(handler: Handler, options: FastifyServerOptions): Server {
-  const server = createServer((req, res) => {
-    const id = requestIdOf(req);
+export function createStampingServer(
+  handler: Handler,
+  options: FastifyServerOptions,
+  replayer?: HitReplayer,
+): Server {
+  const toRouter = (req: IncomingMessage, res: ServerResponse, id: string): void => {
     req.headers['x-request-id'] = id;
     res.setHeader('x-request-id', id);
     res.setHeader('access-control-allow-origin', '*');
     res.setHeader('access-control-expose-headers', EXPOSED_HEADERS);
     handler(req, res);
+  };
+  const server = createServer((req, res) => {
+    const id = requestIdOf(req);
+    if (replayer === undefined || !replayer.take(req, res, id, toRouter)) toRouter(req, res, id);
   });
   // What Fastify sets on a server it creates itself.
   if (options.keepAliveTimeout !== undefined) server.keepAliveTimeout = options.keepAliveTimeout;

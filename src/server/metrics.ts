@@ -2,6 +2,7 @@
 // kinds and outcomes from fixed lists; nothing a caller controls (no IPs, no proxy addresses).
 import type { FastifyInstance } from 'fastify';
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { RequestLatency, type LatencySeries } from './request-latency.ts';
 
 interface RequestLabels {
   route: string;
@@ -14,7 +15,10 @@ export class Metrics {
 
   // Counted per request in plain numbers and handed to prom-client when scraped: its inc() checks
   // and hashes the labels on every call, which the quote path measured at ~2 % of its CPU.
-  private readonly requestCounts = new Map<string, { labels: RequestLabels; pending: number }>();
+  private readonly requestCounts = new Map<
+    string,
+    { labels: RequestLabels; pending: number; latency: LatencySeries }
+  >();
 
   readonly requests = new Counter({
     name: 'psxmd_http_requests_total',
@@ -30,13 +34,12 @@ export class Metrics {
     },
   });
 
-  readonly latency = new Histogram({
-    name: 'psxmd_http_request_duration_seconds',
-    help: 'HTTP request latency by route template',
-    labelNames: ['route', 'method'] as const,
-    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20],
-    registers: [this.registry],
-  });
+  readonly latency = new RequestLatency(
+    'psxmd_http_request_duration_seconds',
+    'HTTP request latency by route template',
+    [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20],
+    this.registry,
+  );
 
   readonly portalFetches = new Counter({
     name: 'psxmd_exchange_fetches_total',
@@ -88,7 +91,6 @@ export class Metrics {
   });
 
   private readonly cacheReadChildren = new Map<string, Counter.Internal>();
-  private readonly latencyChildren = new Map<string, Histogram.Internal<'route' | 'method'>>();
 
   constructor() {
     collectDefaultMetrics({ register: this.registry, prefix: 'psxmd_' });
@@ -96,20 +98,15 @@ export class Metrics {
 
   /** One answered request (the onResponse hook); route is the template, never the raw path. */
   countRequest(route: string, method: string, status: number, seconds: number): void {
-    const timedKey = `${method} ${route}`;
-    const countedKey = `${status} ${timedKey}`;
-    let counted = this.requestCounts.get(countedKey);
+    const key = `${status} ${method} ${route}`;
+    let counted = this.requestCounts.get(key);
     if (counted === undefined) {
-      counted = { labels: { route, method, status: String(status) }, pending: 0 };
-      this.requestCounts.set(countedKey, counted);
+      const latency = this.latency.seriesOf(route, method);
+      counted = { labels: { route, method, status: String(status) }, pending: 0, latency };
+      this.requestCounts.set(key, counted);
     }
     counted.pending++;
-    let timed = this.latencyChildren.get(timedKey);
-    if (timed === undefined) {
-      timed = this.latency.labels({ route, method });
-      this.latencyChildren.set(timedKey, timed);
-    }
-    timed.observe(seconds);
+    this.latency.observe(counted.latency, seconds);
   }
 
   /** Every API request reads one or more datasets: the label child is bound once per pair. */

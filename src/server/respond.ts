@@ -3,6 +3,7 @@
 // Serialising a large answer per request costs ~6× the throughput of sending cached bytes
 // (stack-notes), and building it as a string costs a UTF-8 pass per send (bench/README.md).
 import { createHash } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -43,7 +44,35 @@ export interface Responder {
     viewKey: string,
     csv?: CsvOptions,
   ): FastifyReply | Promise<FastifyReply>;
+  /**
+   * The response a repeat of an earlier GET gets while its answer is still fresh (a cache HIT with
+   * the same view), built without routing it: src/server/hit-replay.ts. Undefined when the request
+   * must go through the routes (never seen, no longer fresh, gzip not made yet, brotli only).
+   */
+  replay(req: IncomingMessage, nowMs: number): Replay | undefined;
 }
+
+/** A cache hit's response, ready to write; the replayer adds the per-request headers. */
+export interface Replay {
+  /** The route template, for metrics. */
+  route: string;
+  headers: Record<string, string | number>;
+  body: Buffer;
+}
+
+/** What a JSON 200 told about its URL: which view answers it, and until when. */
+interface Remembered {
+  viewKey: string;
+  version: string;
+  fetchedAt: number;
+  freshUntil: number;
+  vary: string;
+  route: string;
+}
+
+// Distinct URLs answered from the cache; beyond this the oldest is forgotten (its repeats go
+// through the routes, which answer them just as well).
+const REMEMBERED_URLS_MAX = 10_000;
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 const CSV_TYPE = 'text/csv; charset=utf-8';
@@ -61,6 +90,26 @@ export function createResponder(maxBytes: number, now: () => number = Date.now):
     maxSize: maxBytes,
     sizeCalculation: (v) => Math.ceil(v.head.length * 1.3 + (v.csv?.length ?? 0) * 1.3 + 200),
   });
+
+  // By raw URL: a repeat of the same bytes routes, validates and reads the same fresh datasets, so
+  // it gets the same view. Entries hold the view's key, not the view: the LRU above bounds memory.
+  const remembered = new Map<string, Remembered>();
+
+  function remember(req: FastifyRequest, viewKey: string, view: View, p: Provenance, vary: string): void {
+    const url = req.raw.url;
+    if (req.method !== 'GET' || url === undefined || p.state === 'STALE') return;
+    if (remembered.get(url)?.version === view.version) return;
+    if (remembered.size >= REMEMBERED_URLS_MAX) remembered.delete(remembered.keys().next().value as string);
+    const route = req.routeOptions.url ?? 'unmatched';
+    remembered.set(url, {
+      viewKey,
+      version: view.version,
+      fetchedAt: p.fetchedAt,
+      freshUntil: p.freshUntil,
+      vary,
+      route,
+    });
+  }
 
   function viewOf(answer: Answer<unknown>, viewKey: string): View {
     const { version } = answer.provenance;
@@ -82,13 +131,14 @@ export function createResponder(maxBytes: number, now: () => number = Date.now):
     send(req, reply, answer, viewKey, csv) {
       const view = viewOf(answer, viewKey);
       const asCsv = csv !== undefined && wantsCsv(req);
-      reply.header('vary', csv ? 'accept, accept-encoding' : 'accept-encoding');
+      const vary = csv ? 'accept, accept-encoding' : 'accept-encoding';
+      reply.header('vary', vary);
       const etag = asCsv ? `${view.etag.slice(0, -1)}-csv"` : view.etag;
       cachingHeaders(reply, answer.provenance, etag, view.lastModified, now());
       if (etagMatches(req.headers['if-none-match'], etag)) {
         return reply.code(304).send();
       }
-      const encoding = encodingFor(req);
+      const encoding = encodingOf(req.headers['accept-encoding']);
       if (asCsv) {
         if (view.csv === undefined) {
           view.csv = Buffer.from(toCsv(answer.data as unknown[]));
@@ -102,6 +152,8 @@ export function createResponder(maxBytes: number, now: () => number = Date.now):
         view.csvGzip ??= gzip(view.csv);
         return view.csvGzip.then((body) => reply.send(body));
       }
+      // Only answers a client asking for CSV by Accept could not have had are replayed.
+      if (!req.headers.accept?.includes('text/csv')) remember(req, viewKey, view, answer.provenance, vary);
       const tail = metaTail(answer.provenance.state !== 'MISS', view.count);
       const recent = recentBodies(view, tail);
       reply.type(JSON_TYPE);
@@ -119,6 +171,38 @@ export function createResponder(maxBytes: number, now: () => number = Date.now):
       }
       view.gzip ??= gzipHead(view.head).then((head) => (view.gzipReady = head));
       return view.gzip.then((head) => reply.send(gzipWithTail(head, Buffer.from(tail))));
+    },
+
+    replay(req, nowMs) {
+      const url = req.url;
+      const held = url === undefined ? undefined : remembered.get(url);
+      if (held === undefined) return undefined;
+      const view = views.peek(held.viewKey);
+      if (nowMs >= held.freshUntil || view?.version !== held.version) {
+        remembered.delete(url as string);
+        return undefined;
+      }
+      const encoding = encodingOf(req.headers['accept-encoding']);
+      const compressed = encoding !== null && view.head.length >= GZIP_MIN_BYTES;
+      if (compressed && (encoding !== 'gzip' || view.gzipReady === undefined)) return undefined;
+      // A repeat within freshness is what the routes would answer as a HIT.
+      const tail = metaTail(true, view.count);
+      const recent = recentBodies(view, tail);
+      const body = compressed
+        ? (recent.gzip ??= gzipWithTail(view.gzipReady as GzipHead, Buffer.from(tail)))
+        : identityBody(recent, view.head);
+      const headers: Record<string, string | number> = {
+        vary: held.vary,
+        'x-cache': 'HIT',
+        etag: view.etag,
+        'last-modified': view.lastModified,
+        'cache-control': `public, max-age=${secondsUntil(held.freshUntil, nowMs)}`,
+        age: secondsUntil(nowMs, held.fetchedAt),
+        'content-type': JSON_TYPE,
+        'content-length': body.length,
+      };
+      if (compressed) headers['content-encoding'] = 'gzip';
+      return { route: held.route, headers, body };
     },
   };
 }
@@ -145,8 +229,7 @@ const encodingsSeen = new Map<string, Encoding>();
 const ENCODINGS_SEEN_MAX = 256;
 
 /** gzip when the client takes it (cached, spliced), else br when it takes that, else identity. */
-function encodingFor(req: FastifyRequest): Encoding {
-  const header = req.headers['accept-encoding'];
+function encodingOf(header: string | undefined): Encoding {
   if (typeof header !== 'string' || header === '') return null;
   let encoding = encodingsSeen.get(header);
   if (encoding === undefined) {
@@ -244,12 +327,19 @@ function cachingHeaders(
   lastModified: string,
   nowMs: number,
 ): void {
-  const freshLeft = Math.max(0, Math.floor((p.freshUntil - nowMs) / 1000));
   reply.header('x-cache', p.state);
   reply.header('etag', etag);
   reply.header('last-modified', lastModified);
-  reply.header('cache-control', `public, max-age=${p.state === 'STALE' ? 0 : freshLeft}`);
-  if (p.state !== 'MISS') reply.header('age', Math.max(0, Math.floor((nowMs - p.fetchedAt) / 1000)));
+  reply.header(
+    'cache-control',
+    `public, max-age=${p.state === 'STALE' ? 0 : secondsUntil(p.freshUntil, nowMs)}`,
+  );
+  if (p.state !== 'MISS') reply.header('age', secondsUntil(nowMs, p.fetchedAt));
+}
+
+/** Whole seconds from `from` to `to`, never negative (max-age, Age). */
+function secondsUntil(to: number, from: number): number {
+  return Math.max(0, Math.floor((to - from) / 1000));
 }
 
 function etagMatches(header: string | undefined, etag: string): boolean {
