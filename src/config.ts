@@ -13,6 +13,8 @@ export interface Config {
   logLevel: string;
   /** Repeats of fresh cached answers are answered below the router (src/server/hit-replay.ts). */
   hitReplay: boolean;
+  /** Parse synthetic pages before listening, so the first real ones run optimised code. */
+  parserWarmUp: boolean;
   exchange: {
     connectTimeoutMs: number;
     requestTimeoutMs: number;
@@ -100,6 +102,7 @@ export function loadConfig(env: Env = process.env): Config {
     trustProxy: bool(env, 'TRUST_PROXY', false),
     logLevel: env.LOG_LEVEL?.trim() || 'info',
     hitReplay: bool(env, 'HIT_REPLAY', true),
+    parserWarmUp: bool(env, 'PARSER_WARM_UP', true),
     exchange: {
       connectTimeoutMs: int(env, 'EXCHANGE_CONNECT_TIMEOUT_MS', 5_000, 1),
       requestTimeoutMs: int(env, 'EXCHANGE_TIMEOUT_MS', 20_000, 1),

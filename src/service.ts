@@ -9,6 +9,7 @@ import { RedisLink } from './cache/redis-link.ts';
 import { RedisTier } from './cache/redis-tier.ts';
 import { SqliteStore } from './cache/sqlite-store.ts';
 import type { Config } from './config.ts';
+import { warmUpParsers } from './exchange/parsers/warm-up.ts';
 import { MemoryWindowCounter, PortalBudget, type WindowCounter } from './exchange/budget.ts';
 import { ExchangeClient } from './exchange/client.ts';
 import { Datasets } from './market/datasets.ts';
@@ -59,6 +60,10 @@ export async function createService(
   logger: Logger = createLogger(config.logLevel),
   overrides: ServiceOverrides = {},
 ): Promise<Service> {
+  if (config.parserWarmUp) {
+    const { pages, ms } = warmUpParsers();
+    logger.info({ pages, ms: Math.round(ms) }, 'parsers warmed up');
+  }
   const metrics = new Metrics();
   const client = new ExchangeClient({
     baseUrl: config.exchangeBaseUrl,

@@ -170,7 +170,8 @@ export function createResponder(maxBytes: number, now: () => number = Date.now):
         return reply.send((recent.gzip ??= gzipWithTail(view.gzipReady, Buffer.from(tail))));
       }
       view.gzip ??= gzipHead(view.head).then((head) => (view.gzipReady = head));
-      return view.gzip.then((head) => reply.send(gzipWithTail(head, Buffer.from(tail))));
+      // A cold burst's waiters all land here: they share one body, as later responses do.
+      return view.gzip.then((head) => reply.send((recent.gzip ??= gzipWithTail(head, Buffer.from(tail)))));
     },
 
     replay(req, nowMs) {
