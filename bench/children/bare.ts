@@ -9,11 +9,17 @@ interface Prepared {
   status: number;
   headers: Record<string, string | number>;
   body: Buffer;
+  delayMs: number;
 }
 
 function prepare(route: Route): Prepared {
   const body = Buffer.from(route.body, 'base64');
-  return { status: route.status, headers: { ...replayHeaders(route), 'content-length': body.length }, body };
+  return {
+    status: route.status,
+    headers: { ...replayHeaders(route), 'content-length': body.length },
+    body,
+    delayMs: route.delayMs ?? 0,
+  };
 }
 
 function send(msg: FromChild): void {
@@ -30,8 +36,12 @@ const server = createServer((req, res) => {
     res.end();
     return;
   }
-  res.writeHead(hit.status, hit.headers);
-  res.end(hit.body);
+  const answer = (): void => {
+    res.writeHead(hit.status, hit.headers);
+    res.end(hit.body);
+  };
+  if (hit.delayMs > 0) setTimeout(answer, hit.delayMs);
+  else answer();
 });
 // Same keep-alive behaviour as Fastify's default (72 s), so autocannon's connections persist alike.
 server.keepAliveTimeout = 72_000;

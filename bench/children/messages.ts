@@ -29,6 +29,11 @@ export interface Route {
   headers: Record<string, string>;
   /** The body, base64 (IPC carries JSON). */
   body: string;
+  /**
+   * Answer this long after the request arrived instead of at once: a burst's answers then all
+   * leave together, as a cold burst's do once the portal page is in (the cold burst's floor).
+   */
+  delayMs?: number;
 }
 
 export type ToChild = { type: 'memory' } | { type: 'stop' } | { type: 'routes'; routes: Route[] };

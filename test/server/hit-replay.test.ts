@@ -73,7 +73,8 @@ describe('hit replay', () => {
       '/sectors',
     ];
     for (const path of paths) {
-      for (const encoding of [{}, { 'accept-encoding': 'gzip, br' }]) {
+      const encodings: Record<string, string>[] = [{}, { 'accept-encoding': 'gzip, br' }];
+      for (const encoding of encodings) {
         const gzip = 'accept-encoding' in encoding;
         // First request: a miss through the routes (and the gzip made once), then repeats.
         await raw(replaying.url, path, encoding);
