@@ -255,7 +255,7 @@ export async function runColdBurst(): Promise<Section> {
       `Cold bursts ask for different uncached symbols (${BURST_SYMBOLS.join(', ')} with Accept-Encoding: gzip, judged; ${IDENTITY_SYMBOLS.join(', ')} without, for reference), every history ${REAL_SIZE.historyRows} rows; figures are medians over bursts.`,
       'The fake portal runs in its own process (as the real one runs on another machine), so its 300 ms answer is not held up by the 1,000-connection client in the runner.',
       `One request for ${WARM_SYMBOL} first, so the portal token (a page of its own, also delayed) is held: the burst measures the history fetch, not token acquisition.`,
-      'Client: undici Pool in the runner with 1,000 connections opened beforehand; latency = burst start → last body byte. With gzip accepted an answer is ~45 KB; without, ~280 KB of JSON (280 MB per burst), whose bare floor alone exceeds the target on this machine.',
+      'Client: 1,000 raw TCP connections from the runner (bench/burst-client.ts), opened beforehand; latency = burst start → last body byte. With gzip accepted an answer is ~45 KB; without, ~280 KB of JSON (280 MB per burst), whose bare floor alone exceeds the target on this machine.',
       'Cached: the same burst once the answer is cached (the service’s fan-out alone). Bare node:http: the same client against a server replaying the same bytes — the floor on this machine; a cold p99 cannot go below page delay + that floor.',
       `Cold floor: the bare server holding every answer ${PAGE_DELAY_MS} ms after its request arrived, so the burst's answers leave together as a cold burst's do once the page is in, with no fetch, parse, store write, serialisation or gzip: the lowest cold p99 this client and machine allow.`,
     ],
