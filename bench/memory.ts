@@ -189,7 +189,7 @@ export async function runMemory(): Promise<Section> {
     notes: [
       `Histories of the fake portal's generated symbols (XAAA…), each ${REAL_SIZE.historyRows} rows (fake portal historyRows), requested through GET /stocks/{SYM}/historical, ${PARALLEL} at a time.`,
       'The service runs with its default cache budget (CACHE_MEMORY_MB 128: ¾ datasets, ¼ serialised answers) and its persistent store in a private CACHE_DIR; "cached" means answerable without the portal, from memory or the store.',
-      'RSS includes the V8 heap, SQLite’s page cache and native buffers; measured inside the service process after global.gc() until the heap stops shrinking.',
+      'RSS includes the V8 heap, SQLite’s page cache and native buffers; measured inside the service process after global.gc() until the heap stops shrinking, 2 s for the freed pages to go back to the OS, and the GCs again (read at once, RSS still counted up to ~90 MB that was gone 2 s later).',
     ],
   };
 }
