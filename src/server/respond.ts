@@ -167,11 +167,11 @@ export function createResponder(maxBytes: number, now: () => number = Date.now):
         return brotli(identityBody(recent, view.head), BROTLI_OPTIONS).then((body) => reply.send(body));
       }
       if (view.gzipReady !== undefined) {
-        return reply.send((recent.gzip ??= gzipWithTail(view.gzipReady, Buffer.from(tail))));
+        return reply.send(gzipBody(recent, view.gzipReady));
       }
       view.gzip ??= gzipHead(view.head).then((head) => (view.gzipReady = head));
       // A cold burst's waiters all land here: they share one body, as later responses do.
-      return view.gzip.then((head) => reply.send((recent.gzip ??= gzipWithTail(head, Buffer.from(tail)))));
+      return view.gzip.then((head) => reply.send(gzipBody(recent, head)));
     },
 
     replay(req, nowMs) {
@@ -190,7 +190,7 @@ export function createResponder(maxBytes: number, now: () => number = Date.now):
       const tail = metaTail(true, view.count);
       const recent = recentBodies(view, tail);
       const body = compressed
-        ? (recent.gzip ??= gzipWithTail(view.gzipReady as GzipHead, Buffer.from(tail)))
+        ? gzipBody(recent, view.gzipReady as GzipHead)
         : identityBody(recent, view.head);
       const headers: Record<string, string | number> = {
         vary: held.vary,
@@ -209,6 +209,11 @@ export function createResponder(maxBytes: number, now: () => number = Date.now):
 }
 
 /** The uncompressed body of this second: the view's bytes and the meta tail, made once. */
+/** The gzip body of this second: the view's cached gzip head spliced with the meta tail, made once. */
+function gzipBody(recent: RecentBodies, head: GzipHead): Buffer {
+  return (recent.gzip ??= gzipWithTail(head, Buffer.from(recent.tail)));
+}
+
 function identityBody(recent: RecentBodies, head: Buffer): Buffer {
   return (recent.identity ??= Buffer.concat([head, Buffer.from(recent.tail)]));
 }
