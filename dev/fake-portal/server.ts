@@ -311,7 +311,12 @@ export async function startFakePortal(options: FakePortalOptions = {}): Promise<
     return { rule, delay };
   }
 
-  function send(res: ServerResponse, p: Page, delay: number): void {
+  /**
+   * Writes `p` once `delay` ms have passed since the request arrived (`arrivedAt`, performance.now()):
+   * a page delay is the time a client waits, rendering included, as with the real portal; counted
+   * from after rendering, a busy machine made a 300 ms page arrive 350 ms after it was asked for.
+   */
+  function send(res: ServerResponse, p: Page, delay: number, arrivedAt: number): void {
     const write = (): void => {
       if (res.destroyed || res.writableEnded) return;
       const tokenBytes = p.parts.length > 1 ? Buffer.from(currentToken, 'utf8') : null;
@@ -327,18 +332,20 @@ export async function startFakePortal(options: FakePortalOptions = {}): Promise<
       });
       res.end();
     };
-    if (delay <= 0) {
+    const wait = delay - (performance.now() - arrivedAt);
+    if (wait <= 0) {
       write();
       return;
     }
     const timer = setTimeout(() => {
       timers.delete(timer);
       write();
-    }, delay);
+    }, wait);
     timers.add(timer);
   }
 
   async function handlePortal(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
+    const arrivedAt = performance.now();
     const method = req.method ?? 'GET';
     const isData = !(method === 'GET' && path === '/');
     counts.total += 1;
@@ -360,16 +367,16 @@ export async function startFakePortal(options: FakePortalOptions = {}): Promise<
       bump(counts.injected, rule.mode);
       if (rule.mode === 'status') {
         const status = rule.status ?? 503;
-        send(res, page(status, HTML, renderErrorPage(status)), totalDelay);
+        send(res, page(status, HTML, renderErrorPage(status)), totalDelay, arrivedAt);
         return;
       }
       if (rule.mode === 'garbage') {
-        send(res, html('garbage', 200, renderGarbagePage), totalDelay);
+        send(res, html('garbage', 200, renderGarbagePage), totalDelay, arrivedAt);
         return;
       }
       if (rule.mode === 'refuse-token') {
         bump(counts.rejected, 'refuse-token');
-        send(res, page(403, HTML, renderErrorPage(403)), totalDelay);
+        send(res, page(403, HTML, renderErrorPage(403)), totalDelay, arrivedAt);
         return;
       }
     }
@@ -377,11 +384,11 @@ export async function startFakePortal(options: FakePortalOptions = {}): Promise<
       const refused = gate(req);
       if (refused) {
         bump(counts.rejected, refused.reason);
-        send(res, page(refused.status, HTML, renderErrorPage(refused.status)), totalDelay);
+        send(res, page(refused.status, HTML, renderErrorPage(refused.status)), totalDelay, arrivedAt);
         return;
       }
     }
-    send(res, route(method, path, form), totalDelay);
+    send(res, route(method, path, form), totalDelay, arrivedAt);
   }
 
   const snapshot = (): FakePortalCounts => ({
