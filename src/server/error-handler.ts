@@ -1,6 +1,7 @@
 // The one place where failures become responses: every 4xx/5xx is `{error:{status, code, message}}`.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ServiceError, UpstreamDataError } from '../errors.ts';
+import { ExchangeUnavailableError, ServiceError, UpstreamDataError } from '../errors.ts';
+import { recordSharedFailure } from './shared-failure.ts';
 
 const CODE_BY_STATUS: Record<number, string> = {
   400: 'bad_request',
@@ -25,8 +26,19 @@ export function sendError(
   if (retryAfter !== undefined) reply.header('retry-after', String(retryAfter));
   return reply
     .code(status)
-    .type('application/json; charset=utf-8')
-    .send(JSON.stringify({ error: { status, code, message } }));
+    .type(JSON_TYPE)
+    .send(errorBody(status, code, message));
+}
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+function errorBody(status: number, code: string, message: string): string {
+  return JSON.stringify({ error: { status, code, message } });
+}
+
+/** What the portal's failing made of a request: the same for every request that waited on it. */
+function failedUpstream(err: ServiceError): boolean {
+  return err instanceof ExchangeUnavailableError || err instanceof UpstreamDataError;
 }
 
 export function registerErrorHandling(app: FastifyInstance): void {
@@ -37,6 +49,14 @@ export function registerErrorHandling(app: FastifyInstance): void {
           req.log.error({ pageKind: err.pageKind, detail: err.message }, 'portal page could not be parsed');
         } else if (err.statusCode >= 500) {
           req.log.warn({ code: err.code, detail: err.message }, 'request failed upstream');
+        }
+        if (failedUpstream(err)) {
+          recordSharedFailure(reply.raw, {
+            status: err.statusCode,
+            body: errorBody(err.statusCode, err.code, err.message),
+            retryAfter: err.retryAfter,
+            route: req.routeOptions.url ?? 'unmatched',
+          });
         }
         return sendError(reply, err.statusCode, err.code, err.message, err.retryAfter);
       }

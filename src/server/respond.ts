@@ -48,12 +48,17 @@ export interface Responder {
    * The response a repeat of an earlier GET gets while its answer is still fresh (a cache HIT with
    * the same view), built without routing it: src/server/hit-replay.ts. Undefined when the request
    * must go through the routes (never seen, no longer fresh, gzip not made yet, brotli only).
+   * `state` MISS is for a request that waited for the fetch that produced the answer, as the
+   * routes mark a single flight's waiters.
    */
-  replay(req: IncomingMessage, nowMs: number): Replay | undefined;
+  replay(req: IncomingMessage, nowMs: number, state?: 'HIT' | 'MISS'): Replay | undefined;
+  /** `listener` learns each URL whose answer has just become replayable (after it was sent). */
+  onReplayable(listener: (url: string) => void): void;
 }
 
-/** A cache hit's response, ready to write; the replayer adds the per-request headers. */
+/** A response built below the router, ready to write; the replayer adds the per-request headers. */
 export interface Replay {
+  status: number;
   /** The route template, for metrics. */
   route: string;
   headers: Record<string, string | number>;
@@ -94,11 +99,13 @@ export function createResponder(maxBytes: number, now: () => number = Date.now):
   // By raw URL: a repeat of the same bytes routes, validates and reads the same fresh datasets, so
   // it gets the same view. Entries hold the view's key, not the view: the LRU above bounds memory.
   const remembered = new Map<string, Remembered>();
+  let replayable: (url: string) => void = () => {};
 
-  function remember(req: FastifyRequest, viewKey: string, view: View, p: Provenance, vary: string): void {
+  /** Whether a repeat of this request can now be replayed. */
+  function remember(req: FastifyRequest, viewKey: string, view: View, p: Provenance, vary: string): boolean {
     const url = req.raw.url;
-    if (req.method !== 'GET' || url === undefined || p.state === 'STALE') return;
-    if (remembered.get(url)?.version === view.version) return;
+    if (req.method !== 'GET' || url === undefined || p.state === 'STALE') return false;
+    if (remembered.get(url)?.version === view.version) return true;
     if (remembered.size >= REMEMBERED_URLS_MAX) remembered.delete(remembered.keys().next().value as string);
     const route = req.routeOptions.url ?? 'unmatched';
     remembered.set(url, {
@@ -109,6 +116,7 @@ export function createResponder(maxBytes: number, now: () => number = Date.now):
       vary,
       route,
     });
+    return true;
   }
 
   function viewOf(answer: Answer<unknown>, viewKey: string): View {
@@ -153,28 +161,39 @@ export function createResponder(maxBytes: number, now: () => number = Date.now):
         return view.csvGzip.then((body) => reply.send(body));
       }
       // Only answers a client asking for CSV by Accept could not have had are replayed.
-      if (!req.headers.accept?.includes('text/csv')) remember(req, viewKey, view, answer.provenance, vary);
+      const replays =
+        !req.headers.accept?.includes('text/csv') && remember(req, viewKey, view, answer.provenance, vary);
+      // Requests held below the router for this URL (hit-replay.ts) are answered once it has been.
+      const deliver = (body: Buffer): FastifyReply => {
+        const sent = reply.send(body);
+        if (replays) replayable(req.raw.url as string);
+        return sent;
+      };
       const tail = metaTail(answer.provenance.state !== 'MISS', view.count);
       const recent = recentBodies(view, tail);
       reply.type(JSON_TYPE);
       if (view.head.length < GZIP_MIN_BYTES || encoding === null) {
-        return reply.send(identityBody(recent, view.head));
+        return deliver(identityBody(recent, view.head));
       }
       reply.header('content-encoding', encoding);
       // Brotli cannot be spliced like gzip; it is made per response, on the thread pool, for the
       // rare client that accepts br but not gzip.
       if (encoding === 'br') {
-        return brotli(identityBody(recent, view.head), BROTLI_OPTIONS).then((body) => reply.send(body));
+        return brotli(identityBody(recent, view.head), BROTLI_OPTIONS).then(deliver);
       }
       if (view.gzipReady !== undefined) {
-        return reply.send(gzipBody(recent, view.gzipReady));
+        return deliver(gzipBody(recent, view.gzipReady));
       }
       view.gzip ??= gzipHead(view.head).then((head) => (view.gzipReady = head));
       // A cold burst's waiters all land here: they share one body, as later responses do.
-      return view.gzip.then((head) => reply.send(gzipBody(recent, head)));
+      return view.gzip.then((head) => deliver(gzipBody(recent, head)));
     },
 
-    replay(req, nowMs) {
+    onReplayable(listener) {
+      replayable = listener;
+    },
+
+    replay(req, nowMs, state = 'HIT') {
       const url = req.url;
       const held = url === undefined ? undefined : remembered.get(url);
       if (held === undefined) return undefined;
@@ -187,23 +206,25 @@ export function createResponder(maxBytes: number, now: () => number = Date.now):
       const compressed = encoding !== null && view.head.length >= GZIP_MIN_BYTES;
       if (compressed && (encoding !== 'gzip' || view.gzipReady === undefined)) return undefined;
       // A repeat within freshness is what the routes would answer as a HIT.
-      const tail = metaTail(true, view.count);
+      const hit = state === 'HIT';
+      const tail = metaTail(hit, view.count);
       const recent = recentBodies(view, tail);
       const body = compressed
         ? gzipBody(recent, view.gzipReady as GzipHead)
         : identityBody(recent, view.head);
       const headers: Record<string, string | number> = {
         vary: held.vary,
-        'x-cache': 'HIT',
+        'x-cache': state,
         etag: view.etag,
         'last-modified': view.lastModified,
         'cache-control': `public, max-age=${secondsUntil(held.freshUntil, nowMs)}`,
-        age: secondsUntil(nowMs, held.fetchedAt),
-        'content-type': JSON_TYPE,
-        'content-length': body.length,
       };
+      // In the order cachingHeaders() sets them; a MISS carries no Age, as through the routes.
+      if (hit) headers.age = secondsUntil(nowMs, held.fetchedAt);
+      headers['content-type'] = JSON_TYPE;
+      headers['content-length'] = body.length;
       if (compressed) headers['content-encoding'] = 'gzip';
-      return { route: held.route, headers, body };
+      return { status: 200, route: held.route, headers, body };
     },
   };
 }

@@ -24,19 +24,22 @@ after(async () => {
   await portal.close();
 });
 
-/** A service logging at info into `lines`, where a replayed request says `"replayed":true`. */
+/**
+ * A service logging at info into `lines`, where a replayed request says `"replayed":true`, and one
+ * that waited behind a request the routes were answering also `"waited":true`.
+ */
 async function serviceWithLog(
   env: Record<string, string> = {},
-): Promise<{ url: string; replayed: () => string[] }> {
+): Promise<{ url: string; replayed: () => string[]; waited: () => string[] }> {
   const lines: string[] = [];
   const svc = await startService(portal.url, { LOG_LEVEL: 'info', ...env }, { logLines: lines });
   services.push(svc);
-  const replayed = (): string[] =>
+  const logged = (pick: (l: { replayed?: boolean; waited?: boolean }) => boolean | undefined) => () =>
     lines
-      .map((l) => JSON.parse(l) as { replayed?: boolean; reqId: string })
-      .filter((l) => l.replayed)
+      .map((l) => JSON.parse(l) as { replayed?: boolean; waited?: boolean; reqId: string })
+      .filter((l) => pick(l))
       .map((l) => l.reqId);
-  return { url: svc.url, replayed };
+  return { url: svc.url, replayed: logged((l) => l.replayed), waited: logged((l) => l.waited) };
 }
 
 // Headers whose values legitimately differ between two responses of the same answer.
@@ -177,5 +180,108 @@ describe('hit replay', () => {
     const svc = await serviceWithLog({ HIT_REPLAY: 'false' });
     for (let i = 0; i < 3; i++) assert.equal((await http(svc.url, '/stocks/ENGRO/quote')).status, 200);
     assert.equal(svc.replayed().length, 0);
+  });
+});
+
+// A cold burst: the first request goes to the routes and the portal; the others wait below the
+// router behind it and get its answer. The portal is slowed so that every request of the burst
+// arrives while the first is still waiting for its page, whatever the machine's speed.
+describe('requests waiting behind a request the routes are answering', () => {
+  const BURST = 24;
+  const SLOW_PORTAL_MS = 1_000;
+
+  /** `count` concurrent requests, each on its own connection. */
+  function burst(base: string, path: string, count: number, headers: Record<string, string> = {}) {
+    return Promise.all(Array.from({ length: count }, () => raw(base, path, headers)));
+  }
+
+  it('get the first request’s answer, as the single flight’s waiters do through the routes', async () => {
+    const svc = await serviceWithLog();
+    const routed = await startService(portal.url, { HIT_REPLAY: 'false' });
+    services.push(routed);
+    // Symbols and the portal token first: the burst then costs the history page alone.
+    await http(svc.url, '/stocks/OGDC/quote');
+    await http(routed.url, '/stocks/OGDC/quote');
+    portal.fail({ mode: 'slow', delayMs: SLOW_PORTAL_MS, path: '/historical' });
+    for (const [symbol, headers] of [
+      ['ENGRO', { 'accept-encoding': 'gzip' }],
+      ['LUCK', {}],
+    ] as const) {
+      portal.resetCounts();
+      const path = `/stocks/${symbol}/historical`;
+      const [waiting, throughRoutes] = await Promise.all([
+        burst(svc.url, path, BURST, headers),
+        burst(routed.url, path, BURST, headers),
+      ]);
+      assert.equal(portal.counts().historical[symbol], 2, 'one portal fetch per service');
+      for (const answers of [waiting, throughRoutes]) {
+        for (const a of answers) {
+          assert.equal(a.status, 200);
+          assert.equal(a.headers['x-cache'], 'MISS', 'every request waited for the portal');
+          assert.equal(a.headers.age, undefined);
+          assert.deepEqual(stable(a.headers), stable(answers[0]!.headers));
+          assert.deepEqual(withoutTimestamp(a), withoutTimestamp(answers[0]!));
+        }
+      }
+      assert.deepEqual(stable(waiting[0]!.headers), stable(throughRoutes[0]!.headers), `${symbol} headers`);
+      assert.deepEqual(withoutTimestamp(waiting[0]!), withoutTimestamp(throughRoutes[0]!), `${symbol} body`);
+    }
+    assert.equal(
+      svc.waited().length,
+      2 * (BURST - 1),
+      'all but the first of each burst waited below the router',
+    );
+  });
+
+  it('share the first request’s failure when the portal fails, without a second portal fetch', async () => {
+    const svc = await serviceWithLog({ EXCHANGE_MAX_RETRIES: '0' });
+    await http(svc.url, '/stocks/OGDC/quote');
+    portal.fail({ mode: 'slow', delayMs: SLOW_PORTAL_MS, path: '/historical' });
+    portal.fail({ mode: 'status', status: 500, path: '/historical' });
+    portal.resetCounts();
+    const answers = await burst(svc.url, '/stocks/ENGRO/historical', BURST);
+    assert.equal(portal.counts().historical.ENGRO, 1, 'the burst cost one portal fetch');
+    for (const a of answers) {
+      assertError(JSON.parse(a.body.toString()), 503, 'exchange_unavailable');
+      assert.equal(a.headers['cache-control'], 'no-store');
+      assert.ok(Number(a.headers['retry-after']) > 0);
+      assert.deepEqual(stable(a.headers), stable(answers[0]!.headers));
+      assert.deepEqual(a.body, answers[0]!.body);
+    }
+    assert.equal(svc.waited().length, BURST - 1);
+    // The failure is not remembered past the burst: the next request asks the portal again.
+    portal.clear();
+    assert.equal((await http(svc.url, '/stocks/ENGRO/historical')).status, 200);
+  });
+
+  it('go to the routes when the first answer cannot be replayed (CSV), still on one portal fetch', async () => {
+    const svc = await serviceWithLog();
+    await http(svc.url, '/stocks/OGDC/quote');
+    portal.fail({ mode: 'slow', delayMs: SLOW_PORTAL_MS, path: '/historical' });
+    portal.resetCounts();
+    const answers = await burst(svc.url, '/stocks/ENGRO/historical?format=csv', BURST);
+    assert.equal(portal.counts().historical.ENGRO, 1);
+    for (const a of answers) {
+      assert.equal(a.status, 200);
+      assert.match(a.headers['content-type']!, /^text\/csv/);
+      assert.deepEqual(a.body, answers[0]!.body);
+    }
+    assert.equal(svc.waited().length, 0, 'none was answered below the router');
+  });
+
+  it('are counted against their client’s rate limit', async () => {
+    const svc = await serviceWithLog({ RATE_LIMIT_PER_MINUTE: '5' });
+    portal.fail({ mode: 'slow', delayMs: SLOW_PORTAL_MS, path: '/historical' });
+    const answers = await burst(svc.url, '/stocks/ENGRO/historical', 8);
+    const statuses = answers.map((a) => a.status).sort((a, b) => a - b);
+    assert.deepEqual(statuses, [200, 200, 200, 200, 200, 429, 429, 429]);
+    const remaining = answers
+      .filter((a) => a.status === 200)
+      .map((a) => Number(a.headers['ratelimit-remaining']))
+      .sort((a, b) => a - b);
+    assert.deepEqual(remaining, [0, 1, 2, 3, 4]);
+    for (const a of answers.filter((x) => x.status === 429)) {
+      assertError(JSON.parse(a.body.toString()), 429, 'rate_limited');
+    }
   });
 });
