@@ -120,6 +120,10 @@ export class HitReplayer {
     // They waited for what the leader got: the portal's page (MISS) or a copy already held (HIT).
     const state = flight.leader.getHeader('x-cache') === 'MISS' ? 'MISS' : 'HIT';
     const failure = sharedFailureOf(flight.leader);
+    // Through the routes they would have waited in the single flight, which counts its waiters.
+    if (state === 'MISS' || failure !== undefined) {
+      this.opts.metrics.flightWaits.inc({ scope: 'local' }, flight.waiting.length);
+    }
     for (const held of flight.waiting) {
       // A client that gave up waiting has nothing left to answer.
       if (held.res.destroyed) continue;

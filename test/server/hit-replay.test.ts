@@ -231,6 +231,9 @@ describe('requests waiting behind a request the routes are answering', () => {
       2 * (BURST - 1),
       'all but the first of each burst waited below the router',
     );
+    const metrics = await http(svc.url, '/metrics');
+    const waits = /psxmd_single_flight_waits_total\{scope="local"\} (\d+)/.exec(metrics.text);
+    assert.equal(Number(waits?.[1]), 2 * (BURST - 1), 'counted as the single flight counts its waiters');
   });
 
   it('share the first request’s failure when the portal fails, without a second portal fetch', async () => {
