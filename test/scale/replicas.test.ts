@@ -182,4 +182,28 @@ describe('graceful shutdown', () => {
     assert.equal(code, 0);
     portal.clear();
   });
+
+  it('SIGTERM while a burst waits behind one slow request: every request completes, exit 0', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'psxmd-term-'));
+    dirs.push(dir);
+    const proc = await spawnService({
+      EXCHANGE_BASE_URL: portal.url,
+      CACHE_DIR: dir,
+      CACHE_FOLLOW_MARKET_CLOCK: 'false',
+      RATE_LIMIT_PER_MINUTE: '0',
+    });
+    portal.fail({ mode: 'slow', delayMs: 1500, path: '/sector-summary' });
+    // The first goes to the routes; the others wait below the router behind it (hit-replay.ts).
+    const pending = Array.from({ length: 12 }, () => http(proc.url, '/sectors'));
+    await sleep(400);
+    proc.child.kill('SIGTERM');
+    const answers = await Promise.all(pending);
+    for (const res of answers) {
+      assert.equal(res.status, 200);
+      assert.equal(res.json.data.length, portal.dataset.sectorPage.sectors.length);
+    }
+    const { code } = await proc.exited;
+    assert.equal(code, 0);
+    portal.clear();
+  });
 });
