@@ -52,7 +52,10 @@ export interface Responder {
    * routes mark a single flight's waiters.
    */
   replay(req: IncomingMessage, nowMs: number, state?: 'HIT' | 'MISS'): Replay | undefined;
-  /** `listener` learns each URL whose answer has just become replayable (after it was sent). */
+  /**
+   * `listener` learns each URL whose answer has just become replayable (after it was sent). One
+   * listener, the replayer's; a later call replaces it.
+   */
   onReplayable(listener: (url: string) => void): void;
 }
 
