@@ -162,7 +162,8 @@ describe('graceful shutdown', () => {
     await portal.close();
   });
 
-  it('SIGTERM during a slow request: the request completes and the process exits 0', async () => {
+  /** A service process with its own store, whose sector page takes the portal 1.5 s. */
+  async function serviceWithSlowSectors() {
     const dir = mkdtempSync(join(tmpdir(), 'psxmd-term-'));
     dirs.push(dir);
     const proc = await spawnService({
@@ -172,6 +173,11 @@ describe('graceful shutdown', () => {
       RATE_LIMIT_PER_MINUTE: '0',
     });
     portal.fail({ mode: 'slow', delayMs: 1500, path: '/sector-summary' });
+    return proc;
+  }
+
+  it('SIGTERM during a slow request: the request completes and the process exits 0', async () => {
+    const proc = await serviceWithSlowSectors();
     const pending = http(proc.url, '/sectors');
     await sleep(400);
     proc.child.kill('SIGTERM');
@@ -184,15 +190,7 @@ describe('graceful shutdown', () => {
   });
 
   it('SIGTERM while a burst waits behind one slow request: every request completes, exit 0', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'psxmd-term-'));
-    dirs.push(dir);
-    const proc = await spawnService({
-      EXCHANGE_BASE_URL: portal.url,
-      CACHE_DIR: dir,
-      CACHE_FOLLOW_MARKET_CLOCK: 'false',
-      RATE_LIMIT_PER_MINUTE: '0',
-    });
-    portal.fail({ mode: 'slow', delayMs: 1500, path: '/sector-summary' });
+    const proc = await serviceWithSlowSectors();
     // The first goes to the routes; the others wait below the router behind it (hit-replay.ts).
     const pending = Array.from({ length: 12 }, () => http(proc.url, '/sectors'));
     await sleep(400);
