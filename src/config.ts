@@ -42,6 +42,8 @@ export interface Config {
   redisUrl: string | undefined;
   /** A Redis call slower than this counts as Redis being away (local tiers take over). */
   redisTimeoutMs: number;
+  /** How long a starting replica waits for Redis before it listens without it. */
+  redisStartWaitMs: number;
   budget: {
     /** Portal fetches a minute one client IP may cause (0 = no limit). */
     fetchesPerIpPerMinute: number;
@@ -123,6 +125,7 @@ export function loadConfig(env: Env = process.env): Config {
     },
     redisUrl: env.REDIS_URL?.trim() || undefined,
     redisTimeoutMs: int(env, 'REDIS_TIMEOUT_MS', 50, 1),
+    redisStartWaitMs: int(env, 'REDIS_START_WAIT_MS', 3_000),
     budget: {
       fetchesPerIpPerMinute: int(env, 'EXCHANGE_FETCH_LIMIT_PER_IP', 20),
       fetchesGlobalPerMinute: int(env, 'EXCHANGE_FETCH_LIMIT_GLOBAL', 60),

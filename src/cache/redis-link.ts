@@ -43,6 +43,25 @@ export class RedisLink {
     return this.client.status === 'ready' && Date.now() >= this.openUntil;
   }
 
+  /**
+   * Resolves true once the connection is ready, false if that takes longer than `withinMs`. A
+   * replica that starts serving before its link is up would fetch, count and limit alone.
+   */
+  ready(withinMs: number): Promise<boolean> {
+    if (this.client.status === 'ready') return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const onReady = () => {
+        clearTimeout(timer);
+        resolve(true);
+      };
+      const timer = setTimeout(() => {
+        this.client.off('ready', onReady);
+        resolve(false);
+      }, withinMs);
+      this.client.once('ready', onReady);
+    });
+  }
+
   /** Runs one Redis call; undefined when Redis is unavailable, slow or failing. */
   async call<T>(fn: (redis: Redis) => Promise<T>): Promise<T | undefined> {
     if (!this.available) return undefined;

@@ -60,6 +60,7 @@ export async function startRedis(): Promise<TestRedis> {
         maxRetriesPerRequest: 0,
         retryStrategy: () => null,
       });
+      probe.on('error', () => undefined); // a refused probe is expected while the server starts
       try {
         await probe.connect();
         await probe.ping();

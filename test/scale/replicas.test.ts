@@ -1,7 +1,9 @@
 // Two real replicas (separate processes) against one Redis and the fake portal behave as one
 // service towards clients and towards the portal; losing Redis costs sharing, never availability.
 import assert from 'node:assert/strict';
+import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -37,6 +39,43 @@ async function replica(env: Record<string, string> = {}): Promise<ServiceProcess
   });
   running.push(proc);
   return proc;
+}
+
+/**
+ * A loopback relay to Redis that holds every new connection for `delayMs` before passing it on:
+ * Redis as a replica sees it when it is slow to accept (a busy host, a restarting sidecar).
+ */
+async function slowToConnect(delayMs: number): Promise<{ url: string; close: () => Promise<void> }> {
+  const sockets = new Set<Socket>();
+  const timers = new Set<NodeJS.Timeout>();
+  const relay = createServer((client) => {
+    sockets.add(client);
+    client.pause();
+    timers.add(
+      setTimeout(() => {
+        const upstream = connect(redis.port, '127.0.0.1', () => {
+          client.pipe(upstream).pipe(client);
+          client.resume();
+        });
+        sockets.add(upstream);
+        upstream.on('error', () => client.destroy());
+        client.on('error', () => upstream.destroy());
+        client.on('close', () => upstream.destroy());
+      }, delayMs),
+    );
+  });
+  relay.listen(0, '127.0.0.1');
+  await once(relay, 'listening');
+  const { port } = relay.address() as AddressInfo;
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    close: async () => {
+      for (const t of timers) clearTimeout(t);
+      for (const s of sockets) s.destroy();
+      relay.close();
+      await once(relay, 'close');
+    },
+  };
 }
 
 async function flushRedis(): Promise<void> {
@@ -135,6 +174,37 @@ describe('two replicas sharing one Redis', { skip }, () => {
     assert.equal(shared.headers['x-cache'], 'HIT', 'sharing resumed after reconnecting');
     const warnings = a.logs.filter((l) => l.includes('redis unavailable'));
     assert.equal(warnings.length, 1, 'one warning per outage');
+  });
+
+  it('wait for a slow-to-connect Redis before listening, so the first answers are shared', async () => {
+    const slow = await slowToConnect(1_500);
+    try {
+      const [a, b] = await Promise.all([
+        replica({ REDIS_URL: slow.url, REDIS_TIMEOUT_MS: '5000' }),
+        replica({ REDIS_URL: slow.url, REDIS_TIMEOUT_MS: '5000' }),
+      ]);
+      const health = await http(a.url, '/health?ready=1');
+      assert.equal(health.json.data.redis, 'ok', 'linked to Redis from the first request');
+      assert.equal((await http(a.url, '/indices')).headers['x-cache'], 'MISS');
+      assert.equal((await http(b.url, '/indices')).headers['x-cache'], 'HIT');
+      assert.equal(portal.counts().requests['GET /indices'], 1);
+    } finally {
+      await slow.close();
+    }
+  });
+
+  it('start without Redis when it cannot be reached, after a bounded wait', async () => {
+    const nobody = await slowToConnect(60_000); // accepts, never answers
+    try {
+      const a = await replica({ REDIS_URL: nobody.url, REDIS_START_WAIT_MS: '300' });
+      assert.equal((await http(a.url, '/stocks')).status, 200);
+      const ready = await http(a.url, '/health?ready=1');
+      assert.equal(ready.status, 200);
+      assert.equal(ready.json.data.redis, 'degraded');
+      assert.ok(a.logs.some((l) => l.includes('redis not ready at start')));
+    } finally {
+      await nobody.close();
+    }
   });
 
   it('treat a slow Redis (>50 ms) as absent instead of waiting for it', async () => {
