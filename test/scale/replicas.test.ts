@@ -162,7 +162,8 @@ describe('two replicas sharing one Redis', { skip }, () => {
       assert.equal(ready.json.data.redis, 'degraded');
     }
     await redis.start();
-    for (let i = 0; i < 60; i++) {
+    // ioredis backs off up to 2 s between reconnects; allow several on a loaded machine.
+    for (let i = 0; i < 150; i++) {
       const states = await Promise.all([a.url, b.url].map((u) => http(u, '/health?ready=1')));
       if (states.every((s) => s.json.data.redis === 'ok')) break;
       await sleep(100);
@@ -243,13 +244,27 @@ describe('graceful shutdown', () => {
       RATE_LIMIT_PER_MINUTE: '0',
     });
     portal.fail({ mode: 'slow', delayMs: 1500, path: '/sector-summary' });
+    portal.resetCounts();
     return proc;
+  }
+
+  /**
+   * Resolves once the service's slow portal fetch is under way: by then it has taken in the
+   * requests sent with the one that caused it (a fixed sleep could signal before that on a
+   * loaded machine, and the process would rightly refuse them).
+   */
+  async function slowFetchUnderWay(): Promise<void> {
+    for (let i = 0; i < 300 && !portal.counts().requests['GET /sector-summary/sectorwise']; i++) {
+      await sleep(20);
+    }
+    assert.equal(portal.counts().requests['GET /sector-summary/sectorwise'], 1, 'the portal was asked');
+    await sleep(200);
   }
 
   it('SIGTERM during a slow request: the request completes and the process exits 0', async () => {
     const proc = await serviceWithSlowSectors();
     const pending = http(proc.url, '/sectors');
-    await sleep(400);
+    await slowFetchUnderWay();
     proc.child.kill('SIGTERM');
     const res = await pending;
     assert.equal(res.status, 200);
@@ -263,7 +278,7 @@ describe('graceful shutdown', () => {
     const proc = await serviceWithSlowSectors();
     // The first goes to the routes; the others wait below the router behind it (hit-replay.ts).
     const pending = Array.from({ length: 12 }, () => http(proc.url, '/sectors'));
-    await sleep(400);
+    await slowFetchUnderWay();
     proc.child.kill('SIGTERM');
     const answers = await Promise.all(pending);
     for (const res of answers) {
