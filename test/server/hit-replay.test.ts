@@ -188,7 +188,7 @@ describe('hit replay', () => {
 // arrives while the first is still waiting for its page, whatever the machine's speed.
 describe('requests waiting behind a request the routes are answering', () => {
   const BURST = 24;
-  const SLOW_PORTAL_MS = 1_000;
+  const SLOW_PORTAL_MS = 2_000;
 
   /** `count` concurrent requests, each on its own connection. */
   function burst(base: string, path: string, count: number, headers: Record<string, string> = {}) {
