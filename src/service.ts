@@ -158,7 +158,7 @@ export async function createService(
 
   // Connecting overlapped everything above; a replica that listened before its link is up would
   // answer its first requests unshared (its own portal fetches, limits counted alone).
-  if (redis && !(await redis.ready(config.redisStartWaitMs))) {
+  if (redis && config.redisStartWaitMs > 0 && !(await redis.ready(config.redisStartWaitMs))) {
     logger.warn(
       { waitedMs: config.redisStartWaitMs },
       'redis not ready at start; serving from local tiers and limits until it is',
