@@ -59,6 +59,7 @@ async function slowToConnect(delayMs: number): Promise<{ url: string; close: () 
         });
         sockets.add(upstream);
         upstream.on('error', () => client.destroy());
+        upstream.on('close', () => client.destroy());
         client.on('error', () => upstream.destroy());
         client.on('close', () => upstream.destroy());
       }, delayMs),
