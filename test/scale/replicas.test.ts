@@ -11,6 +11,7 @@ import { after, afterEach, before, describe, it } from 'node:test';
 import { Redis } from 'ioredis';
 import { startFakePortal, type FakePortal } from '../../dev/fake-portal/server.ts';
 import { spawnService, type ServiceProcess } from '../helpers/process.ts';
+import { startSilentServer } from '../proxy/support/silent-server.ts';
 import { redisUnavailableReason, startRedis, type TestRedis } from '../helpers/redis.ts';
 import { http } from '../helpers/service.ts';
 
@@ -196,9 +197,9 @@ describe('two replicas sharing one Redis', { skip }, () => {
   });
 
   it('start without Redis when it cannot be reached, after a bounded wait', async () => {
-    const nobody = await slowToConnect(60_000); // accepts, never answers
+    const nobody = await startSilentServer(); // accepts, never answers
     try {
-      const a = await replica({ REDIS_URL: nobody.url, REDIS_START_WAIT_MS: '300' });
+      const a = await replica({ REDIS_URL: `redis://127.0.0.1:${nobody.port}`, REDIS_START_WAIT_MS: '300' });
       assert.equal((await http(a.url, '/stocks')).status, 200);
       const ready = await http(a.url, '/health?ready=1');
       assert.equal(ready.status, 200);
