@@ -5,9 +5,12 @@
 // Durability: WAL with synchronous=NORMAL commits survive a killed process (the WAL is written
 // before the answer leaves; only an OS crash could lose the last commits). A store that cannot be
 // opened or fails its integrity check is moved aside and rebuilt, so a bad file never crash-loops.
+//
+// SQLite is Node's own (node:sqlite, Node 22.13+): synchronous like the store's callers expect, and
+// nothing native to build at install time.
 import { existsSync, mkdirSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import { DatabaseSync } from 'node:sqlite';
 import type { Logger } from 'pino';
 import type { HistoryRow } from '../exchange/types.ts';
 import type { PersistentTier } from './dataset-cache.ts';
@@ -17,7 +20,8 @@ const HISTORY_PREFIX = 'history:';
 const SCHEMA_VERSION = 1;
 
 export class SqliteStore implements PersistentTier {
-  private db: Database.Database;
+  private db: DatabaseSync;
+  private closed = false;
   private readonly statements: ReturnType<SqliteStore['prepare']>;
   private healthy = true;
 
@@ -66,7 +70,9 @@ export class SqliteStore implements PersistentTier {
   }
 
   close(): void {
-    if (this.db.open) this.db.close();
+    if (this.closed) return;
+    this.closed = true;
+    this.db.close();
   }
 
   private readDocument(key: string): CacheEntry<unknown> | undefined {
@@ -80,7 +86,8 @@ export class SqliteStore implements PersistentTier {
     const series = this.statements.getSeries.get(symbol) as
       { fetched_at: number; fresh_until: number; full_fetched_at: number } | undefined;
     if (!series) return undefined;
-    const rows = this.statements.getRows.all(symbol) as HistoryRow[];
+    // node:sqlite rows have a null prototype: copied into plain objects like every other row.
+    const rows = this.statements.getRows.all(symbol).map((r) => ({ ...r }) as unknown as HistoryRow);
     return {
       value: { rows, fullFetchedAt: series.full_fetched_at },
       fetchedAt: series.fetched_at,
@@ -91,15 +98,24 @@ export class SqliteStore implements PersistentTier {
   private writeHistory(symbol: string, entry: CacheEntry<HistorySeries>): void {
     const { rows, fullFetchedAt } = entry.value;
     const s = this.statements;
-    this.db.transaction(() => {
+    this.db.exec('BEGIN');
+    try {
       s.deleteRows.run(symbol);
       // seq keeps the portal's order and its duplicate dates (a feed error worth flagging, not hiding).
       rows.forEach((r, seq) => s.putRow.run(symbol, seq, r.date, r.open, r.high, r.low, r.close, r.volume));
       s.putSeries.run(symbol, entry.fetchedAt, entry.freshUntil, fullFetchedAt);
-    })();
+      this.db.exec('COMMIT');
+    } catch (err) {
+      try {
+        this.db.exec('ROLLBACK');
+      } catch {
+        // SQLite already rolled back (a failed COMMIT or a full disk can end the transaction).
+      }
+      throw err;
+    }
   }
 
-  private open(): Database.Database {
+  private open(): DatabaseSync {
     try {
       return this.openChecked();
     } catch (err) {
@@ -115,15 +131,16 @@ export class SqliteStore implements PersistentTier {
     }
   }
 
-  private openChecked(): Database.Database {
-    const db = new Database(this.path);
+  private openChecked(): DatabaseSync {
+    const db = new DatabaseSync(this.path);
+    const pragma = (sql: string): unknown => Object.values(db.prepare(`PRAGMA ${sql}`).get() ?? {})[0];
     try {
-      db.pragma('journal_mode = WAL');
-      db.pragma('synchronous = NORMAL');
-      db.pragma('busy_timeout = 2000');
-      const check = db.pragma('quick_check', { simple: true });
+      pragma('journal_mode = WAL');
+      db.exec('PRAGMA synchronous = NORMAL');
+      db.exec('PRAGMA busy_timeout = 2000');
+      const check = pragma('quick_check');
       if (check !== 'ok') throw new Error(`integrity check failed: ${String(check)}`);
-      const version = db.pragma('user_version', { simple: true }) as number;
+      const version = pragma('user_version') as number;
       if (version !== 0 && version !== SCHEMA_VERSION)
         throw new Error(`unknown store schema version ${version}`);
       db.exec(`
@@ -140,7 +157,7 @@ export class SqliteStore implements PersistentTier {
           PRIMARY KEY (symbol, seq)
         ) WITHOUT ROWID;
       `);
-      db.pragma(`user_version = ${SCHEMA_VERSION}`);
+      db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
       return db;
     } catch (err) {
       db.close();

@@ -31,7 +31,7 @@ interface OperationExamples {
   params: Record<string, string | number>;
   /** The example request: path and query string, as a caller would send it. */
   request: string;
-  /** The same request through src/client (`api` is a client from createClient). */
+  /** The same request through the typed client (packages/client, `api` is a client from createClient). */
   client: string;
   /** The example `data` of the 200 answer. */
   data: unknown;
@@ -351,7 +351,7 @@ const DEFAULT_ERRORS: Readonly<Record<number, ErrorExample[]>> = {
 
 /** Five lines from nothing to a typed call; also printed in the document's description. */
 export const CLIENT_USAGE = [
-  "import { createClient } from 'psx-market-data/client';",
+  "import { createClient } from 'psx-market-data-client';",
   '',
   "const api = createClient({ baseUrl: 'http://localhost:8000' });",
   "const { data, error } = await api.GET('/stocks/{symbol}/quote', { params: { path: { symbol: 'ENGRO' } } });",

@@ -1,11 +1,11 @@
 // The typed client against the real service and the fake portal, imported the way a user would:
-// through the package's `./client` export.
+// through the workspace package psx-market-data-client (its compiled dist/).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startFakePortal, type FakePortal } from '../../dev/fake-portal/server.ts';
 import { HISTORY_ANOMALIES } from '../../dev/fake-portal/dataset.ts';
 import { startService, type RunningService } from '../helpers/service.ts';
-import { ApiError, createClient, unwrap, type ApiClient } from 'psx-market-data/client';
+import { ApiError, createClient, getCsv, unwrap, type ApiClient } from 'psx-market-data-client';
 
 describe('typed client', () => {
   let portal: FakePortal;
@@ -76,6 +76,24 @@ describe('typed client', () => {
     );
   });
 
+  it('reads CSV as text through getCsv, and its errors as ApiErrors', async () => {
+    const csv = await getCsv(api, '/stocks/{symbol}/historical', {
+      params: { path: { symbol: 'ENGRO' }, query: { start: '2025-06-12', end: '2025-06-16' } },
+    });
+    const lines = csv.trim().split(/\r?\n/);
+    assert.match(lines[0] ?? '', /^date,/);
+    assert.equal(lines.length, 4, 'a header and three trading days');
+    assert.match(lines[1] ?? '', /^2025-06-12,/);
+
+    const sectors = await getCsv(api, '/sectors');
+    assert.match(sectors, /^[a-z_]+(,[a-z_]+)+\r?\n/);
+
+    await assert.rejects(
+      getCsv(api, '/indices/{name}', { params: { path: { name: 'NOSUCH' } } }),
+      (err: unknown) => err instanceof ApiError && err.status === 404 && err.code === 'not_found',
+    );
+  });
+
   it('reports the service’s message when the portal is down and nothing is cached', async () => {
     const cold = await startService(portal.url);
     portal.fail({ mode: 'down' });
@@ -115,6 +133,14 @@ export async function _compileTimeChecks(api: ApiClient): Promise<void> {
   await api.GET('/stocks/{symbol}/historical', { params: { path: symbol, query: { order: 'newest' } } });
   // @ts-expect-error the API is read-only: there is no POST
   await api.POST('/indices');
+  // @ts-expect-error CSV is text, not offered through the JSON methods (getCsv answers it)
+  await api.GET('/screener', { params: { query: { format: 'csv' } } });
+  const csv: string = await getCsv(api, '/screener');
+  // @ts-expect-error getCsv only takes paths that answer CSV
+  await getCsv(api, '/health');
+  // @ts-expect-error getCsv needs the path parameters
+  await getCsv(api, '/stocks/{symbol}/historical');
+  void csv;
   void price;
   void name;
 }

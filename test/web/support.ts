@@ -15,7 +15,7 @@ const SOURCES = [
   'web/vite.config.ts',
   'web/src',
   'web/public',
-  'src/client',
+  'packages/client/src',
   'src/market/anomalies.ts',
 ];
 

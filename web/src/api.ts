@@ -1,9 +1,9 @@
 // The dashboard talks to the service it was served by, through the project's own typed client.
-import { ApiError, createClient } from '../../src/client/index.ts';
+import { ApiError, createClient } from 'psx-market-data-client';
 
 export const api = createClient({ baseUrl: window.location.origin });
 
-export { unwrap } from '../../src/client/index.ts';
+export { unwrap } from 'psx-market-data-client';
 
 /** What the page says when a call fails: the service's own message when it gave one. */
 export function describeError(err: unknown): { message: string; detail: string } {

@@ -14,7 +14,7 @@ import {
   type Time,
   type WhitespaceData,
 } from 'lightweight-charts';
-import type { HistoricalRow } from '../../src/client/index.ts';
+import type { HistoricalRow } from 'psx-market-data-client';
 import { ANOMALY_REASONS } from '../../src/market/anomalies.ts';
 import { h, replace } from './dom.ts';
 import { fmtPrice, fmtWhole } from './format.ts';

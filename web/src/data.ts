@@ -1,6 +1,6 @@
 // The calls the views make. Lists several views need (sectors, the screener) are shared for a
 // minute, so moving between pages does not repeat them; a failed call is never kept.
-import type { HistoricalRow, IndexLevel, Quote, ScreenerRow, SectorSummary } from '../../src/client/index.ts';
+import type { HistoricalRow, IndexLevel, Quote, ScreenerRow, SectorSummary } from 'psx-market-data-client';
 import { api, unwrap } from './api.ts';
 
 const SHARE_MS = 60_000;

@@ -1,5 +1,5 @@
 // The screener: every symbol with its fundamentals, filtered as you type and sorted by any column.
-import type { ScreenerRow } from '../../../src/client/index.ts';
+import type { ScreenerRow } from 'psx-market-data-client';
 import { h, replace } from '../dom.ts';
 import { direction, fmtCompact, fmtPct, fmtPrice } from '../format.ts';
 

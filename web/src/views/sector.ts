@@ -1,5 +1,5 @@
 // One sector: its breadth today and the screener narrowed to its members.
-import type { SectorSummary } from '../../../src/client/index.ts';
+import type { SectorSummary } from 'psx-market-data-client';
 import { screenerRows, sectorMembers, sectorNames, sectors } from '../data.ts';
 import { h } from '../dom.ts';
 import { fmtCompact, fmtWhole } from '../format.ts';

@@ -1,5 +1,5 @@
 // The sector table: advancing, unchanged and declining symbols as a bar, turnover and market cap.
-import type { SectorSummary } from '../../../src/client/index.ts';
+import type { SectorSummary } from 'psx-market-data-client';
 import { h } from '../dom.ts';
 import { fmtCompact, fmtWhole } from '../format.ts';
 

@@ -1,6 +1,6 @@
 // One symbol: its quote, and its daily history as a candlestick chart with range buttons and the
 // days the service flags as suspect.
-import type { HistoricalRow, Quote } from '../../../src/client/index.ts';
+import type { HistoricalRow, Quote } from 'psx-market-data-client';
 import {
   chartableRows,
   createPriceChart,

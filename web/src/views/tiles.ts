@@ -1,5 +1,5 @@
 // Index tiles: level, change and change % of every index, coloured (and arrowed) by direction.
-import type { IndexLevel } from '../../../src/client/index.ts';
+import type { IndexLevel } from 'psx-market-data-client';
 import { h } from '../dom.ts';
 import { arrow, direction, fmtPct, fmtPrice, fmtSigned } from '../format.ts';
 
