@@ -1,4 +1,5 @@
-// Runs the service as a real child process (`src/main.ts`), as `npm start` would.
+// Runs the service as a real child process: `src/main.ts` through tsx, or with `compiled` the
+// built `dist/main.js` with plain node exactly as `npm start` runs it.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
@@ -12,8 +13,13 @@ export interface ServiceProcess {
 }
 
 // Generous: tsx compiles the service at start, which takes seconds on a loaded 2-core machine.
-export async function spawnService(env: Record<string, string>, timeoutMs = 60_000): Promise<ServiceProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+export async function spawnService(
+  env: Record<string, string>,
+  timeoutMs = 60_000,
+  { compiled = false } = {},
+): Promise<ServiceProcess> {
+  const args = compiled ? ['--enable-source-maps', 'dist/main.js'] : ['--import', 'tsx', 'src/main.ts'];
+  const child = spawn(process.execPath, args, {
     env: { ...process.env, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
