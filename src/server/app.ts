@@ -3,7 +3,7 @@
 import compress from '@fastify/compress';
 import cors from '@fastify/cors';
 import swagger from '@fastify/swagger';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyServerOptions, type onRequestHookHandler } from 'fastify';
 import { namedSchemas } from '../market/models.ts';
 import { healthRoutes } from '../routes/health.ts';
 import { indexRoutes } from '../routes/indices.ts';
@@ -13,10 +13,9 @@ import { stockRoutes } from '../routes/stocks.ts';
 import type { RouteDeps } from '../routes/deps.ts';
 import type { WindowCounter } from '../exchange/budget.ts';
 import type { Readiness } from '../service.ts';
-import { HitReplayer } from './hit-replay.ts';
 import { createStampingServer, EXPOSED_HEADERS, requestIdOf } from './http-server.ts';
 import { registerMetrics, type Metrics } from './metrics.ts';
-import { BROTLI_OPTIONS } from './respond.ts';
+import { BROTLI_OPTIONS, type Responder } from './respond.ts';
 import { registerDashboard } from './dashboard.ts';
 import { registerDocs } from './docs.ts';
 import { registerErrorHandling, sendError } from './error-handler.ts';
@@ -31,7 +30,7 @@ export interface AppOptions {
   /** Request counts for the rate limit (shared through Redis when replicas run together). */
   counter: WindowCounter;
   metrics: Metrics;
-  /** Answer repeats of fresh cached answers below the router (src/server/hit-replay.ts). */
+  /** Repeats of fresh cached answers get the responder's prepared bytes (see registerReplay). */
   hitReplay: boolean;
   readiness: () => Readiness;
   onRateLimited?: () => void;
@@ -42,17 +41,6 @@ export const API_VERSION = '0.1.0';
 const IDLE_SWEEP_MS = 50;
 
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
-  const replayer = opts.hitReplay
-    ? new HitReplayer({
-        respond: opts.deps.respond,
-        metrics: opts.metrics,
-        logger: opts.logger,
-        rateLimit:
-          opts.rateLimitPerMinute > 0
-            ? { perMinute: opts.rateLimitPerMinute, counter: opts.counter, trustProxy: opts.trustProxy }
-            : undefined,
-      })
-    : undefined;
   const app = Fastify({
     loggerInstance: opts.logger,
     trustProxy: opts.trustProxy,
@@ -61,7 +49,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     // The server stamps the id (src/server/http-server.ts); requests that never passed through it
     // (inject) get one here.
     genReqId: requestIdOf,
-    serverFactory: (handler, options) => createStampingServer(handler, options, replayer),
+    serverFactory: createStampingServer,
     ajv: { customOptions: { coerceTypes: 'array', removeAdditional: false } },
   });
   // While shutting down, a keep-alive connection is closed as soon as its answer in flight is done,
@@ -70,7 +58,6 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   // rest without any per-request work (Fastify answers new requests 503 meanwhile).
   let sweeper: NodeJS.Timeout | undefined;
   app.addHook('preClose', (done) => {
-    replayer?.close();
     sweeper = setInterval(() => app.server.closeIdleConnections(), IDLE_SWEEP_MS);
     sweeper.unref();
     done();
@@ -117,6 +104,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       onExceeded: opts.onRateLimited,
     });
   }
+
+  if (opts.hitReplay) registerReplay(app, opts.deps.respond);
 
   const getPaths = new Set<string>();
   app.addHook('onRoute', (route) => {
@@ -170,4 +159,34 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   );
 
   return app;
+}
+
+/**
+ * A GET that repeats a URL whose answer is still fresh gets the responder's prepared bytes from an
+ * onRequest hook of its route, after every hook before it (the request limit among them) and
+ * before validation and the handler: a repeat of an answered URL validates the same and reads the
+ * same fresh datasets, so it would get the same view. The request is Fastify's like any other:
+ * its id, CORS headers, limit, access log, metrics and error handling are the ones every request
+ * gets. Cold requests are not held here; concurrent misses share the cache's single flight.
+ */
+function registerReplay(app: FastifyInstance, respond: Responder): void {
+  const replayHook: onRequestHookHandler = (req, reply, done) => {
+    const replay = req.method === 'GET' ? respond.replay(req) : undefined;
+    if (replay === undefined) return done();
+    req.log.debug('replayed a fresh answer');
+    reply.headers(replay.headers).send(replay.body);
+  };
+  // A route's own onRequest hooks run after the app's: appending the replay to each route's
+  // list, as @fastify/rate-limit adds its check (registered before this), keeps the check first.
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    if (!methods.includes('GET')) return;
+    const own =
+      route.onRequest === undefined
+        ? []
+        : Array.isArray(route.onRequest)
+          ? route.onRequest
+          : [route.onRequest];
+    route.onRequest = [...own, replayHook];
+  });
 }

@@ -3,7 +3,6 @@
 // Serialising a large answer per request costs ~6× the throughput of sending cached bytes
 // (stack-notes), and building it as a string costs a UTF-8 pass per send (bench/README.md).
 import { createHash } from 'node:crypto';
-import type { IncomingMessage } from 'node:http';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -11,6 +10,7 @@ import { LRUCache } from 'lru-cache';
 import type { Provenance } from '../cache/types.ts';
 import type { Answer } from '../market/answer.ts';
 import { toCsv } from './csv.ts';
+import { PROXY_HEADERS } from './request-context.ts';
 import { gzipHead, gzipWithTail, type GzipHead } from './gzip-splice.ts';
 
 interface View {
@@ -46,24 +46,15 @@ export interface Responder {
   ): FastifyReply | Promise<FastifyReply>;
   /**
    * The response a repeat of an earlier GET gets while its answer is still fresh (a cache HIT with
-   * the same view), built without routing it: src/server/hit-replay.ts. Undefined when the request
-   * must go through the routes (never seen, no longer fresh, gzip not made yet, brotli only).
-   * `state` MISS is for a request that waited for the fetch that produced the answer, as the
-   * routes mark a single flight's waiters.
+   * the same view), from the bytes already prepared, before validation and the handler run (the
+   * replay hook in src/server/app.ts). Undefined when the handler must answer it (never seen, no
+   * longer fresh, gzip not made yet, brotli only, conditional, CSV, a caller proxy).
    */
-  replay(req: IncomingMessage, nowMs: number, state?: 'HIT' | 'MISS'): Replay | undefined;
-  /**
-   * `listener` learns each URL whose answer has just become replayable (after it was sent). One
-   * listener, the replayer's; a later call replaces it.
-   */
-  onReplayable(listener: (url: string) => void): void;
+  replay(req: FastifyRequest): Replay | undefined;
 }
 
-/** A response built below the router, ready to write; the replayer adds the per-request headers. */
+/** A prepared 200 for a repeated request: headers and body, ready to send. */
 export interface Replay {
-  status: number;
-  /** The route template, for metrics. */
-  route: string;
   headers: Record<string, string | number>;
   body: Buffer;
 }
@@ -75,7 +66,6 @@ interface Remembered {
   fetchedAt: number;
   freshUntil: number;
   vary: string;
-  route: string;
 }
 
 // Distinct URLs answered from the cache; beyond this the oldest is forgotten (its repeats go
@@ -102,24 +92,19 @@ export function createResponder(maxBytes: number, now: () => number = Date.now):
   // By raw URL: a repeat of the same bytes routes, validates and reads the same fresh datasets, so
   // it gets the same view. Entries hold the view's key, not the view: the LRU above bounds memory.
   const remembered = new Map<string, Remembered>();
-  let replayable: (url: string) => void = () => {};
-
-  /** Whether a repeat of this request can now be replayed. */
-  function remember(req: FastifyRequest, viewKey: string, view: View, p: Provenance, vary: string): boolean {
+  /** Lets repeats of this request be replayed while the answer is fresh. */
+  function remember(req: FastifyRequest, viewKey: string, view: View, p: Provenance, vary: string): void {
     const url = req.raw.url;
-    if (req.method !== 'GET' || url === undefined || p.state === 'STALE') return false;
-    if (remembered.get(url)?.version === view.version) return true;
+    if (req.method !== 'GET' || url === undefined || p.state === 'STALE') return;
+    if (remembered.get(url)?.version === view.version) return;
     if (remembered.size >= REMEMBERED_URLS_MAX) remembered.delete(remembered.keys().next().value as string);
-    const route = req.routeOptions.url ?? 'unmatched';
     remembered.set(url, {
       viewKey,
       version: view.version,
       fetchedAt: p.fetchedAt,
       freshUntil: p.freshUntil,
       vary,
-      route,
     });
-    return true;
   }
 
   function viewOf(answer: Answer<unknown>, viewKey: string): View {
@@ -164,14 +149,8 @@ export function createResponder(maxBytes: number, now: () => number = Date.now):
         return view.csvGzip.then((body) => reply.send(body));
       }
       // Only answers a client asking for CSV by Accept could not have had are replayed.
-      const replays =
-        !req.headers.accept?.includes('text/csv') && remember(req, viewKey, view, answer.provenance, vary);
-      // Requests held below the router for this URL (hit-replay.ts) are answered once it has been.
-      const deliver = (body: Buffer): FastifyReply => {
-        const sent = reply.send(body);
-        if (replays) replayable(req.raw.url as string);
-        return sent;
-      };
+      if (!req.headers.accept?.includes('text/csv')) remember(req, viewKey, view, answer.provenance, vary);
+      const deliver = (body: Buffer): FastifyReply => reply.send(body);
       const tail = metaTail(answer.provenance.state !== 'MISS', view.count);
       const recent = recentBodies(view, tail);
       reply.type(JSON_TYPE);
@@ -192,54 +171,58 @@ export function createResponder(maxBytes: number, now: () => number = Date.now):
       return view.gzip.then((head) => deliver(gzipBody(recent, head)));
     },
 
-    onReplayable(listener) {
-      replayable = listener;
-    },
-
-    replay(req, nowMs, state = 'HIT') {
-      const url = req.url;
-      const held = url === undefined ? undefined : remembered.get(url);
-      if (held === undefined) return undefined;
-      const view = views.peek(held.viewKey);
-      if (nowMs >= held.freshUntil || view?.version !== held.version) {
+    replay(req) {
+      const url = req.raw.url;
+      const known = url === undefined ? undefined : remembered.get(url);
+      if (known === undefined || !replayable(req)) return undefined;
+      const nowMs = now();
+      const view = views.peek(known.viewKey);
+      if (nowMs >= known.freshUntil || view?.version !== known.version) {
         remembered.delete(url as string);
         return undefined;
       }
       const encoding = encodingOf(req.headers['accept-encoding']);
       const compressed = encoding !== null && view.head.length >= GZIP_MIN_BYTES;
       if (compressed && (encoding !== 'gzip' || view.gzipReady === undefined)) return undefined;
-      // A repeat within freshness is what the routes would answer as a HIT.
-      const hit = state === 'HIT';
-      const tail = metaTail(hit, view.count);
+      // A repeat within freshness is what the handler would answer as a HIT.
+      const tail = metaTail(true, view.count);
       const recent = recentBodies(view, tail);
       const body = compressed
         ? gzipBody(recent, view.gzipReady as GzipHead)
         : identityBody(recent, view.head);
+      // In the order send() sets them.
       const headers: Record<string, string | number> = {
-        vary: held.vary,
-        'x-cache': state,
+        vary: known.vary,
+        'x-cache': 'HIT',
         etag: view.etag,
         'last-modified': view.lastModified,
-        'cache-control': `public, max-age=${secondsUntil(held.freshUntil, nowMs)}`,
+        'cache-control': `public, max-age=${secondsUntil(known.freshUntil, nowMs)}`,
+        age: secondsUntil(nowMs, known.fetchedAt),
+        'content-type': JSON_TYPE,
       };
-      // In the order cachingHeaders() sets them; a MISS carries no Age, as through the routes.
-      if (hit) headers.age = secondsUntil(nowMs, held.fetchedAt);
-      headers['content-type'] = JSON_TYPE;
-      headers['content-length'] = body.length;
       if (compressed) headers['content-encoding'] = 'gzip';
-      return { status: 200, route: held.route, headers, body };
+      return { headers, body };
     },
   };
 }
 
-/** The uncompressed body of this second: the view's bytes and the meta tail, made once. */
 /** The gzip body of this second: the view's cached gzip head spliced with the meta tail, made once. */
 function gzipBody(recent: RecentBodies, head: GzipHead): Buffer {
   return (recent.gzip ??= gzipWithTail(head, Buffer.from(recent.tail)));
 }
 
+/** The uncompressed body of this second: the view's bytes and the meta tail, made once. */
 function identityBody(recent: RecentBodies, head: Buffer): Buffer {
   return (recent.identity ??= Buffer.concat([head, Buffer.from(recent.tail)]));
+}
+
+/** Requests whose answer could depend on more than the URL and Accept-Encoding go to the handler. */
+function replayable(req: FastifyRequest): boolean {
+  const { headers } = req;
+  if (headers['if-none-match'] !== undefined) return false;
+  if (headers.accept?.includes('text/csv')) return false;
+  for (const name of PROXY_HEADERS) if (headers[name] !== undefined) return false;
+  return true;
 }
 
 /** `?format=csv` wins; otherwise an Accept that names text/csv and not JSON. */
