@@ -11,7 +11,7 @@ import { marketRoutes } from '../routes/market.ts';
 import { sectorRoutes } from '../routes/sectors.ts';
 import { stockRoutes } from '../routes/stocks.ts';
 import type { RouteDeps } from '../routes/deps.ts';
-import type { WindowCounter } from '../exchange/budget.ts';
+import type { WindowCounter } from '../limits/portal-budget.ts';
 import type { Readiness } from '../service.ts';
 import { createStampingServer, EXPOSED_HEADERS, requestIdOf } from './http-server.ts';
 import { registerMetrics, type Metrics } from './metrics.ts';
@@ -19,7 +19,7 @@ import { BROTLI_OPTIONS, type Responder } from './respond.ts';
 import { registerDashboard } from './dashboard.ts';
 import { registerDocs } from './docs.ts';
 import { registerErrorHandling, sendError } from './error-handler.ts';
-import { registerRateLimit } from './rate-limit.ts';
+import { registerRateLimit } from '../limits/request-limit.ts';
 import { ErrorEnvelope } from './schemas.ts';
 
 export interface AppOptions {

@@ -3,8 +3,8 @@
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
 import { RateLimitedError } from '../errors.ts';
-import type { WindowCounter } from '../exchange/budget.ts';
-import { rateLimitStore } from './rate-limit-store.ts';
+import type { WindowCounter } from './portal-budget.ts';
+import { rateLimitStore } from './request-limit-store.ts';
 
 export interface RateLimitOptions {
   perMinute: number;

@@ -1,6 +1,6 @@
 // Adapts a WindowCounter (local or Redis-backed) to @fastify/rate-limit's store interface, so the
 // request limit and the portal budget count the same way and degrade the same way.
-import type { WindowCounter } from '../exchange/budget.ts';
+import type { WindowCounter } from './portal-budget.ts';
 
 interface IncrResult {
   current: number;
