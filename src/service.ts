@@ -10,7 +10,9 @@ import { RedisTier } from './cache/redis-tier.ts';
 import { SqliteStore } from './cache/sqlite-store.ts';
 import type { Config } from './config.ts';
 import { warmUpParsers } from './exchange/parsers/warm-up.ts';
-import { MemoryWindowCounter, PortalBudget, type WindowCounter } from './limits/portal-budget.ts';
+import { PortalBudget } from './limits/portal-budget.ts';
+import { RequestLimit } from './limits/request-limit.ts';
+import { MemoryWindowCounter, type WindowCounter } from './limits/window-counter.ts';
 import { ExchangeClient } from './exchange/client.ts';
 import { Datasets } from './market/datasets.ts';
 import { buildApp } from './server/app.ts';
@@ -146,10 +148,9 @@ export async function createService(
         config.proxy.passthrough ? proxyPassthrough(overrides.passthrough) : passthroughDisabled,
       ),
     },
-    rateLimitPerMinute: config.rateLimitPerMinute,
+    requestLimit: new RequestLimit(config.rateLimitPerMinute, counter),
     trustProxy: config.trustProxy,
     logger,
-    counter,
     metrics,
     hitReplay: config.hitReplay,
     readiness,

@@ -1,4 +1,4 @@
-// The HTTP surface: plugins (CORS, rate limit, OpenAPI), routes, and the not-found / wrong-method
+// The HTTP surface: plugins (CORS, request limit, OpenAPI), routes, and the not-found / wrong-method
 // answers. Everything the routes need arrives as dependencies; nothing here fetches or parses.
 import compress from '@fastify/compress';
 import cors from '@fastify/cors';
@@ -11,7 +11,6 @@ import { marketRoutes } from '../routes/market.ts';
 import { sectorRoutes } from '../routes/sectors.ts';
 import { stockRoutes } from '../routes/stocks.ts';
 import type { RouteDeps } from '../routes/deps.ts';
-import type { WindowCounter } from '../limits/portal-budget.ts';
 import type { Readiness } from '../service.ts';
 import { createStampingServer, EXPOSED_HEADERS, requestIdOf } from './http-server.ts';
 import { registerMetrics, type Metrics } from './metrics.ts';
@@ -19,16 +18,15 @@ import { BROTLI_OPTIONS, type Responder } from './respond.ts';
 import { registerDashboard } from './dashboard.ts';
 import { registerDocs } from './docs.ts';
 import { registerErrorHandling, sendError } from './error-handler.ts';
-import { registerRateLimit } from '../limits/request-limit.ts';
+import { enforceRequestLimit, type RequestLimit } from '../limits/request-limit.ts';
 import { ErrorEnvelope } from './schemas.ts';
 
 export interface AppOptions {
   deps: RouteDeps;
-  rateLimitPerMinute: number;
+  /** The request limit (off when its `perMinute` is 0). */
+  requestLimit: RequestLimit;
   trustProxy: boolean;
   logger: FastifyServerOptions['loggerInstance'];
-  /** Request counts for the rate limit (shared through Redis when replicas run together). */
-  counter: WindowCounter;
   metrics: Metrics;
   /** Repeats of fresh cached answers get the responder's prepared bytes (see registerReplay). */
   hitReplay: boolean;
@@ -97,31 +95,18 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     await scope.register(cors, { origin: '*', methods: ['GET', 'HEAD'], exposedHeaders: EXPOSED_HEADERS });
   });
 
-  if (opts.rateLimitPerMinute > 0) {
-    await registerRateLimit(app, {
-      perMinute: opts.rateLimitPerMinute,
-      counter: opts.counter,
-      onExceeded: opts.onRateLimited,
-    });
-  }
-
-  if (opts.hitReplay) registerReplay(app, opts.deps.respond);
-
   const getPaths = new Set<string>();
   app.addHook('onRoute', (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     if (methods.includes('GET')) getPaths.add(route.url);
   });
 
+  // Not API endpoints, registered before the request limit so that it never counts them (the
+  // limit's own file says why). Data answers compress themselves (gzip made once per data
+  // version, src/server/respond.ts); the documents and the dashboard's files go through
+  // @fastify/compress, whose hooks stay off the data routes. Brotli at its default quality 11
+  // would cost ~100× gzip's CPU for a few percent.
   await registerMetrics(app, opts.metrics);
-  await app.register(healthRoutes, { readiness: opts.readiness });
-  await app.register(stockRoutes, opts.deps);
-  await app.register(indexRoutes, opts.deps);
-  await app.register(sectorRoutes, opts.deps);
-  await app.register(marketRoutes, opts.deps);
-  // Data answers compress themselves (gzip made once per data version, src/server/respond.ts); the
-  // documents and the dashboard's files go through @fastify/compress, whose hooks stay off the
-  // data routes. Brotli at its default quality 11 would cost ~100× gzip's CPU for a few percent.
   await app.register(async (scope) => {
     await scope.register(compress, {
       threshold: 2048,
@@ -132,10 +117,20 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     });
     await registerDocs(scope);
     await registerDashboard(scope);
-    scope.get('/openapi.json', { schema: { hide: true }, config: { rateLimit: false } }, (_req, reply) =>
-      reply.send(app.swagger()),
-    );
+    scope.get('/openapi.json', { schema: { hide: true } }, (_req, reply) => reply.send(app.swagger()));
   });
+
+  // Every route registered from here on is an API endpoint: counted by the request limit, and
+  // replayed when it repeats a fresh answer.
+  const limit = opts.requestLimit;
+  if (limit.enabled) await enforceRequestLimit(app, limit, opts.onRateLimited);
+  if (opts.hitReplay) registerReplay(app, opts.deps.respond);
+
+  await app.register(healthRoutes, { readiness: opts.readiness });
+  await app.register(stockRoutes, opts.deps);
+  await app.register(indexRoutes, opts.deps);
+  await app.register(sectorRoutes, opts.deps);
+  await app.register(marketRoutes, opts.deps);
 
   // Every path answers only GET and HEAD; other methods get 405 with Allow (CORS owns OPTIONS).
   await app.register(async (scope) => {
@@ -152,10 +147,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     }
   });
 
-  app.setNotFoundHandler(
-    { preHandler: opts.rateLimitPerMinute > 0 ? app.rateLimit() : undefined },
-    (req, reply) =>
-      sendError(reply, 404, 'not_found', `no such endpoint: ${req.method} ${req.url.split('?')[0]}`),
+  app.setNotFoundHandler({ preHandler: limit.enabled ? app.rateLimit() : undefined }, (req, reply) =>
+    sendError(reply, 404, 'not_found', `no such endpoint: ${req.method} ${req.url.split('?')[0]}`),
   );
 
   return app;
