@@ -36,13 +36,18 @@ export interface CsvOptions {
 }
 
 export interface Responder {
-  /** `viewKey` names the view (route + normalised parameters); the answer's version ages it. */
+  /**
+   * Sends `answer` (JSON, or CSV when `csv` is given and the client asks for it), its serialised
+   * form cached under `answer.key`, aged by its version. A string in place of `csv` is an explicit
+   * view key, accepted while routes written before `Answer.key` are adapted; it wins over the
+   * answer's own key.
+   */
   send(
     req: FastifyRequest,
     reply: FastifyReply,
     answer: Answer<unknown>,
-    viewKey: string,
-    csv?: CsvOptions,
+    csv?: CsvOptions | string,
+    legacyCsv?: CsvOptions,
   ): FastifyReply | Promise<FastifyReply>;
   /**
    * The response a repeat of an earlier GET gets while its answer is still fresh (a cache HIT with
@@ -66,6 +71,10 @@ interface Remembered {
   fetchedAt: number;
   freshUntil: number;
   vary: string;
+  /** The replays of the current second (their Age, max-age and timestamp change by the second). */
+  second?: number;
+  identity?: Replay;
+  gzip?: Replay;
 }
 
 // Distinct URLs answered from the cache; beyond this the oldest is forgotten (its repeats go
@@ -124,13 +133,16 @@ export function createResponder(maxBytes: number, now: () => number = Date.now):
   }
 
   return {
-    send(req, reply, answer, viewKey, csv) {
+    send(req, reply, answer, csvOrKey, legacyCsv) {
+      const viewKey = typeof csvOrKey === 'string' ? csvOrKey : answer.key;
+      const csv = typeof csvOrKey === 'string' ? legacyCsv : csvOrKey;
       const view = viewOf(answer, viewKey);
       const asCsv = csv !== undefined && wantsCsv(req);
       const vary = csv ? 'accept, accept-encoding' : 'accept-encoding';
       reply.header('vary', vary);
       const etag = asCsv ? `${view.etag.slice(0, -1)}-csv"` : view.etag;
-      cachingHeaders(reply, answer.provenance, etag, view.lastModified, now());
+      const nowMs = now();
+      cachingHeaders(reply, answer.provenance, etag, view.lastModified, nowMs);
       if (etagMatches(req.headers['if-none-match'], etag)) {
         return reply.code(304).send();
       }
@@ -151,8 +163,8 @@ export function createResponder(maxBytes: number, now: () => number = Date.now):
       // Only answers a client asking for CSV by Accept could not have had are replayed.
       if (!req.headers.accept?.includes('text/csv')) remember(req, viewKey, view, answer.provenance, vary);
       const deliver = (body: Buffer): FastifyReply => reply.send(body);
-      const tail = metaTail(answer.provenance.state !== 'MISS', view.count);
-      const recent = recentBodies(view, tail);
+      const tail = metaTail(answer.provenance.state !== 'MISS', view.count, nowMs);
+      const recent = recentBodies(view, tail, Math.floor(nowMs / 1000));
       reply.type(JSON_TYPE);
       if (view.head.length < GZIP_MIN_BYTES || encoding === null) {
         return deliver(identityBody(recent, view.head));
@@ -184,9 +196,16 @@ export function createResponder(maxBytes: number, now: () => number = Date.now):
       const encoding = encodingOf(req.headers['accept-encoding']);
       const compressed = encoding !== null && view.head.length >= GZIP_MIN_BYTES;
       if (compressed && (encoding !== 'gzip' || view.gzipReady === undefined)) return undefined;
+      const second = Math.floor(nowMs / 1000);
+      if (known.second !== second) {
+        known.second = second;
+        known.identity = known.gzip = undefined;
+      }
+      const made = compressed ? known.gzip : known.identity;
+      if (made !== undefined) return made;
       // A repeat within freshness is what the handler would answer as a HIT.
-      const tail = metaTail(true, view.count);
-      const recent = recentBodies(view, tail);
+      const tail = metaTail(true, view.count, nowMs);
+      const recent = recentBodies(view, tail, second);
       const body = compressed
         ? gzipBody(recent, view.gzipReady as GzipHead)
         : identityBody(recent, view.head);
@@ -201,7 +220,10 @@ export function createResponder(maxBytes: number, now: () => number = Date.now):
         'content-type': JSON_TYPE,
       };
       if (compressed) headers['content-encoding'] = 'gzip';
-      return { headers, body };
+      const replay = { headers, body };
+      if (compressed) known.gzip = replay;
+      else known.identity = replay;
+      return replay;
     },
   };
 }
@@ -268,14 +290,14 @@ function accepts(header: string, coding: string): boolean {
 }
 
 /** The part after `{"data":…`: `,"meta":{…}}`, with `count` on lists only (spec: Response envelope). */
-function metaTail(cached: boolean, count: number): string {
+function metaTail(cached: boolean, count: number, nowMs: number): string {
   const countPart = count >= 0 ? `,"count":${count}` : '';
-  return `,"meta":{"timestamp":"${timestampNow()}","cached":${cached}${countPart}}}`;
+  return `,"meta":{"timestamp":"${timestampOf(nowMs)}","cached":${cached}${countPart}}}`;
 }
 
 /** `{"data":…,"meta":{…}}` for answers built outside the responder (health). */
-export function envelope(dataJson: string, cached: boolean, count: number): string {
-  return `{"data":${dataJson}${metaTail(cached, count)}`;
+export function envelope(dataJson: string, cached: boolean, count: number, nowMs = Date.now()): string {
+  return `{"data":${dataJson}${metaTail(cached, count, nowMs)}`;
 }
 
 /**
@@ -290,8 +312,9 @@ export function timestamp(date: Date = new Date()): string {
 let stampedAt = -1;
 let stamp = '';
 
-function timestampNow(): string {
-  const second = Math.floor(Date.now() / 1000);
+/** `timestamp()` of the second `nowMs` falls in, formatted once a second. */
+function timestampOf(nowMs: number): string {
+  const second = Math.floor(nowMs / 1000);
   if (second !== stampedAt) {
     stampedAt = second;
     stamp = timestamp(new Date(second * 1000));
@@ -311,13 +334,13 @@ interface RecentBodies {
  * responses share one, and its bytes, instead of copying 30–300 KB each. All are dropped when the
  * second turns, and at most `maxBytes` are kept meanwhile (beyond that a body is made per response).
  */
-function recentBodiesCache(maxBytes: number): (view: View, tail: string) => RecentBodies {
-  let second = -1;
+function recentBodiesCache(maxBytes: number): (view: View, tail: string, second: number) => RecentBodies {
+  let current = -1;
   let bodies = new Map<View, RecentBodies>();
   let bytes = 0;
-  return (view, tail) => {
-    if (second !== stampedAt) {
-      second = stampedAt;
+  return (view, tail, second) => {
+    if (second !== current) {
+      current = second;
       bodies = new Map();
       bytes = 0;
     }
