@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Readiness } from '../service.ts';
 import { sendError } from '../server/error-handler.ts';
-import { envelope } from '../server/respond.ts';
+import { envelope } from '../server/envelope.ts';
 import { singleEnvelope } from '../server/schemas.ts';
 
 // Liveness never touches the portal. It is an API endpoint and counts against the request limit
