@@ -28,9 +28,14 @@ after(async () => {
 /** A service logging at debug into `lines`, where a replayed request logs `replayed a fresh answer`. */
 async function serviceWithLog(
   env: Record<string, string> = {},
+  now?: () => number,
 ): Promise<{ url: string; replayed: () => string[] }> {
   const lines: string[] = [];
-  const svc = await startService(portal.url, { LOG_LEVEL: 'debug', ...env }, { logLines: lines });
+  const svc = await startService(
+    portal.url,
+    { LOG_LEVEL: 'debug', ...env },
+    { logLines: lines, overrides: { now } },
+  );
   services.push(svc);
   const replayed = () =>
     lines
@@ -101,19 +106,22 @@ describe('hit replay', () => {
     }
   });
 
-  it('stops once the answer is no longer fresh: the routes answer, never the old copy as a HIT', async () => {
-    const svc = await serviceWithLog({ CACHE_INTRADAY_TTL: '1' });
+  it('stops once the answer is no longer fresh: the handler answers, never the old copy as a HIT', async () => {
+    // The service's clock is the test's: the answer ages by a minute without anyone waiting.
+    let clock = Date.now();
+    const svc = await serviceWithLog({ CACHE_INTRADAY_TTL: '30' }, () => clock);
     await http(svc.url, '/stocks/ENGRO/quote');
     const hit = await http(svc.url, '/stocks/ENGRO/quote');
     assert.equal(hit.headers['x-cache'], 'HIT');
     assert.equal(svc.replayed().length, 1);
     const portalRequests = portal.counts().total;
-    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    clock += 31_000;
     const later = await http(svc.url, '/stocks/ENGRO/quote');
-    assert.notEqual(later.headers['x-cache'], 'HIT', 'past its freshness the answer is not a HIT');
-    assert.equal(svc.replayed().length, 1, 'not replayed once stale');
-    await new Promise((resolve) => setTimeout(resolve, 200)); // the background refresh lands
-    assert.ok(portal.counts().total > portalRequests, 'the routes went back to the portal');
+    assert.equal(later.headers['x-cache'], 'STALE', 'past its freshness the answer is not a HIT');
+    assert.equal(svc.replayed().length, 1, 'not replayed once past its freshness');
+    // The stale copy was served at once while one background refresh went to the portal.
+    for (let i = 0; i < 200 && portal.counts().total === portalRequests; i++) await sleep(25);
+    assert.ok(portal.counts().total > portalRequests, 'the handler went back to the portal');
   });
 
   it('leaves conditional, CSV, proxied, HEAD and brotli-only requests to the routes', async () => {
@@ -269,3 +277,7 @@ describe('a cold burst', () => {
     }
   });
 });
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
