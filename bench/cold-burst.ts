@@ -173,7 +173,8 @@ export async function runColdBurst(): Promise<Section> {
       label: 'cold burst p99',
       value: med(cold, (r) => r.p99),
       unit: 'ms',
-      target: { op: '<=', limit: PAGE_DELAY_MS + 100 },
+      // Judged against the floor measured in the same run (issue #15), not an absolute figure.
+      target: { op: '<=', limit: Math.round(med(coldFloor, (r) => r.p99)) + 150 },
     },
     p99Figure(
       'coldFloorP99',

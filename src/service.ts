@@ -4,13 +4,15 @@ import type { FastifyInstance } from 'fastify';
 import { pino, type DestinationStream, type Logger, type LoggerOptions } from 'pino';
 import { DatasetCache } from './cache/dataset-cache.ts';
 import { marketClockPolicy } from './cache/freshness.ts';
-import { RedisWindowCounter } from './cache/redis-counter.ts';
+import { RedisWindowCounter } from './limits/redis-window-counter.ts';
 import { RedisLink } from './cache/redis-link.ts';
 import { RedisTier } from './cache/redis-tier.ts';
 import { SqliteStore } from './cache/sqlite-store.ts';
 import type { Config } from './config.ts';
 import { warmUpParsers } from './exchange/parsers/warm-up.ts';
-import { MemoryWindowCounter, PortalBudget, type WindowCounter } from './exchange/budget.ts';
+import { PortalBudget } from './limits/portal-budget.ts';
+import { RequestLimit } from './limits/request-limit.ts';
+import { MemoryWindowCounter, type WindowCounter } from './limits/window-counter.ts';
 import { ExchangeClient } from './exchange/client.ts';
 import { Datasets } from './market/datasets.ts';
 import { buildApp } from './server/app.ts';
@@ -53,6 +55,11 @@ export function createLogger(level: string, destination?: DestinationStream): Lo
 export interface ServiceOverrides {
   /** The proxy passthrough's address policy and resolver (tests allow loopback this way, never config). */
   passthrough?: PassthroughOptions;
+  /**
+   * The clock (epoch ms) of the whole service: fetch times and so freshness, the cache, the token's
+   * age, the limits' windows, and the responses' timestamp, Age and max-age.
+   */
+  now?: () => number;
 }
 
 export async function createService(
@@ -64,10 +71,12 @@ export async function createService(
     const { pages, ms } = warmUpParsers();
     logger.info({ pages, ms: Math.round(ms) }, 'parsers warmed up');
   }
+  const now = overrides.now ?? Date.now;
   const metrics = new Metrics();
   const client = new ExchangeClient({
     baseUrl: config.exchangeBaseUrl,
     ...config.exchange,
+    now,
     onFetch: (page, outcome, ms) => {
       metrics.portalFetches.inc({ page, outcome });
       metrics.portalLatency.observe({ page }, ms / 1000);
@@ -83,12 +92,13 @@ export async function createService(
         onError: () => metrics.redisErrors.inc(),
       })
     : undefined;
-  const counter: WindowCounter = redis ? new RedisWindowCounter(redis) : new MemoryWindowCounter();
+  const counter: WindowCounter = redis ? new RedisWindowCounter(redis, now) : new MemoryWindowCounter(now);
 
   const store = new SqliteStore(config.cache.dir, logger);
   const memoryBytes = config.cache.memoryMb * 1024 * 1024;
   const cache = new DatasetCache({
     memoryBytes: Math.floor(memoryBytes * 0.75),
+    now,
     staleWhileRevalidateMs: config.cache.staleWhileRevalidateSec * 1000,
     tier: store,
     shared: redis
@@ -118,6 +128,7 @@ export async function createService(
     client,
     budget,
     logger,
+    now,
     freshness: marketClockPolicy({
       followMarketClock: config.cache.followMarketClock,
       intradayTtlSec: config.cache.intradayTtlSec,
@@ -141,15 +152,14 @@ export async function createService(
   const app = await buildApp({
     deps: {
       datasets,
-      respond: createResponder(Math.floor(memoryBytes * 0.25)),
+      respond: createResponder(Math.floor(memoryBytes * 0.25), now),
       contextOf: contextBuilder(
         config.proxy.passthrough ? proxyPassthrough(overrides.passthrough) : passthroughDisabled,
       ),
     },
-    rateLimitPerMinute: config.rateLimitPerMinute,
+    requestLimit: new RequestLimit(config.rateLimitPerMinute, counter),
     trustProxy: config.trustProxy,
     logger,
-    counter,
     metrics,
     hitReplay: config.hitReplay,
     readiness,

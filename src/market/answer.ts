@@ -1,14 +1,39 @@
 import type { Cached, Provenance } from '../cache/types.ts';
 
-/** A market service's result: the resource in the API's shape, and where its data came from. */
+/**
+ * A market service's result: the resource in the API's shape, where its data came from, and its
+ * key: what identifies this resource among all answers (the service's normalised inputs, so
+ * `KSE-100` and `kse100` are one key). The responder caches the serialised answer under it.
+ */
 export interface Answer<T> {
+  key: string;
   data: T;
   provenance: Provenance;
 }
 
-export function answerFrom<S, T>(cached: Cached<S>, data: T): Answer<T> {
+export function answerFrom<S, T>(cached: Cached<S>, data: T, key: string): Answer<T> {
   const { state, fetchedAt, freshUntil, version } = cached;
-  return { data, provenance: { state, fetchedAt, freshUntil, version } };
+  return { key, data, provenance: { state, fetchedAt, freshUntil, version } };
+}
+
+/**
+ * An answer's key from the resource's name, its normalised identifier(s) and its whole options
+ * object: every option is in the key (sorted, absent ones left out), so a new query parameter
+ * cannot be forgotten in it.
+ */
+export function answerKey(resource: string, ...parts: (string | object)[]): string {
+  let key = resource;
+  for (const part of parts) {
+    if (typeof part === 'string') {
+      key += `:${part}`;
+      continue;
+    }
+    const entries = Object.entries(part)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : 1));
+    key += `?${entries.map(([k, v]) => `${k}=${String(v)}`).join('&')}`;
+  }
+  return key;
 }
 
 /**

@@ -3,7 +3,7 @@
 import { BadRequestError, NotFoundError } from '../errors.ts';
 import type { HistoryRow } from '../exchange/types.ts';
 import { flagAnomalies } from './anomalies.ts';
-import { answerFrom, derived, type Answer } from './answer.ts';
+import { answerFrom, answerKey, derived, type Answer } from './answer.ts';
 import type { RequestContext } from './context.ts';
 import type { Datasets } from './datasets.ts';
 import type { HistoricalRowT } from './models.ts';
@@ -55,7 +55,7 @@ export async function historical(
   let rows = from === 0 && to === all.length ? all : all.slice(from, to);
   if (query.limit !== undefined && rows.length > query.limit) rows = rows.slice(rows.length - query.limit);
   if (query.order === 'desc') rows = rows === all ? [...all].reverse() : rows.reverse();
-  return answerFrom(cached, rows);
+  return answerFrom(cached, rows, answerKey('historical', symbol, { ...query, order: query.order ?? 'asc' }));
 }
 
 /** First index whose date is ≥ start (rows are sorted oldest first; ISO dates sort as strings). */

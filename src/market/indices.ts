@@ -1,7 +1,7 @@
 // Index constituents and index levels.
 import { NotFoundError } from '../errors.ts';
 import type { IndexConstituentsPage, IndexLevelsPage } from '../exchange/types.ts';
-import { answerFrom, derived, millions, round4, type Answer } from './answer.ts';
+import { answerFrom, answerKey, derived, millions, round4, type Answer } from './answer.ts';
 import type { RequestContext } from './context.ts';
 import type { Datasets } from './datasets.ts';
 import type { IndexConstituentT, IndexLevelT } from './models.ts';
@@ -71,8 +71,9 @@ export async function constituents(
   name: string,
   ctx: RequestContext,
 ): Promise<Answer<IndexConstituentT[]>> {
-  const cached = await datasets.indexConstituents(requireIndexCode(name), ctx);
-  return answerFrom(cached, constituentRows(cached.value));
+  const code = requireIndexCode(name);
+  const cached = await datasets.indexConstituents(code, ctx);
+  return answerFrom(cached, constituentRows(cached.value), answerKey('index', code));
 }
 
 export async function constituentSymbols(
@@ -80,10 +81,12 @@ export async function constituentSymbols(
   name: string,
   ctx: RequestContext,
 ): Promise<Answer<string[]>> {
-  const cached = await datasets.indexConstituents(requireIndexCode(name), ctx);
+  const code = requireIndexCode(name);
+  const cached = await datasets.indexConstituents(code, ctx);
   return answerFrom(
     cached,
     cached.value.rows.map((r) => r.symbol),
+    answerKey('stocks', { index: code }),
   );
 }
 
@@ -100,7 +103,7 @@ const levelRows = derived((page: IndexLevelsPage) =>
 
 export async function levels(datasets: Datasets, ctx: RequestContext): Promise<Answer<IndexLevelT[]>> {
   const cached = await datasets.indexLevels(ctx);
-  return answerFrom(cached, levelRows(cached.value));
+  return answerFrom(cached, levelRows(cached.value), 'indices');
 }
 
 // The spec names kse100, kse30 and kmiallshare; ALLSHR reads better as allshare alongside them.
@@ -119,5 +122,5 @@ export async function marketSummary(
   ctx: RequestContext,
 ): Promise<Answer<Record<string, number>>> {
   const cached = await datasets.indexLevels(ctx);
-  return answerFrom(cached, summaryOf(cached.value));
+  return answerFrom(cached, summaryOf(cached.value), 'summary');
 }

@@ -3,7 +3,7 @@
 import { combine, type Cached } from '../cache/types.ts';
 import { NotFoundError } from '../errors.ts';
 import type { MarketWatchRow, ScreenerRow } from '../exchange/types.ts';
-import { derived, round4, type Answer } from './answer.ts';
+import { answerKey, derived, round4, type Answer } from './answer.ts';
 import type { RequestContext } from './context.ts';
 import type { Datasets } from './datasets.ts';
 import type { QuoteT } from './models.ts';
@@ -52,7 +52,7 @@ export async function quote(
     change: round4(mw?.change ?? null),
     change_pct: round4(mw?.changePct ?? sc?.changePct ?? null),
   };
-  const answer = { data, provenance: combine([screener, marketWatch]) };
+  const answer = { key: answerKey('quote', symbol), data, provenance: combine([screener, marketWatch]) };
   // Only symbols that exist are kept, so the map is bounded by the listing.
   known.set(symbol, answer);
   return answer;

@@ -22,5 +22,5 @@ const screenerRows = derived((rows: ScreenerRow[]) =>
 
 export async function screener(datasets: Datasets, ctx: RequestContext): Promise<Answer<ScreenerRowT[]>> {
   const cached = await datasets.screener(ctx);
-  return answerFrom(cached, screenerRows(cached.value));
+  return answerFrom(cached, screenerRows(cached.value), 'screener');
 }

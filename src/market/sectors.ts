@@ -1,7 +1,7 @@
 // Sector summary and sector members, both from the portal's sector-wise summary page.
 import { NotFoundError } from '../errors.ts';
 import type { SectorPage } from '../exchange/types.ts';
-import { answerFrom, derived, type Answer } from './answer.ts';
+import { answerFrom, answerKey, derived, type Answer } from './answer.ts';
 import type { RequestContext } from './context.ts';
 import type { Datasets } from './datasets.ts';
 import type { SectorSummaryT } from './models.ts';
@@ -46,7 +46,7 @@ export async function sectorSummary(
   ctx: RequestContext,
 ): Promise<Answer<SectorSummaryT[]>> {
   const cached = await datasets.sectors(ctx);
-  return answerFrom(cached, summaryRows(cached.value));
+  return answerFrom(cached, summaryRows(cached.value), 'sectors');
 }
 
 export async function sectorMembers(
@@ -56,9 +56,8 @@ export async function sectorMembers(
 ): Promise<Answer<string[]>> {
   const cached = await datasets.sectors(ctx);
   const trimmed = name.trim();
-  const symbols = membersByKey(cached.value).get(
-    /^\d{1,4}$/.test(trimmed) ? trimmed.padStart(4, '0') : sectorKey(trimmed),
-  );
+  const key = /^\d{1,4}$/.test(trimmed) ? trimmed.padStart(4, '0') : sectorKey(trimmed);
+  const symbols = membersByKey(cached.value).get(key);
   if (!symbols) throw new NotFoundError(`sector ${name} not found`);
-  return answerFrom(cached, symbols);
+  return answerFrom(cached, symbols, answerKey('sector', key));
 }

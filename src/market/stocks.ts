@@ -14,5 +14,5 @@ export async function listStocks(
 ): Promise<Answer<string[]>> {
   if (index !== undefined) return constituentSymbols(datasets, index, ctx);
   const cached = await datasets.symbols(ctx);
-  return answerFrom(cached, symbolList(cached.value));
+  return answerFrom(cached, symbolList(cached.value), 'stocks');
 }

@@ -3,11 +3,11 @@ import { Type } from 'typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Readiness } from '../service.ts';
 import { sendError } from '../server/error-handler.ts';
-import { envelope } from '../server/respond.ts';
+import { envelope } from '../server/envelope.ts';
 import { singleEnvelope } from '../server/schemas.ts';
 
-// Liveness never touches the portal, and is exempt from the rate limit so a load balancer's
-// probes cannot starve (or be starved by) clients behind the same address.
+// Liveness never touches the portal. It is an API endpoint and counts against the request limit
+// like the others (spec); probes should come from an address of their own.
 // `?ready=1` is readiness for load balancers: 503 only while the local store is unusable or the
 // process is shutting down; a lost Redis is reported as degraded but keeps the replica in rotation.
 export async function healthRoutes(
@@ -17,7 +17,6 @@ export async function healthRoutes(
   app.withTypeProvider<TypeBoxTypeProvider>().get(
     '/health',
     {
-      config: { rateLimit: false },
       schema: {
         summary: 'Liveness, or readiness with ?ready=1',
         tags: ['service'],

@@ -20,7 +20,7 @@ export async function indexRoutes(app: FastifyInstance, deps: RouteDeps): Promis
       },
     },
     async (req, reply) =>
-      respond.send(req, reply, await levels(datasets, contextOf(req)), 'indices', { filename: 'indices' }),
+      respond.send(req, reply, await levels(datasets, contextOf(req)), { filename: 'indices' }),
   );
 
   r.get(
@@ -41,8 +41,7 @@ export async function indexRoutes(app: FastifyInstance, deps: RouteDeps): Promis
     },
     async (req, reply) => {
       const answer = await constituents(datasets, req.params.name, contextOf(req));
-      const code = req.params.name.toUpperCase();
-      return respond.send(req, reply, answer, `index:${code}`, { filename: `index-${code}` });
+      return respond.send(req, reply, answer, { filename: `index-${req.params.name.toUpperCase()}` });
     },
   );
 }

@@ -30,7 +30,7 @@ export async function marketRoutes(app: FastifyInstance, deps: RouteDeps): Promi
       },
     },
     async (req, reply) =>
-      respond.send(req, reply, await screener(datasets, contextOf(req)), 'screener', {
+      respond.send(req, reply, await screener(datasets, contextOf(req)), {
         filename: 'screener',
       }),
   );
@@ -44,6 +44,6 @@ export async function marketRoutes(app: FastifyInstance, deps: RouteDeps): Promi
         response: { 200: singleEnvelope('MarketSummary', 'index levels'), ...errorResponses() },
       },
     },
-    async (req, reply) => respond.send(req, reply, await marketSummary(datasets, contextOf(req)), 'summary'),
+    async (req, reply) => respond.send(req, reply, await marketSummary(datasets, contextOf(req))),
   );
 }

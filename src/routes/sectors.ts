@@ -20,7 +20,7 @@ export async function sectorRoutes(app: FastifyInstance, deps: RouteDeps): Promi
       },
     },
     async (req, reply) =>
-      respond.send(req, reply, await sectorSummary(datasets, contextOf(req)), 'sectors', {
+      respond.send(req, reply, await sectorSummary(datasets, contextOf(req)), {
         filename: 'sectors',
       }),
   );
@@ -43,9 +43,8 @@ export async function sectorRoutes(app: FastifyInstance, deps: RouteDeps): Promi
     },
     async (req, reply) => {
       const answer = await sectorMembers(datasets, req.params.name, contextOf(req));
-      const key = req.params.name.toLowerCase();
-      return respond.send(req, reply, answer, `sector:${key}`, {
-        filename: `sector-${key.replace(/[^a-z0-9]+/g, '-')}`,
+      return respond.send(req, reply, answer, {
+        filename: `sector-${req.params.name.toLowerCase().replace(/[^a-z0-9]+/g, '-')}`,
       });
     },
   );

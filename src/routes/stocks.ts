@@ -43,8 +43,7 @@ export async function stockRoutes(app: FastifyInstance, deps: RouteDeps): Promis
     async (req, reply) => {
       const { index } = req.query;
       const answer = await listStocks(datasets, contextOf(req), index);
-      const view = index ? `stocks?index=${index.toUpperCase()}` : 'stocks';
-      return respond.send(req, reply, answer, view, {
+      return respond.send(req, reply, answer, {
         filename: index ? `stocks-${index.toUpperCase()}` : 'stocks',
       });
     },
@@ -65,7 +64,7 @@ export async function stockRoutes(app: FastifyInstance, deps: RouteDeps): Promis
     },
     async (req, reply) => {
       const answer = await quote(datasets, req.params.symbol, contextOf(req));
-      return respond.send(req, reply, answer, `quote:${req.params.symbol.toUpperCase()}`);
+      return respond.send(req, reply, answer);
     },
   );
 
@@ -89,8 +88,7 @@ export async function stockRoutes(app: FastifyInstance, deps: RouteDeps): Promis
       const { start, end, order, limit } = req.query;
       const symbol = req.params.symbol.toUpperCase();
       const answer = await historical(datasets, symbol, { start, end, order, limit }, contextOf(req));
-      const viewKey = `historical:${symbol}:${start ?? ''}:${end ?? ''}:${order ?? 'asc'}:${limit ?? ''}`;
-      return respond.send(req, reply, answer, viewKey, { filename: `${symbol}-historical` });
+      return respond.send(req, reply, answer, { filename: `${symbol}-historical` });
     },
   );
 
@@ -111,7 +109,7 @@ export async function stockRoutes(app: FastifyInstance, deps: RouteDeps): Promis
     async (req, reply) => {
       const answer = await fundamentals(datasets, req.params.symbol, contextOf(req));
       const symbol = req.params.symbol.toUpperCase();
-      return respond.send(req, reply, answer, `fundamentals:${symbol}`, {
+      return respond.send(req, reply, answer, {
         filename: `${symbol}-fundamentals`,
       });
     },

@@ -1,9 +1,9 @@
-// The HTTP surface: plugins (CORS, rate limit, OpenAPI), routes, and the not-found / wrong-method
+// The HTTP surface: plugins (CORS, request limit, OpenAPI), routes, and the not-found / wrong-method
 // answers. Everything the routes need arrives as dependencies; nothing here fetches or parses.
 import compress from '@fastify/compress';
 import cors from '@fastify/cors';
 import swagger from '@fastify/swagger';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyServerOptions, type onRequestHookHandler } from 'fastify';
 import { namedSchemas } from '../market/models.ts';
 import { healthRoutes } from '../routes/health.ts';
 import { indexRoutes } from '../routes/indices.ts';
@@ -11,27 +11,24 @@ import { marketRoutes } from '../routes/market.ts';
 import { sectorRoutes } from '../routes/sectors.ts';
 import { stockRoutes } from '../routes/stocks.ts';
 import type { RouteDeps } from '../routes/deps.ts';
-import type { WindowCounter } from '../exchange/budget.ts';
 import type { Readiness } from '../service.ts';
-import { HitReplayer } from './hit-replay.ts';
 import { createStampingServer, EXPOSED_HEADERS, requestIdOf } from './http-server.ts';
 import { registerMetrics, type Metrics } from './metrics.ts';
-import { BROTLI_OPTIONS } from './respond.ts';
+import { BROTLI_OPTIONS, type Responder } from './respond.ts';
 import { registerDashboard } from './dashboard.ts';
 import { registerDocs } from './docs.ts';
 import { registerErrorHandling, sendError } from './error-handler.ts';
-import { registerRateLimit } from './rate-limit.ts';
+import { enforceRequestLimit, type RequestLimit } from '../limits/request-limit.ts';
 import { ErrorEnvelope } from './schemas.ts';
 
 export interface AppOptions {
   deps: RouteDeps;
-  rateLimitPerMinute: number;
+  /** The request limit (off when its `perMinute` is 0). */
+  requestLimit: RequestLimit;
   trustProxy: boolean;
   logger: FastifyServerOptions['loggerInstance'];
-  /** Request counts for the rate limit (shared through Redis when replicas run together). */
-  counter: WindowCounter;
   metrics: Metrics;
-  /** Answer repeats of fresh cached answers below the router (src/server/hit-replay.ts). */
+  /** Repeats of fresh cached answers get the responder's prepared bytes (see registerReplay). */
   hitReplay: boolean;
   readiness: () => Readiness;
   onRateLimited?: () => void;
@@ -42,17 +39,6 @@ export const API_VERSION = '0.1.0';
 const IDLE_SWEEP_MS = 50;
 
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
-  const replayer = opts.hitReplay
-    ? new HitReplayer({
-        respond: opts.deps.respond,
-        metrics: opts.metrics,
-        logger: opts.logger,
-        rateLimit:
-          opts.rateLimitPerMinute > 0
-            ? { perMinute: opts.rateLimitPerMinute, counter: opts.counter, trustProxy: opts.trustProxy }
-            : undefined,
-      })
-    : undefined;
   const app = Fastify({
     loggerInstance: opts.logger,
     trustProxy: opts.trustProxy,
@@ -61,7 +47,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     // The server stamps the id (src/server/http-server.ts); requests that never passed through it
     // (inject) get one here.
     genReqId: requestIdOf,
-    serverFactory: (handler, options) => createStampingServer(handler, options, replayer),
+    serverFactory: createStampingServer,
     ajv: { customOptions: { coerceTypes: 'array', removeAdditional: false } },
   });
   // While shutting down, a keep-alive connection is closed as soon as its answer in flight is done,
@@ -70,7 +56,6 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   // rest without any per-request work (Fastify answers new requests 503 meanwhile).
   let sweeper: NodeJS.Timeout | undefined;
   app.addHook('preClose', (done) => {
-    replayer?.close();
     sweeper = setInterval(() => app.server.closeIdleConnections(), IDLE_SWEEP_MS);
     sweeper.unref();
     done();
@@ -110,29 +95,18 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     await scope.register(cors, { origin: '*', methods: ['GET', 'HEAD'], exposedHeaders: EXPOSED_HEADERS });
   });
 
-  if (opts.rateLimitPerMinute > 0) {
-    await registerRateLimit(app, {
-      perMinute: opts.rateLimitPerMinute,
-      counter: opts.counter,
-      onExceeded: opts.onRateLimited,
-    });
-  }
-
   const getPaths = new Set<string>();
   app.addHook('onRoute', (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     if (methods.includes('GET')) getPaths.add(route.url);
   });
 
+  // Not API endpoints, registered before the request limit so that it never counts them (the
+  // limit's own file says why). Data answers compress themselves (gzip made once per data
+  // version, src/server/respond.ts); the documents and the dashboard's files go through
+  // @fastify/compress, whose hooks stay off the data routes. Brotli at its default quality 11
+  // would cost ~100× gzip's CPU for a few percent.
   await registerMetrics(app, opts.metrics);
-  await app.register(healthRoutes, { readiness: opts.readiness });
-  await app.register(stockRoutes, opts.deps);
-  await app.register(indexRoutes, opts.deps);
-  await app.register(sectorRoutes, opts.deps);
-  await app.register(marketRoutes, opts.deps);
-  // Data answers compress themselves (gzip made once per data version, src/server/respond.ts); the
-  // documents and the dashboard's files go through @fastify/compress, whose hooks stay off the
-  // data routes. Brotli at its default quality 11 would cost ~100× gzip's CPU for a few percent.
   await app.register(async (scope) => {
     await scope.register(compress, {
       threshold: 2048,
@@ -143,10 +117,20 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     });
     await registerDocs(scope);
     await registerDashboard(scope);
-    scope.get('/openapi.json', { schema: { hide: true }, config: { rateLimit: false } }, (_req, reply) =>
-      reply.send(app.swagger()),
-    );
+    scope.get('/openapi.json', { schema: { hide: true } }, (_req, reply) => reply.send(app.swagger()));
   });
+
+  // Every route registered from here on is an API endpoint: counted by the request limit, and
+  // replayed when it repeats a fresh answer.
+  const limit = opts.requestLimit;
+  if (limit.enabled) await enforceRequestLimit(app, limit, opts.onRateLimited);
+  if (opts.hitReplay) registerReplay(app, opts.deps.respond);
+
+  await app.register(healthRoutes, { readiness: opts.readiness });
+  await app.register(stockRoutes, opts.deps);
+  await app.register(indexRoutes, opts.deps);
+  await app.register(sectorRoutes, opts.deps);
+  await app.register(marketRoutes, opts.deps);
 
   // Every path answers only GET and HEAD; other methods get 405 with Allow (CORS owns OPTIONS).
   await app.register(async (scope) => {
@@ -163,11 +147,39 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     }
   });
 
-  app.setNotFoundHandler(
-    { preHandler: opts.rateLimitPerMinute > 0 ? app.rateLimit() : undefined },
-    (req, reply) =>
-      sendError(reply, 404, 'not_found', `no such endpoint: ${req.method} ${req.url.split('?')[0]}`),
+  app.setNotFoundHandler({ preHandler: limit.enabled ? app.rateLimit() : undefined }, (req, reply) =>
+    sendError(reply, 404, 'not_found', `no such endpoint: ${req.method} ${req.url.split('?')[0]}`),
   );
 
   return app;
+}
+
+/**
+ * A GET that repeats a URL whose answer is still fresh gets the responder's prepared bytes from an
+ * onRequest hook of its route, after every hook before it (the request limit among them) and
+ * before validation and the handler: a repeat of an answered URL validates the same and reads the
+ * same fresh datasets, so it would get the same view. The request is Fastify's like any other:
+ * its id, CORS headers, limit, access log, metrics and error handling are the ones every request
+ * gets. Cold requests are not held here; concurrent misses share the cache's single flight.
+ */
+function registerReplay(app: FastifyInstance, respond: Responder): void {
+  const replayHook: onRequestHookHandler = (req, reply, done) => {
+    const replay = req.method === 'GET' ? respond.replay(req) : undefined;
+    if (replay === undefined) return done();
+    req.log.debug('replayed a fresh answer');
+    reply.headers(replay.headers).send(replay.body);
+  };
+  // A route's own onRequest hooks run after the app's: appending the replay to each route's
+  // list, as @fastify/rate-limit adds its check (registered before this), keeps the check first.
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    if (!methods.includes('GET')) return;
+    const own =
+      route.onRequest === undefined
+        ? []
+        : Array.isArray(route.onRequest)
+          ? route.onRequest
+          : [route.onRequest];
+    route.onRequest = [...own, replayHook];
+  });
 }

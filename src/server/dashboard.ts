@@ -25,15 +25,15 @@ or <a href="/openapi.json">/openapi.json</a>.</p>
 </body></html>
 `;
 
-// Static files cost the portal nothing, so they do not count against a client's request limit:
-// a page load is several requests, and the API calls it makes are what the limit is for.
-const routeOptions = { schema: { hide: true }, config: { rateLimit: false } } as const;
+// Registered before the request limit, which does not count the dashboard's files
+// (src/limits/request-limit.ts).
+const routeOptions = { schema: { hide: true } } as const;
 
 export async function registerDashboard(app: FastifyInstance, opts: DashboardOptions = {}): Promise<void> {
   const root = opts.distDir ?? DEFAULT_DIST_DIR;
   await app.register(async (scope) => {
     // Only reply.sendFile (ETag, Last-Modified, ranges, traversal checks) is used; the routes are
-    // our own so that they carry the rate-limit exemption and answer nothing but the app's files.
+    // our own so that they answer nothing but the app's files.
     await scope.register(fastifyStatic, { root, serve: false });
 
     const sendIndex = (reply: FastifyReply): FastifyReply => {

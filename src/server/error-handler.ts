@@ -1,7 +1,6 @@
 // The one place where failures become responses: every 4xx/5xx is `{error:{status, code, message}}`.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ExchangeUnavailableError, ServiceError, UpstreamDataError } from '../errors.ts';
-import { recordSharedFailure } from './shared-failure.ts';
+import { ServiceError, UpstreamDataError } from '../errors.ts';
 
 const CODE_BY_STATUS: Record<number, string> = {
   400: 'bad_request',
@@ -36,11 +35,6 @@ function errorBody(status: number, code: string, message: string): string {
   return JSON.stringify({ error: { status, code, message } });
 }
 
-/** What the portal's failing made of a request: the same for every request that waited on it. */
-function failedUpstream(err: ServiceError): boolean {
-  return err instanceof ExchangeUnavailableError || err instanceof UpstreamDataError;
-}
-
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler(
     (err: FastifyError | ServiceError | Error, req: FastifyRequest, reply: FastifyReply) => {
@@ -49,14 +43,6 @@ export function registerErrorHandling(app: FastifyInstance): void {
           req.log.error({ pageKind: err.pageKind, detail: err.message }, 'portal page could not be parsed');
         } else if (err.statusCode >= 500) {
           req.log.warn({ code: err.code, detail: err.message }, 'request failed upstream');
-        }
-        if (failedUpstream(err)) {
-          recordSharedFailure(reply.raw, {
-            status: err.statusCode,
-            body: errorBody(err.statusCode, err.code, err.message),
-            retryAfter: err.retryAfter,
-            route: req.routeOptions.url ?? 'unmatched',
-          });
         }
         return sendError(reply, err.statusCode, err.code, err.message, err.retryAfter);
       }

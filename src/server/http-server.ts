@@ -1,10 +1,10 @@
-// The node:http server under Fastify (its `serverFactory`). Headers that every response carries
-// whatever answers it (a route, an error, a 404, Fastify's own 503 while closing) are set here on
-// the raw response, before Fastify sees the request: as a Fastify onRequest hook they cost ~20 %
-// of a cached answer's throughput together with the onSend hook this replaced (bench/README.md).
+// The node:http server under Fastify (its `serverFactory`). The headers every response carries
+// whatever answers it (a route, a replay, an error, a 404, Fastify's own 503 while closing) are set
+// here, once, on the raw response before Fastify sees the request: the request id and CORS. As
+// Fastify hooks they cost a measurable share of a cached answer's throughput (bench/README.md).
+// Nothing else happens here: routing, limits, logging and metrics are Fastify's.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { FastifyServerOptions } from 'fastify';
-import type { HitReplayer } from './hit-replay.ts';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -41,24 +41,16 @@ type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
 /**
  * For Fastify's `serverFactory`: stamps the request id (into the request too, where Fastify's
- * genReqId finds it) and the CORS headers for `origin: *`, then hands over to Fastify — unless the
- * replayer answers the request from the cache first (src/server/hit-replay.ts).
+ * genReqId finds it) and the CORS headers for `origin: *`, then hands over to Fastify.
  */
-export function createStampingServer(
-  handler: Handler,
-  options: FastifyServerOptions,
-  replayer?: HitReplayer,
-): Server {
-  const toRouter = (req: IncomingMessage, res: ServerResponse, id: string): void => {
+export function createStampingServer(handler: Handler, options: FastifyServerOptions): Server {
+  const server = createServer((req, res) => {
+    const id = requestIdOf(req);
     req.headers['x-request-id'] = id;
     res.setHeader('x-request-id', id);
     res.setHeader('access-control-allow-origin', '*');
     res.setHeader('access-control-expose-headers', EXPOSED_HEADERS);
     handler(req, res);
-  };
-  const server = createServer((req, res) => {
-    const id = requestIdOf(req);
-    if (replayer === undefined || !replayer.take(req, res, id, toRouter)) toRouter(req, res, id);
   });
   // What Fastify sets on a server it creates itself.
   if (options.keepAliveTimeout !== undefined) server.keepAliveTimeout = options.keepAliveTimeout;

@@ -132,7 +132,7 @@ export async function registerMetrics(app: FastifyInstance, metrics: Metrics): P
     );
     done();
   });
-  app.get('/metrics', { schema: { hide: true }, config: { rateLimit: false } }, async (_req, reply) => {
+  app.get('/metrics', { schema: { hide: true } }, async (_req, reply) => {
     reply.header('cache-control', 'no-store');
     return reply.type(metrics.registry.contentType).send(await metrics.registry.metrics());
   });

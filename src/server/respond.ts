@@ -1,34 +1,18 @@
-// Success responses. A cached answer's `data` is serialised once per data version and kept as
-// bytes (plus a gzip of them, made once, and the ETag); each response only appends a fresh `meta`.
-// Serialising a large answer per request costs ~6× the throughput of sending cached bytes
-// (stack-notes), and building it as a string costs a UTF-8 pass per send (bench/README.md).
-import { createHash } from 'node:crypto';
-import type { IncomingMessage } from 'node:http';
+// Success responses: headers (caching, negotiation) and the body from the view cache. A cached
+// answer's `data` is serialised once per data version and kept as bytes (plus a gzip of them,
+// made once, and the ETag); each response only appends a fresh `meta`. Serialising a large answer
+// per request is several times slower than sending cached bytes (stack-notes, bench/README.md).
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { LRUCache } from 'lru-cache';
 import type { Provenance } from '../cache/types.ts';
 import type { Answer } from '../market/answer.ts';
 import { toCsv } from './csv.ts';
-import { gzipHead, gzipWithTail, type GzipHead } from './gzip-splice.ts';
-
-interface View {
-  version: string;
-  /** `{"data":<json>` — everything before meta. */
-  head: Buffer;
-  etag: string;
-  /** Last-Modified, formatted once per version. */
-  lastModified: string;
-  count: number;
-  /** Made on the first request that accepts gzip. */
-  gzip?: Promise<GzipHead>;
-  gzipReady?: GzipHead;
-  /** Made on the first CSV request. */
-  csv?: Buffer;
-  /** Made on the first CSV request that accepts gzip. */
-  csvGzip?: Promise<Buffer>;
-}
+import { metaTail } from './envelope.ts';
+import { gzipHead, type GzipHead } from './gzip-splice.ts';
+import { encodingOf, etagMatches, wantsCsv } from './negotiation.ts';
+import { PROXY_HEADERS } from './request-context.ts';
+import { gzipBody, identityBody, ViewCache, type View } from './views.ts';
 
 /** Lists can also be had as CSV (`?format=csv` or `Accept: text/csv`), saved under this name. */
 export interface CsvOptions {
@@ -36,34 +20,30 @@ export interface CsvOptions {
 }
 
 export interface Responder {
-  /** `viewKey` names the view (route + normalised parameters); the answer's version ages it. */
+  /**
+   * Sends `answer` (JSON, or CSV when `csv` is given and the client asks for it), its serialised
+   * form cached under `answer.key`, aged by its version. A string in place of `csv` is an explicit
+   * view key, accepted while routes written before `Answer.key` are adapted; it wins over the
+   * answer's own key.
+   */
   send(
     req: FastifyRequest,
     reply: FastifyReply,
     answer: Answer<unknown>,
-    viewKey: string,
-    csv?: CsvOptions,
+    csv?: CsvOptions | string,
+    legacyCsv?: CsvOptions,
   ): FastifyReply | Promise<FastifyReply>;
   /**
    * The response a repeat of an earlier GET gets while its answer is still fresh (a cache HIT with
-   * the same view), built without routing it: src/server/hit-replay.ts. Undefined when the request
-   * must go through the routes (never seen, no longer fresh, gzip not made yet, brotli only).
-   * `state` MISS is for a request that waited for the fetch that produced the answer, as the
-   * routes mark a single flight's waiters.
+   * the same view), from the bytes already prepared, before validation and the handler run (the
+   * replay hook in src/server/app.ts). Undefined when the handler must answer it (never seen, no
+   * longer fresh, gzip not made yet, brotli only, conditional, CSV, a caller proxy).
    */
-  replay(req: IncomingMessage, nowMs: number, state?: 'HIT' | 'MISS'): Replay | undefined;
-  /**
-   * `listener` learns each URL whose answer has just become replayable (after it was sent). One
-   * listener, the replayer's; a later call replaces it.
-   */
-  onReplayable(listener: (url: string) => void): void;
+  replay(req: FastifyRequest): Replay | undefined;
 }
 
-/** A response built below the router, ready to write; the replayer adds the per-request headers. */
+/** A prepared 200 for a repeated request: headers and body, ready to send. */
 export interface Replay {
-  status: number;
-  /** The route template, for metrics. */
-  route: string;
   headers: Record<string, string | number>;
   body: Buffer;
 }
@@ -75,7 +55,10 @@ interface Remembered {
   fetchedAt: number;
   freshUntil: number;
   vary: string;
-  route: string;
+  /** The replays of the current second (their Age, max-age and timestamp change by the second). */
+  second?: number;
+  identity?: Replay;
+  gzip?: Replay;
 }
 
 // Distinct URLs answered from the cache; beyond this the oldest is forgotten (its repeats go
@@ -93,59 +76,36 @@ const brotli = promisify(zlib.brotliCompress);
 export const BROTLI_OPTIONS = { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } };
 
 export function createResponder(maxBytes: number, now: () => number = Date.now): Responder {
-  const recentBodies = recentBodiesCache(Math.floor(maxBytes / 2));
-  const views = new LRUCache<string, View>({
-    maxSize: maxBytes,
-    sizeCalculation: (v) => Math.ceil(v.head.length * 1.3 + (v.csv?.length ?? 0) * 1.3 + 200),
-  });
-
+  const views = new ViewCache(maxBytes);
   // By raw URL: a repeat of the same bytes routes, validates and reads the same fresh datasets, so
   // it gets the same view. Entries hold the view's key, not the view: the LRU above bounds memory.
   const remembered = new Map<string, Remembered>();
-  let replayable: (url: string) => void = () => {};
-
-  /** Whether a repeat of this request can now be replayed. */
-  function remember(req: FastifyRequest, viewKey: string, view: View, p: Provenance, vary: string): boolean {
+  /** Lets repeats of this request be replayed while the answer is fresh. */
+  function remember(req: FastifyRequest, viewKey: string, view: View, p: Provenance, vary: string): void {
     const url = req.raw.url;
-    if (req.method !== 'GET' || url === undefined || p.state === 'STALE') return false;
-    if (remembered.get(url)?.version === view.version) return true;
+    if (req.method !== 'GET' || url === undefined || p.state === 'STALE') return;
+    if (remembered.get(url)?.version === view.version) return;
     if (remembered.size >= REMEMBERED_URLS_MAX) remembered.delete(remembered.keys().next().value as string);
-    const route = req.routeOptions.url ?? 'unmatched';
     remembered.set(url, {
       viewKey,
       version: view.version,
       fetchedAt: p.fetchedAt,
       freshUntil: p.freshUntil,
       vary,
-      route,
     });
-    return true;
-  }
-
-  function viewOf(answer: Answer<unknown>, viewKey: string): View {
-    const { version } = answer.provenance;
-    const held = views.get(viewKey);
-    if (held && held.version === version) return held;
-    const json = JSON.stringify(answer.data);
-    const view: View = {
-      version,
-      head: Buffer.from(`{"data":${json}`),
-      etag: `"${createHash('sha1').update(json).digest('base64url')}"`,
-      lastModified: new Date(answer.provenance.fetchedAt).toUTCString(),
-      count: Array.isArray(answer.data) ? answer.data.length : -1,
-    };
-    views.set(viewKey, view);
-    return view;
   }
 
   return {
-    send(req, reply, answer, viewKey, csv) {
-      const view = viewOf(answer, viewKey);
+    send(req, reply, answer, csvOrKey, legacyCsv) {
+      const viewKey = typeof csvOrKey === 'string' ? csvOrKey : answer.key;
+      const csv = typeof csvOrKey === 'string' ? legacyCsv : csvOrKey;
+      const view = views.of(answer, viewKey);
       const asCsv = csv !== undefined && wantsCsv(req);
       const vary = csv ? 'accept, accept-encoding' : 'accept-encoding';
       reply.header('vary', vary);
       const etag = asCsv ? `${view.etag.slice(0, -1)}-csv"` : view.etag;
-      cachingHeaders(reply, answer.provenance, etag, view.lastModified, now());
+      const nowMs = now();
+      cachingHeaders(reply, answer.provenance, etag, view.lastModified, nowMs);
       if (etagMatches(req.headers['if-none-match'], etag)) {
         return reply.code(304).send();
       }
@@ -153,7 +113,7 @@ export function createResponder(maxBytes: number, now: () => number = Date.now):
       if (asCsv) {
         if (view.csv === undefined) {
           view.csv = Buffer.from(toCsv(answer.data as unknown[]));
-          views.set(viewKey, view); // re-weigh it with its CSV
+          views.update(viewKey, view); // re-weigh it with its CSV
         }
         reply.header('content-disposition', `attachment; filename="${csv.filename}.csv"`);
         reply.type(CSV_TYPE);
@@ -164,16 +124,10 @@ export function createResponder(maxBytes: number, now: () => number = Date.now):
         return view.csvGzip.then((body) => reply.send(body));
       }
       // Only answers a client asking for CSV by Accept could not have had are replayed.
-      const replays =
-        !req.headers.accept?.includes('text/csv') && remember(req, viewKey, view, answer.provenance, vary);
-      // Requests held below the router for this URL (hit-replay.ts) are answered once it has been.
-      const deliver = (body: Buffer): FastifyReply => {
-        const sent = reply.send(body);
-        if (replays) replayable(req.raw.url as string);
-        return sent;
-      };
-      const tail = metaTail(answer.provenance.state !== 'MISS', view.count);
-      const recent = recentBodies(view, tail);
+      if (!req.headers.accept?.includes('text/csv')) remember(req, viewKey, view, answer.provenance, vary);
+      const deliver = (body: Buffer): FastifyReply => reply.send(body);
+      const tail = metaTail(answer.provenance.state !== 'MISS', view.count, nowMs);
+      const recent = views.bodies(view, tail, Math.floor(nowMs / 1000));
       reply.type(JSON_TYPE);
       if (view.head.length < GZIP_MIN_BYTES || encoding === null) {
         return deliver(identityBody(recent, view.head));
@@ -192,162 +146,58 @@ export function createResponder(maxBytes: number, now: () => number = Date.now):
       return view.gzip.then((head) => deliver(gzipBody(recent, head)));
     },
 
-    onReplayable(listener) {
-      replayable = listener;
-    },
-
-    replay(req, nowMs, state = 'HIT') {
-      const url = req.url;
-      const held = url === undefined ? undefined : remembered.get(url);
-      if (held === undefined) return undefined;
-      const view = views.peek(held.viewKey);
-      if (nowMs >= held.freshUntil || view?.version !== held.version) {
+    replay(req) {
+      const url = req.raw.url;
+      const known = url === undefined ? undefined : remembered.get(url);
+      if (known === undefined || !replayable(req)) return undefined;
+      const nowMs = now();
+      const view = views.peek(known.viewKey);
+      if (nowMs >= known.freshUntil || view?.version !== known.version) {
         remembered.delete(url as string);
         return undefined;
       }
       const encoding = encodingOf(req.headers['accept-encoding']);
       const compressed = encoding !== null && view.head.length >= GZIP_MIN_BYTES;
       if (compressed && (encoding !== 'gzip' || view.gzipReady === undefined)) return undefined;
-      // A repeat within freshness is what the routes would answer as a HIT.
-      const hit = state === 'HIT';
-      const tail = metaTail(hit, view.count);
-      const recent = recentBodies(view, tail);
+      const second = Math.floor(nowMs / 1000);
+      if (known.second !== second) {
+        known.second = second;
+        known.identity = known.gzip = undefined;
+      }
+      const made = compressed ? known.gzip : known.identity;
+      if (made !== undefined) return made;
+      // A repeat within freshness is what the handler would answer as a HIT.
+      const tail = metaTail(true, view.count, nowMs);
+      const recent = views.bodies(view, tail, second);
       const body = compressed
         ? gzipBody(recent, view.gzipReady as GzipHead)
         : identityBody(recent, view.head);
+      // In the order send() sets them.
       const headers: Record<string, string | number> = {
-        vary: held.vary,
-        'x-cache': state,
+        vary: known.vary,
+        'x-cache': 'HIT',
         etag: view.etag,
         'last-modified': view.lastModified,
-        'cache-control': `public, max-age=${secondsUntil(held.freshUntil, nowMs)}`,
+        'cache-control': `public, max-age=${secondsUntil(known.freshUntil, nowMs)}`,
+        age: secondsUntil(nowMs, known.fetchedAt),
+        'content-type': JSON_TYPE,
       };
-      // In the order cachingHeaders() sets them; a MISS carries no Age, as through the routes.
-      if (hit) headers.age = secondsUntil(nowMs, held.fetchedAt);
-      headers['content-type'] = JSON_TYPE;
-      headers['content-length'] = body.length;
       if (compressed) headers['content-encoding'] = 'gzip';
-      return { status: 200, route: held.route, headers, body };
+      const replay = { headers, body };
+      if (compressed) known.gzip = replay;
+      else known.identity = replay;
+      return replay;
     },
   };
 }
 
-/** The uncompressed body of this second: the view's bytes and the meta tail, made once. */
-/** The gzip body of this second: the view's cached gzip head spliced with the meta tail, made once. */
-function gzipBody(recent: RecentBodies, head: GzipHead): Buffer {
-  return (recent.gzip ??= gzipWithTail(head, Buffer.from(recent.tail)));
-}
-
-function identityBody(recent: RecentBodies, head: Buffer): Buffer {
-  return (recent.identity ??= Buffer.concat([head, Buffer.from(recent.tail)]));
-}
-
-/** `?format=csv` wins; otherwise an Accept that names text/csv and not JSON. */
-function wantsCsv(req: FastifyRequest): boolean {
-  const format = (req.query as Record<string, unknown> | undefined)?.format;
-  if (format === 'csv') return true;
-  if (format === 'json') return false;
-  const accept = req.headers.accept ?? '';
-  return accept.includes('text/csv') && !accept.includes('application/json');
-}
-
-type Encoding = 'gzip' | 'br' | null;
-
-// Clients send a handful of distinct Accept-Encoding values (a browser always the same one), so
-// each is parsed once; the bound keeps arbitrary values from growing the map.
-const encodingsSeen = new Map<string, Encoding>();
-const ENCODINGS_SEEN_MAX = 256;
-
-/** gzip when the client takes it (cached, spliced), else br when it takes that, else identity. */
-function encodingOf(header: string | undefined): Encoding {
-  if (typeof header !== 'string' || header === '') return null;
-  let encoding = encodingsSeen.get(header);
-  if (encoding === undefined) {
-    encoding = accepts(header, 'gzip') ? 'gzip' : accepts(header, 'br') ? 'br' : null;
-    if (encodingsSeen.size >= ENCODINGS_SEEN_MAX) encodingsSeen.clear();
-    encodingsSeen.set(header, encoding);
-  }
-  return encoding;
-}
-
-// `gzip;q=0` refuses it; anything else naming it (or *) accepts it.
-const CODING = /(?:^|,)\s*([a-z*-]+)\s*(?:;\s*q=([0-9.]+))?/gi;
-
-function accepts(header: string, coding: string): boolean {
-  let star: boolean | undefined;
-  for (const m of header.matchAll(CODING)) {
-    const name = m[1]!.toLowerCase();
-    const allowed = m[2] === undefined || Number(m[2]) > 0;
-    if (name === coding) return allowed; // the coding named outright wins over `*`
-    if (name === '*') star = allowed;
-  }
-  return star === true;
-}
-
-/** The part after `{"data":…`: `,"meta":{…}}`, with `count` on lists only (spec: Response envelope). */
-function metaTail(cached: boolean, count: number): string {
-  const countPart = count >= 0 ? `,"count":${count}` : '';
-  return `,"meta":{"timestamp":"${timestampNow()}","cached":${cached}${countPart}}}`;
-}
-
-/** `{"data":…,"meta":{…}}` for answers built outside the responder (health). */
-export function envelope(dataJson: string, cached: boolean, count: number): string {
-  return `{"data":${dataJson}${metaTail(cached, count)}`;
-}
-
-/**
- * ISO 8601 with an explicit UTC offset, as the spec asks (`+00:00`, not `Z`), to the second, like
- * HTTP's Date: every answer generated within one second shares its meta, so a large answer's
- * bytes are assembled once a second instead of once a response (bench/README.md).
- */
-export function timestamp(date: Date = new Date()): string {
-  return `${date.toISOString().slice(0, 19)}+00:00`;
-}
-
-let stampedAt = -1;
-let stamp = '';
-
-function timestampNow(): string {
-  const second = Math.floor(Date.now() / 1000);
-  if (second !== stampedAt) {
-    stampedAt = second;
-    stamp = timestamp(new Date(second * 1000));
-  }
-  return stamp;
-}
-
-/** The bodies sent this second for one view and meta tail. */
-interface RecentBodies {
-  tail: string;
-  identity?: Buffer;
-  gzip?: Buffer;
-}
-
-/**
- * Bodies are reusable only within their second (the tail carries the timestamp); under load many
- * responses share one, and its bytes, instead of copying 30–300 KB each. All are dropped when the
- * second turns, and at most `maxBytes` are kept meanwhile (beyond that a body is made per response).
- */
-function recentBodiesCache(maxBytes: number): (view: View, tail: string) => RecentBodies {
-  let second = -1;
-  let bodies = new Map<View, RecentBodies>();
-  let bytes = 0;
-  return (view, tail) => {
-    if (second !== stampedAt) {
-      second = stampedAt;
-      bodies = new Map();
-      bytes = 0;
-    }
-    const held = bodies.get(view);
-    if (held?.tail === tail) return held;
-    const recent: RecentBodies = { tail };
-    // Counted as one identity body (the larger); a gzip body is a fraction of it.
-    if (bytes + view.head.length <= maxBytes) {
-      bodies.set(view, recent);
-      bytes += view.head.length;
-    }
-    return recent;
-  };
+/** Requests whose answer could depend on more than the URL and Accept-Encoding go to the handler. */
+function replayable(req: FastifyRequest): boolean {
+  const { headers } = req;
+  if (headers['if-none-match'] !== undefined) return false;
+  if (headers.accept?.includes('text/csv')) return false;
+  for (const name of PROXY_HEADERS) if (headers[name] !== undefined) return false;
+  return true;
 }
 
 function cachingHeaders(
@@ -370,10 +220,4 @@ function cachingHeaders(
 /** Whole seconds from `from` to `to`, never negative (max-age, Age). */
 function secondsUntil(to: number, from: number): number {
   return Math.max(0, Math.floor((to - from) / 1000));
-}
-
-function etagMatches(header: string | undefined, etag: string): boolean {
-  if (!header) return false;
-  if (header.trim() === '*') return true;
-  return header.split(',').some((candidate) => candidate.trim().replace(/^W\//, '') === etag);
 }

@@ -155,7 +155,26 @@ describe('request rate limit', () => {
     assertError(over.json, 429, 'rate_limited', 'Rate limit exceeded');
     assert.ok(Number(over.headers['retry-after']) > 0);
     const health = await http(svc.url, '/health');
-    assert.equal(health.status, 200, 'liveness is never rate limited');
+    assert.equal(health.status, 429, '/health is an API endpoint and counts like the others');
+    for (const path of ['/metrics', '/openapi.json', '/docs', '/']) {
+      const res = await http(svc.url, path);
+      assert.ok(res.status < 400, `${path} is not counted: ${res.status}`);
+      assert.equal(res.headers['ratelimit-limit'], undefined, `${path} carries no RateLimit headers`);
+    }
+  });
+
+  it('counts /health, and not /metrics, /openapi.json, /docs or the dashboard', async () => {
+    const svc = await fresh({ RATE_LIMIT_PER_MINUTE: '3' });
+    for (let i = 0; i < 3; i++) {
+      for (const path of ['/metrics', '/openapi.json', '/docs', '/docs/json', '/']) {
+        assert.ok((await http(svc.url, path)).status < 400, path);
+      }
+      const health = await http(svc.url, '/health');
+      assert.equal(health.status, 200);
+      assert.equal(health.headers['ratelimit-remaining'], String(2 - i));
+    }
+    assert.equal((await http(svc.url, '/health')).status, 429);
+    assert.equal((await http(svc.url, '/sectors')).status, 429);
   });
 
   it('counts per client IP when TRUST_PROXY is on', async () => {

@@ -278,7 +278,7 @@ describe('graceful shutdown', () => {
 
   it('SIGTERM while a burst waits behind one slow request: every request completes, exit 0', async () => {
     const proc = await serviceWithSlowSectors();
-    // The first goes to the routes; the others wait below the router behind it (hit-replay.ts).
+    // All of them wait in the cache's single flight for the one slow portal fetch.
     const pending = Array.from({ length: 12 }, () => http(proc.url, '/sectors'));
     await slowFetchUnderWay();
     proc.child.kill('SIGTERM');

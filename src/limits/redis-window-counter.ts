@@ -1,9 +1,9 @@
 // Fixed-window counters in Redis, so replicas share one budget: two replicas together allow exactly
 // the configured number. INCR and PEXPIRE run in one script, so a window can never lose its expiry.
 // While Redis is unavailable the replica counts locally (each replica then allows the full amount).
-import type { WindowCounter } from '../exchange/budget.ts';
-import { MemoryWindowCounter } from '../exchange/budget.ts';
-import { KEY_PREFIX, type RedisLink } from './redis-link.ts';
+import type { WindowCounter } from './window-counter.ts';
+import { MemoryWindowCounter } from './window-counter.ts';
+import { KEY_PREFIX, type RedisLink } from '../cache/redis-link.ts';
 
 const HIT = `
 local n = redis.call('INCR', KEYS[1])
