@@ -38,10 +38,16 @@ const VARIANTS: Variant[] = [
     targets: false,
   },
   {
-    // Not the default: a smaller young generation means more scavenges under load (see bench/README.md).
+    // Not defaults: both trade speed under load for memory (see bench/README.md).
     id: 'compiled-semi-space-2',
     label: 'compiled, --max-semi-space-size=2',
     args: ['--max-semi-space-size=2', '--enable-source-maps', 'dist/main.js'],
+    targets: false,
+  },
+  {
+    id: 'compiled-optimize-for-size',
+    label: 'compiled, --optimize-for-size',
+    args: ['--optimize-for-size', '--enable-source-maps', 'dist/main.js'],
     targets: false,
   },
   { id: 'tsx', label: 'tsx (before)', args: ['--import', 'tsx', 'src/main.ts'], targets: false },
