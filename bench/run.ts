@@ -1,5 +1,5 @@
 // `npm run bench [-- NAME…]`: runs the benchmarks (all, or the named ones: parse, serve,
-// cold-burst, memory), prints every figure beside its target, and writes bench/results/latest.md
+// cold-burst, memory, startup), prints every figure beside its target, and writes bench/results/latest.md
 // and latest.json (sections not run keep their previous results). Exit code 1 when a target fails.
 // BENCH_CPU_PROF=1 profiles the child processes (bench/results/tmp/profiles/).
 import { loadavg } from 'node:os';
@@ -17,6 +17,7 @@ import {
   type Section,
 } from './report.ts';
 import { runServe } from './serve.ts';
+import { runStartup } from './startup.ts';
 import { sleep } from './stats.ts';
 
 const RUNNERS: Record<BenchName, () => Promise<Section>> = {
@@ -24,6 +25,7 @@ const RUNNERS: Record<BenchName, () => Promise<Section>> = {
   serve: runServe,
   'cold-burst': runColdBurst,
   memory: runMemory,
+  startup: runStartup,
 };
 
 function selected(args: string[]): BenchName[] {

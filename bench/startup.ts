@@ -1,0 +1,151 @@
+// Start-up: time from spawning the service's process to its "Server listening" log line, and its
+// RSS once it has sat idle, for the ways it can be started: the compiled dist/ with plain node
+// (`npm start`) and the TypeScript sources through tsx (how `npm start` ran before the build step).
+// The portal is never contacted at start (a dummy loopback address); each start gets an empty store.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { describeMachine } from './machine.ts';
+import type { Figure, Section } from './report.ts';
+import { median, sleep } from './stats.ts';
+
+const RUNS = 5;
+/** Idle time before RSS is read: the start-up garbage has been collected, timers have settled. */
+const IDLE_MS = 3000;
+
+interface Variant {
+  id: string;
+  label: string;
+  args: string[];
+  env?: Record<string, string>;
+  targets: boolean;
+}
+
+const VARIANTS: Variant[] = [
+  {
+    id: 'compiled',
+    label: 'compiled (npm start)',
+    args: ['--enable-source-maps', 'dist/main.js'],
+    targets: true,
+  },
+  {
+    id: 'compiled-no-warm-up',
+    label: 'compiled, PARSER_WARM_UP=false',
+    args: ['--enable-source-maps', 'dist/main.js'],
+    env: { PARSER_WARM_UP: 'false' },
+    targets: false,
+  },
+  {
+    // Not defaults: both trade speed under load for memory (see bench/README.md).
+    id: 'compiled-semi-space-2',
+    label: 'compiled, --max-semi-space-size=2',
+    args: ['--max-semi-space-size=2', '--enable-source-maps', 'dist/main.js'],
+    targets: false,
+  },
+  {
+    id: 'compiled-optimize-for-size',
+    label: 'compiled, --optimize-for-size',
+    args: ['--optimize-for-size', '--enable-source-maps', 'dist/main.js'],
+    targets: false,
+  },
+  { id: 'tsx', label: 'tsx (before)', args: ['--import', 'tsx', 'src/main.ts'], targets: false },
+];
+
+interface Start {
+  listeningMs: number;
+  idleRssMb: number;
+}
+
+function rssMb(pid: number): number {
+  const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return match ? Number(match[1]) / 1024 : Number.NaN;
+}
+
+async function startOnce(variant: Variant): Promise<Start> {
+  const dir = mkdtempSync(join(tmpdir(), 'psxmd-bench-start-'));
+  const started = performance.now();
+  const child = spawn(process.execPath, variant.args, {
+    env: {
+      ...process.env,
+      HOST: '127.0.0.1',
+      PORT: '0',
+      LOG_LEVEL: 'info',
+      CACHE_DIR: dir,
+      EXCHANGE_BASE_URL: 'http://127.0.0.1:9',
+      MALLOC_MMAP_THRESHOLD_: '131072',
+      ...variant.env,
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  try {
+    const listeningMs = await new Promise<number>((resolve, reject) => {
+      child.once('exit', (code) =>
+        reject(new Error(`${variant.label}: exited with ${code} before listening`)),
+      );
+      createInterface({ input: child.stdout! }).on('line', (line) => {
+        if (line.includes('Server listening at')) resolve(performance.now() - started);
+      });
+    });
+    await sleep(IDLE_MS);
+    return { listeningMs, idleRssMb: rssMb(child.pid!) };
+  } finally {
+    child.kill('SIGTERM');
+    await new Promise((resolve) => child.once('exit', resolve));
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+export async function runStartup(): Promise<Section> {
+  const startedAt = new Date();
+  if (!existsSync('dist/main.js')) throw new Error('dist/main.js is missing: run `npm run build` first');
+  const figures: Figure[] = [];
+  const rows: (string | number)[][] = [];
+  for (const variant of VARIANTS) {
+    const starts: Start[] = [];
+    for (let i = 0; i < RUNS; i++) starts.push(await startOnce(variant));
+    const listening = median(starts.map((s) => s.listeningMs)) / 1000;
+    const rss = median(starts.map((s) => s.idleRssMb));
+    figures.push(
+      {
+        id: `startup.${variant.id}.listening`,
+        label: `${variant.label}: start → listening`,
+        value: listening,
+        unit: 's',
+        ...(variant.targets ? { target: { op: '<=' as const, limit: 1.0 } } : {}),
+      },
+      {
+        id: `startup.${variant.id}.idle_rss`,
+        label: `${variant.label}: idle RSS`,
+        value: rss,
+        unit: 'MB',
+        ...(variant.targets ? { target: { op: '<=' as const, limit: 110 } } : {}),
+      },
+    );
+    rows.push([
+      variant.label,
+      starts.map((s) => Math.round(s.listeningMs)).join(' / '),
+      starts.map((s) => Math.round(s.idleRssMb)).join(' / '),
+    ]);
+  }
+  return {
+    id: 'startup',
+    title: `Start-up: process start → listening, idle RSS (median of ${RUNS})`,
+    startedAt: startedAt.toISOString(),
+    durationSec: (Date.now() - startedAt.getTime()) / 1000,
+    machine: describeMachine(),
+    figures,
+    tables: [
+      {
+        title: 'Every start',
+        columns: ['how', 'listening (ms)', `RSS after ${IDLE_MS / 1000} s idle (MB)`],
+        rows,
+      },
+    ],
+    notes: [
+      `Node ${process.version}; MALLOC_MMAP_THRESHOLD_=131072 as npm start sets it; an empty store per start; the portal is never contacted.`,
+      'Listening: from spawn() in the runner to the "Server listening at" log line (parser warm-up, when on, runs before it).',
+    ],
+  };
+}
