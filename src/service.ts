@@ -118,6 +118,7 @@ export async function createService(
     client,
     budget,
     logger,
+    onSectionMissing: (section) => metrics.sectionsMissing.inc({ section }),
     freshness: marketClockPolicy({
       followMarketClock: config.cache.followMarketClock,
       intradayTtlSec: config.cache.intradayTtlSec,
