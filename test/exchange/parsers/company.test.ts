@@ -268,7 +268,7 @@ describe('company page: generated pages', () => {
         f.annual.map((p) => p.period),
       );
       for (const [i, period] of f.annual.entries()) {
-        const got = page.financials!.annual![i]!.lines;
+        const got: Record<string, number | null> = page.financials!.annual![i]!.lines;
         assert.equal(got.eps, period.lines.eps);
         assert.equal(got.profit_after_taxation, period.lines.profit_after_taxation! * 1000);
       }
