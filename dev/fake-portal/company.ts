@@ -16,8 +16,8 @@ import { escapeHtml, formatDateText, formatFixed, renderCarousel, tokenScript } 
 
 export interface FakeFinancialPeriod {
   period: string;
-  /** Thousands of PKR as printed, except eps (PKR a share). */
-  lines: Record<string, number>;
+  /** Thousands of PKR as printed, except eps (PKR a share); null where the page shows `-`. */
+  lines: Record<string, number | null>;
 }
 
 export interface FakeAnnouncement {
@@ -149,14 +149,15 @@ function financialsOf(
       lines: { [topLine]: sales, total_income: totalIncome, profit_after_taxation: profit, eps: e },
     });
     const previous = years[i + 1]?.eps;
-    const growth = previous === undefined || previous === 0 ? 0 : round2((e / previous - 1) * 100);
+    // The oldest year has no year before it: the page shows `-`.
+    const growth = previous === undefined || previous === 0 ? null : round2((e / previous - 1) * 100);
     const pe = e === 0 ? 0 : close / e;
     ratios.push({
       period: String(year),
       lines: {
         net_profit_margin_pct: round2((profit / sales) * 100),
         eps_growth_pct: growth,
-        peg: growth === 0 ? 0 : round2(pe / growth),
+        peg: growth === null || growth === 0 ? null : round2(pe / growth),
       },
     });
   });
@@ -314,7 +315,8 @@ function changeItem(label: string, pct: number): string {
 }
 
 /** `(0.15)` for negatives, as the financials print them. */
-function financialCell(value: number, decimals: number): string {
+function financialCell(value: number | null, decimals: number): string {
+  if (value === null) return '<td class="right"><span class="">-</span></td>';
   const text = formatFixed(Math.abs(value), decimals);
   return value < 0
     ? `<td class="right"><span class="change__text--neg">(${text})</span></td>`
@@ -341,7 +343,10 @@ function periodTable(periods: FakeFinancialPeriod[], nested: boolean): string {
       (key) =>
         `<tr><td>${LINE_LABELS[key] ?? key}</td>${periods
           .map((p) =>
-            financialCell(p.lines[key] ?? 0, key === 'eps' || key.endsWith('_pct') || key === 'peg' ? 2 : 0),
+            financialCell(
+              p.lines[key] ?? null,
+              key === 'eps' || key.endsWith('_pct') || key === 'peg' ? 2 : 0,
+            ),
           )
           .join('')}</tr>`,
     )

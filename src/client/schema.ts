@@ -93,7 +93,10 @@ export interface paths {
            * @example KSE30
            */
           index?: string;
-          /** @description search symbols and company names (case-insensitive): then the list is {symbol, name, sector} objects, best matches first (exact symbol, symbol prefix, name prefix, name word prefix, substrings), at most 50 */
+          /**
+           * @description search symbols and company names (case-insensitive): then the list is {symbol, name, sector} objects, best matches first (exact symbol, symbol prefix, name prefix, name word prefix, substrings), at most 50
+           * @example habib
+           */
           q?: string;
           /**
            * @description csv: RFC 4180 with a header row (also chosen by Accept: text/csv); errors stay JSON
@@ -609,13 +612,28 @@ export interface paths {
     /**
      * Company profile
      * @description From the portal's company page (GET /company/{SYM}), fetched once per symbol per freshness window for this endpoint, its siblings and the quote's extras. Market cap is converted from the page's thousands to PKR.
+     *
+     *     **Example request**
+     *
+     *     ```http
+     *     GET /stocks/ENGRO/profile
+     *     ```
+     *
+     *     **Typed client**
+     *
+     *     ```ts
+     *     const { data, error } = await api.GET('/stocks/{symbol}/profile', { params: { path: { symbol: 'ENGRO' } } });
+     *     ```
      */
     get: {
       parameters: {
         query?: never;
         header?: never;
         path: {
-          /** @description a listed symbol, case-insensitive (e.g. ENGRO, 786, UBLP-ETF) */
+          /**
+           * @description a listed symbol, case-insensitive (e.g. ENGRO, 786, UBLP-ETF)
+           * @example ENGRO
+           */
           symbol: string;
         };
         cookie?: never;
@@ -713,18 +731,39 @@ export interface paths {
     /**
      * Annual or quarterly financials
      * @description From the portal's company page (GET /company/{SYM}), fetched once per symbol per freshness window for this endpoint, its siblings and the quote's extras. One row per period as the page shows them, newest first; amounts in PKR (the page prints thousands), EPS in PKR a share; annual rows include the ratios. A listed symbol without financials gives an empty list.
+     *
+     *     **Example request**
+     *
+     *     ```http
+     *     GET /stocks/ENGRO/financials?period=annual
+     *     ```
+     *
+     *     **Typed client**
+     *
+     *     ```ts
+     *     const { data, error } = await api.GET('/stocks/{symbol}/financials', { params: { path: { symbol: 'ENGRO' }, query: { period: 'annual' } } });
+     *     ```
      */
     get: {
       parameters: {
         query?: {
-          /** @description annual or quarterly; default annual */
+          /**
+           * @description annual or quarterly; default annual
+           * @example annual
+           */
           period?: string;
-          /** @description csv: RFC 4180 with a header row (also chosen by Accept: text/csv); errors stay JSON */
+          /**
+           * @description csv: RFC 4180 with a header row (also chosen by Accept: text/csv); errors stay JSON
+           * @example json
+           */
           format?: 'json' | 'csv';
         };
         header?: never;
         path: {
-          /** @description a listed symbol, case-insensitive (e.g. ENGRO, 786, UBLP-ETF) */
+          /**
+           * @description a listed symbol, case-insensitive (e.g. ENGRO, 786, UBLP-ETF)
+           * @example ENGRO
+           */
           symbol: string;
         };
         cookie?: never;
@@ -833,18 +872,41 @@ export interface paths {
     /**
      * Company announcements
      * @description From the portal's company page (GET /company/{SYM}), fetched once per symbol per freshness window for this endpoint, its siblings and the quote's extras. The page keeps the latest few of each category.
+     *
+     *     **Example request**
+     *
+     *     ```http
+     *     GET /stocks/ENGRO/announcements?category=board-meetings
+     *     ```
+     *
+     *     **Typed client**
+     *
+     *     ```ts
+     *     const { data, error } = await api.GET('/stocks/{symbol}/announcements', {
+     *       params: { path: { symbol: 'ENGRO' }, query: { category: 'board-meetings' } },
+     *     });
+     *     ```
      */
     get: {
       parameters: {
         query?: {
-          /** @description financial-results, board-meetings, others; default all, newest first */
+          /**
+           * @description financial-results, board-meetings, others; default all, newest first
+           * @example board-meetings
+           */
           category?: string;
-          /** @description csv: RFC 4180 with a header row (also chosen by Accept: text/csv); errors stay JSON */
+          /**
+           * @description csv: RFC 4180 with a header row (also chosen by Accept: text/csv); errors stay JSON
+           * @example json
+           */
           format?: 'json' | 'csv';
         };
         header?: never;
         path: {
-          /** @description a listed symbol, case-insensitive (e.g. ENGRO, 786, UBLP-ETF) */
+          /**
+           * @description a listed symbol, case-insensitive (e.g. ENGRO, 786, UBLP-ETF)
+           * @example ENGRO
+           */
           symbol: string;
         };
         cookie?: never;
