@@ -5,8 +5,9 @@
 // - a fresh company page in memory → the extras, and the answer's version and freshness include it;
 // - otherwise the extras are null, one background fetch of the page is started (at most one at a
 //   time and PREFETCHES_PER_MINUTE a minute per service, on a budget identity of its own so the
-//   caller's fetch budget is untouched), and that answer is marked not cacheable (max-age 0) so the
-//   next request picks the extras up;
+//   caller's fetch budget is untouched), and that answer stays fresh for PENDING_FRESH_MS at most,
+//   so repeats within a burst are still served from cache (src/server/hit-replay.ts) while the
+//   extras appear within seconds;
 // - a caller with its own proxy (X-Exchange-Proxy) never triggers one: its fetches go its way only.
 // Where the company page and the market watch both give a value (today's low and high), the newer
 // page wins: the company page when it was fetched after the market watch, else the market watch.
@@ -18,6 +19,7 @@ import type { Datasets } from './datasets.ts';
 import type { QuoteT } from './models.ts';
 
 const PREFETCHES_PER_MINUTE = 10;
+const PENDING_FRESH_MS = 2_000;
 const MINUTE = 60_000;
 /** The budget identity of background company fetches (src/exchange/budget.ts counts per client IP). */
 const PREFETCH_CONTEXT: RequestContext = { clientIp: 'quote-extras-prefetch' };
@@ -127,10 +129,8 @@ export async function addQuoteExtras(
   if (company === undefined) {
     if (ctx.proxy !== undefined || !prefetch(datasets, symbol, now)) return base;
     // The extras are on their way: this answer must not be cached or replayed for long.
-    return {
-      data: base.data,
-      provenance: { ...base.provenance, freshUntil: Math.min(base.provenance.freshUntil, now) },
-    };
+    const freshUntil = Math.min(base.provenance.freshUntil, now + PENDING_FRESH_MS);
+    return { data: base.data, provenance: { ...base.provenance, freshUntil } };
   }
   const page = company.value;
   if (page === null) return base;
