@@ -388,7 +388,13 @@ export function lineKey(label: string): string {
 
 /** EPS is printed in rupees a share and ratios as printed; everything else is scaled. */
 function isUnscaled(key: string): boolean {
-  return key === 'eps' || key.startsWith('eps_') || key.endsWith('_pct') || key === 'peg';
+  return (
+    key === 'eps' ||
+    key.startsWith('eps_') ||
+    key.includes('per_share') ||
+    key.endsWith('_pct') ||
+    key === 'peg'
+  );
 }
 
 /** A period table: first column the line labels, one column per period (`2025`, `Q2 2026`). */
