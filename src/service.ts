@@ -129,6 +129,7 @@ export async function createService(
     budget,
     logger,
     now,
+    onSectionMissing: (section) => metrics.sectionsMissing.inc({ section }),
     freshness: marketClockPolicy({
       followMarketClock: config.cache.followMarketClock,
       intradayTtlSec: config.cache.intradayTtlSec,

@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { renderCompanyPage } from './company.ts';
 import { createDataset, type Dataset } from './dataset.ts';
 import {
   renderErrorPage,
@@ -257,6 +258,16 @@ export async function startFakePortal(options: FakePortalOptions = {}): Promise<
           const body = renderIndexConstituents(dataset, code);
           return page(200, HTML, body ?? renderNotFoundPage(dataset, TOKEN_MARK, path));
         });
+      }
+      const company = /^\/company\/([^/]+)$/.exec(path);
+      if (company) {
+        const symbol = decodeURIComponent(company[1] as string);
+        return html(
+          `company:${symbol}`,
+          200,
+          () =>
+            renderCompanyPage(dataset, symbol, TOKEN_MARK) ?? renderNotFoundPage(dataset, TOKEN_MARK, path),
+        );
       }
       const reports = /^\/company\/reports\/([^/]+)$/.exec(path);
       if (reports) {

@@ -12,7 +12,8 @@ export type PageKind =
   | 'index-levels'
   | 'sector-summary'
   | 'history'
-  | 'reports';
+  | 'reports'
+  | 'company';
 
 /** One item of `GET /symbols`. */
 export interface PortalSymbol {
@@ -155,4 +156,108 @@ export interface ReportRow {
   postingDate: string;
   /** Absolute URL of the PDF. */
   document: string;
+}
+
+// ---- `GET /company/{SYM}` (parsers/company.ts) ----
+
+/** The quote header above the charts. */
+export interface CompanyQuote {
+  name: string | null;
+  sectorName: string | null;
+  close: number | null;
+  change: number | null;
+  /** Percent: `1.31` for `(1.31%)`. */
+  changePct: number | null;
+  /** The `As of Wed, Sep 30, 2026 3:47 PM` line as ISO 8601 with +05:00. */
+  asOf: string | null;
+}
+
+/** The regular market's stats panel (`div.tabs__panel[data-name="REG"]`). */
+export interface CompanyStats {
+  open: number | null;
+  high: number | null;
+  low: number | null;
+  volume: number | null;
+  circuitBreakerLow: number | null;
+  circuitBreakerHigh: number | null;
+  dayRangeLow: number | null;
+  dayRangeHigh: number | null;
+  week52Low: number | null;
+  week52High: number | null;
+  /** null where the page shows 0.00 (no order on that side). */
+  askPrice: number | null;
+  askVolume: number | null;
+  bidPrice: number | null;
+  bidVolume: number | null;
+  ldcp: number | null;
+  var: number | null;
+  haircut: number | null;
+  peRatio: number | null;
+  change1yPct: number | null;
+  ytdChangePct: number | null;
+}
+
+export interface KeyPerson {
+  name: string;
+  role: string | null;
+}
+
+export interface CompanyProfile {
+  description: string | null;
+  keyPeople: KeyPerson[];
+  address: string | null;
+  website: string | null;
+  registrar: string | null;
+  auditor: string | null;
+  /** A month name as the page writes it (`December`). */
+  fiscalYearEnd: string | null;
+}
+
+export interface CompanyEquity {
+  /** PKR (the page prints thousands: converted). */
+  marketCap: number | null;
+  shares: number | null;
+  freeFloatShares: number | null;
+  /** Percent: `40` for `40.00%`. */
+  freeFloatPct: number | null;
+}
+
+export type AnnouncementCategory = 'financial-results' | 'board-meetings' | 'others';
+
+export interface CompanyAnnouncement {
+  category: AnnouncementCategory;
+  /** `YYYY-MM-DD`. */
+  date: string;
+  title: string;
+  /** Absolute URL of the PDF the row links, or null (some rows link only images). */
+  documentUrl: string | null;
+}
+
+/** One period column of a financials or ratios table. */
+export interface FinancialPeriod {
+  /** As the column header shows it: `2025`, `Q2 2026`. */
+  period: string;
+  /** By line key (`profit_after_taxation`, `eps`, `net_profit_margin_pct`): PKR, except EPS (PKR a share) and ratios. */
+  lines: Record<string, number | null>;
+}
+
+export interface CompanyFinancials {
+  annual: FinancialPeriod[] | null;
+  quarterly: FinancialPeriod[] | null;
+}
+
+export type CompanySection =
+  'quote' | 'stats' | 'profile' | 'equity' | 'announcements' | 'financials' | 'ratios';
+
+/** A company page as parsed: each section null when the page lacks it or it no longer reads. */
+export interface CompanyPage {
+  quote: CompanyQuote | null;
+  stats: CompanyStats | null;
+  profile: CompanyProfile | null;
+  equity: CompanyEquity | null;
+  announcements: CompanyAnnouncement[] | null;
+  financials: CompanyFinancials | null;
+  ratios: FinancialPeriod[] | null;
+  /** Why each null section is null (logged and counted by the dataset accessor). */
+  missing: { section: CompanySection; reason: string }[];
 }

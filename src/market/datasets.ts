@@ -8,6 +8,7 @@ import type { DatasetCache } from '../cache/dataset-cache.ts';
 import type { FreshnessKind, FreshnessPolicy } from '../cache/freshness.ts';
 import type { ExchangeClient, PortalRequest } from '../exchange/client.ts';
 import {
+  parseCompany,
   parseHistory,
   parseIndexConstituents,
   parseIndexLevels,
@@ -18,6 +19,8 @@ import {
   parseSymbols,
 } from '../exchange/parsers/index.ts';
 import type {
+  CompanyPage,
+  CompanySection,
   HistoryRow,
   IndexConstituentsPage,
   IndexLevelsPage,
@@ -42,6 +45,8 @@ export interface DatasetsOptions {
   budget?: FetchBudget;
   logger?: Logger;
   now?: () => number;
+  /** A company page section that could not be read (counted as a metric). */
+  onSectionMissing?: (section: CompanySection) => void;
 }
 
 export class Datasets {
@@ -143,6 +148,41 @@ export class Datasets {
       path: `/company/reports/${encodeURIComponent(symbol)}`,
     };
     return this.read(`reports:${symbol}`, 'reports', req, (html) => parseReports(html, symbol), ctx);
+  }
+
+  /**
+   * The symbol's company page (`GET /company/{SYM}`), or null where the portal answers its
+   * `Not Found` page. One fetch per symbol per freshness window serves the profile, financials,
+   * announcements and the quote's extras. Intraday freshness: the page carries the live quote.
+   * Sections the parser could not read are logged and counted once per fetch.
+   */
+  company(symbol: string, ctx: RequestContext): Promise<Cached<CompanyPage | null>> {
+    const req: PortalRequest = {
+      kind: 'company',
+      method: 'GET',
+      path: `/company/${encodeURIComponent(symbol)}`,
+    };
+    return this.read(
+      `company:${symbol}`,
+      'intraday',
+      req,
+      (html) => this.parseCompanyPage(symbol, html),
+      ctx,
+    );
+  }
+
+  /** The company page held for `symbol` while it is fresh, without fetching; undefined otherwise. */
+  async freshCompany(symbol: string): Promise<Cached<CompanyPage | null> | undefined> {
+    return this.opts.cache.fresh<CompanyPage | null>(`company:${symbol}`);
+  }
+
+  private parseCompanyPage(symbol: string, html: string): CompanyPage | null {
+    const page = parseCompany(html);
+    for (const { section, reason } of page?.missing ?? []) {
+      this.opts.logger?.warn({ symbol, section, reason }, 'company page section could not be read');
+      this.opts.onSectionMissing?.(section);
+    }
+    return page;
   }
 
   private read<T>(

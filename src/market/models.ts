@@ -41,8 +41,27 @@ export const Quote = Type.Object(
     volume: NullableNum('shares traded today'),
     change: NullableNum('PKR, against LDCP'),
     change_pct: NullableNum('percent, against LDCP (a number, never a formatted string)'),
+    // Quote extras from the company page (src/market/quote-extras.ts): null until that page is held.
+    circuit_breaker_low: NullableNum("PKR; today's lower price limit, from the company page"),
+    circuit_breaker_high: NullableNum("PKR; today's upper price limit, from the company page"),
+    day_range_low: NullableNum("PKR; today's low: the newer of the company page and the market watch"),
+    day_range_high: NullableNum("PKR; today's high: the newer of the company page and the market watch"),
+    week52_low: NullableNum('PKR; 52-week low (split-adjusted by the portal), from the company page'),
+    week52_high: NullableNum('PKR; 52-week high (split-adjusted by the portal), from the company page'),
+    bid_price: NullableNum('PKR; best bid; null when the page shows no bid (0.00)'),
+    bid_volume: NullableNum('shares at the best bid'),
+    ask_price: NullableNum('PKR; best ask; null when the page shows no ask (0.00)'),
+    ask_volume: NullableNum('shares at the best ask'),
+    var: NullableNum('percent; value-at-risk margin, from the company page'),
+    haircut: NullableNum('percent, from the company page'),
+    ytd_change_pct: NullableNum('percent, year to date, not adjusted for payouts (company page)'),
+    as_of: NullableStr("time of the company page's quote (`As of …`), ISO 8601 with +05:00"),
   },
-  { $id: 'Quote' },
+  {
+    $id: 'Quote',
+    description:
+      "The spec fields join the screener and the market watch. The extras (circuit_breaker_* … as_of) come from the symbol's company page when the service holds a fresh copy; otherwise they are null and the page is fetched in the background (a quote never waits for it or fails because of it). Where both pages give a value (day_range_*), the newer page wins.",
+  },
 );
 
 // The codes and their descriptions live with the detector; the schema lists them for API users.
@@ -169,3 +188,80 @@ export const namedSchemas = [
   ScreenerRow,
   MarketSummary,
 ];
+
+// ---- company data (#17): the company page's profile, financials, announcements; symbol search ----
+
+export const KeyPerson = Type.Object({
+  name: Type.String(),
+  role: NullableStr('as the page writes it: `CEO`, `Chairperson`, `Company Secretary`'),
+});
+
+export const Profile = Type.Object(
+  {
+    symbol: Type.String(),
+    name: NullableStr('company name, from the company page'),
+    sector: NullableStr('sector name, e.g. `COMMERCIAL BANKS`'),
+    description: NullableStr('business description'),
+    key_people: Type.Array(KeyPerson),
+    address: NullableStr(),
+    website: NullableStr('as linked by the page'),
+    registrar: NullableStr('share registrar'),
+    auditor: NullableStr(),
+    fiscal_year_end: NullableStr('month name, e.g. `December`'),
+    shares_outstanding: NullableNum('shares'),
+    free_float_shares: NullableNum('shares'),
+    free_float_pct: NullableNum('percent of shares outstanding (`40` for 40 %)'),
+    market_cap: NullableNum("PKR (the page prints thousands, `Market Cap (000's)`: converted)"),
+  },
+  {
+    $id: 'Profile',
+    description:
+      'From the portal company page. Fields of a page section that could not be read are null (the section is logged and counted in psxmd_exchange_sections_missing_total).',
+  },
+);
+
+export const FinancialsRow = Type.Object(
+  {
+    period: Type.String({
+      description: 'the column header of the page: `2025` (annual), `Q2 2026` (quarterly)',
+    }),
+  },
+  {
+    $id: 'FinancialsRow',
+    additionalProperties: NullableNum(),
+    description:
+      "One period, newest first as the page shows them, with one number per line of the page's table. Line names are the page's row labels in snake_case: banks have `mark_up_earned`, other companies `sales`; then `total_income`, `profit_after_taxation`, `eps`. Amounts are PKR (the page prints thousands: converted); `eps` is PKR a share as printed. Annual rows also carry the ratios table: `net_profit_margin_pct`, `eps_growth_pct` (percent) and `peg`. Negative figures are printed in parentheses by the page and are negative numbers here.",
+  },
+);
+
+export const Announcement = Type.Object(
+  {
+    date: Type.String({ format: 'date', description: 'YYYY-MM-DD' }),
+    time: NullableStr('the company page shows dates only: always null here'),
+    title: Type.String(),
+    category: Type.Union(
+      [Type.Literal('financial-results'), Type.Literal('board-meetings'), Type.Literal('others')],
+      { description: "the page's tab" },
+    ),
+    document_url: NullableStr(
+      'absolute URL of the PDF, where the page links one (some rows link only images)',
+    ),
+  },
+  { $id: 'Announcement' },
+);
+
+export const StockMatch = Type.Object(
+  {
+    symbol: Type.String(),
+    name: Type.String({ description: 'company name as /symbols gives it (the portal truncates some)' }),
+    sector: Type.String({ description: 'sector name, e.g. `COMMERCIAL BANKS`' }),
+  },
+  { $id: 'StockMatch' },
+);
+
+export type ProfileT = Static<typeof Profile>;
+export type FinancialsRowT = { period: string } & Record<string, string | number | null>;
+export type AnnouncementT = Static<typeof Announcement>;
+export type StockMatchT = Static<typeof StockMatch>;
+
+export const companySchemas = [Profile, FinancialsRow, Announcement, StockMatch];

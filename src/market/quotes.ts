@@ -7,6 +7,7 @@ import { answerKey, derived, round4, type Answer } from './answer.ts';
 import type { RequestContext } from './context.ts';
 import type { Datasets } from './datasets.ts';
 import type { QuoteT } from './models.ts';
+import { addQuoteExtras, NO_EXTRAS } from './quote-extras.ts';
 import { normaliseSymbol } from './symbols.ts';
 
 const bySymbol = derived(
@@ -28,7 +29,7 @@ export async function quote(
   const [screener, marketWatch] = await Promise.all([datasets.screener(ctx), datasets.marketWatch(ctx)]);
   const known = quotesOf(screener)(marketWatch);
   const held = known.get(symbol);
-  if (held !== undefined) return held;
+  if (held !== undefined) return addQuoteExtras(datasets, symbol, held, marketWatch.fetchedAt, ctx);
   const sc = bySymbol(screener.value).get(symbol) as ScreenerRow | undefined;
   const mw = bySymbol(marketWatch.value).get(symbol) as MarketWatchRow | undefined;
   if (!sc && !mw) throw new NotFoundError(`${symbol} not found`);
@@ -51,9 +52,10 @@ export async function quote(
     volume: mw?.volume ?? null,
     change: round4(mw?.change ?? null),
     change_pct: round4(mw?.changePct ?? sc?.changePct ?? null),
+    ...NO_EXTRAS,
   };
   const answer = { key: answerKey('quote', symbol), data, provenance: combine([screener, marketWatch]) };
   // Only symbols that exist are kept, so the map is bounded by the listing.
   known.set(symbol, answer);
-  return answer;
+  return addQuoteExtras(datasets, symbol, answer, marketWatch.fetchedAt, ctx);
 }

@@ -4,6 +4,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { fundamentals } from '../market/fundamentals.ts';
 import { historical } from '../market/history.ts';
 import { quote } from '../market/quotes.ts';
+import { SEARCH_LIMIT, searchStocks } from '../market/search.ts';
 import { listStocks } from '../market/stocks.ts';
 import { errorResponses, FormatQuery, listEnvelope, singleEnvelope, SymbolParam } from '../server/schemas.ts';
 import type { RouteDeps } from './deps.ts';
@@ -32,16 +33,30 @@ export async function stockRoutes(app: FastifyInstance, deps: RouteDeps): Promis
         tags: ['stocks'],
         querystring: Type.Object({
           index: Type.Optional(Type.String({ description: "only this index's constituents, e.g. KSE100" })),
+          q: Type.Optional(
+            Type.String({
+              maxLength: 50,
+              description: `search symbols and company names (case-insensitive): then the list is {symbol, name, sector} objects, best matches first (exact symbol, symbol prefix, name prefix, name word prefix, substrings), at most ${SEARCH_LIMIT}`,
+            }),
+          ),
           format: FormatQuery.properties.format,
         }),
         response: {
-          200: listEnvelope(Type.String(), 'symbols (tickers)'),
-          ...errorResponses({ 404: 'unknown index' }),
+          200: listEnvelope(
+            Type.Union([Type.String(), Type.Unsafe({ $ref: 'StockMatch#' })]),
+            'symbols (tickers); with q, matches as {symbol, name, sector}',
+          ),
+          ...errorResponses({ 400: 'q is empty', 404: 'unknown index' }),
         },
       },
     },
     async (req, reply) => {
-      const { index } = req.query;
+      const { index, q } = req.query;
+      if (q !== undefined) {
+        const found = await searchStocks(datasets, q, contextOf(req));
+        const query = q.trim().toLowerCase();
+        return respond.send(req, reply, found, `stocks?q=${query}`, { filename: 'stocks-search' });
+      }
       const answer = await listStocks(datasets, contextOf(req), index);
       return respond.send(req, reply, answer, {
         filename: index ? `stocks-${index.toUpperCase()}` : 'stocks',

@@ -4,7 +4,8 @@ import compress from '@fastify/compress';
 import cors from '@fastify/cors';
 import swagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance, type FastifyServerOptions, type onRequestHookHandler } from 'fastify';
-import { namedSchemas } from '../market/models.ts';
+import { companySchemas, namedSchemas } from '../market/models.ts';
+import { companyRoutes } from '../routes/company.ts';
 import { healthRoutes } from '../routes/health.ts';
 import { indexRoutes } from '../routes/indices.ts';
 import { marketRoutes } from '../routes/market.ts';
@@ -66,7 +67,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   });
 
   registerErrorHandling(app);
-  for (const schema of [...namedSchemas, ErrorEnvelope]) app.addSchema(schema);
+  for (const schema of [...namedSchemas, ...companySchemas, ErrorEnvelope]) app.addSchema(schema);
 
   await app.register(swagger, {
     openapi: {
@@ -128,6 +129,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
 
   await app.register(healthRoutes, { readiness: opts.readiness });
   await app.register(stockRoutes, opts.deps);
+  await app.register(companyRoutes, opts.deps);
   await app.register(indexRoutes, opts.deps);
   await app.register(sectorRoutes, opts.deps);
   await app.register(marketRoutes, opts.deps);

@@ -90,6 +90,13 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  readonly sectionsMissing = new Counter({
+    name: 'psxmd_exchange_sections_missing_total',
+    help: 'Company page sections that could not be read, by section (each is served as null)',
+    labelNames: ['section'],
+    registers: [this.registry],
+  });
+
   private readonly cacheReadChildren = new Map<string, Counter.Internal>();
 
   constructor() {

@@ -4,6 +4,8 @@
 // from the routes so the route files stay about behaviour; the values are the fake portal's
 // (dev/fake-portal), so whatever /docs shows can be reproduced with `npm run demo`.
 
+import { COMPANY_OPERATION_EXAMPLES, ENGRO_QUOTE_EXTRAS } from './openapi-examples-company.ts';
+
 /** The parts of an OpenAPI 3.1 document this module reads or writes. */
 export interface OpenApiDoc {
   info: { description?: string };
@@ -26,7 +28,7 @@ interface ErrorExample {
   summary?: string;
 }
 
-interface OperationExamples {
+export interface OperationExamples {
   /** Example value per parameter name (path and query). */
   params: Record<string, string | number>;
   /** The example request: path and query string, as a caller would send it. */
@@ -68,6 +70,7 @@ const ENGRO_QUOTE = {
   volume: 22155,
   change: -14.48,
   change_pct: -3.392,
+  ...ENGRO_QUOTE_EXTRAS,
 };
 
 export const OPERATION_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
@@ -78,12 +81,13 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
     data: { status: 'ok' },
   },
   '/stocks': {
-    params: { index: 'KSE30' },
+    params: { index: 'KSE30', q: 'habib' },
     request: '/stocks?index=KSE30',
     client: "await api.GET('/stocks', { params: { query: { index: 'KSE30' } } })",
     data: ['AIRLINK', 'BAFL', 'BAHL', 'DGKC', 'EFERT', 'ENGRO'],
     errors: {
       404: [{ code: 'not_found', message: 'index NOSUCH not found' }],
+      400: [{ code: 'bad_request', message: 'q must not be empty: give part of a symbol or company name' }],
       422: [{ code: 'bad_request', message: 'invalid request: querystring/index must be string' }],
     },
   },
@@ -325,6 +329,7 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
       kmi30: 239177.06,
     },
   },
+  ...COMPANY_OPERATION_EXAMPLES,
 };
 
 /** What each status answers when an operation has nothing more specific to say. */

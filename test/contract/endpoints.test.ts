@@ -79,6 +79,21 @@ describe('GET /stocks/{symbol}/quote', () => {
     volume: nullableNum,
     change: nullableNum,
     change_pct: nullableNum,
+    // Extras from the company page (test/contract/company.test.ts checks their values).
+    circuit_breaker_low: nullableNum,
+    circuit_breaker_high: nullableNum,
+    day_range_low: nullableNum,
+    day_range_high: nullableNum,
+    week52_low: nullableNum,
+    week52_high: nullableNum,
+    bid_price: nullableNum,
+    bid_volume: nullableNum,
+    ask_price: nullableNum,
+    ask_volume: nullableNum,
+    var: nullableNum,
+    haircut: nullableNum,
+    ytd_change_pct: nullableNum,
+    as_of: ['string', 'null'],
   } as const;
 
   it('joins the screener and market-watch rows, case-insensitively', async () => {

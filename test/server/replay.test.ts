@@ -72,6 +72,9 @@ describe('hit replay', () => {
     const replaying = await serviceWithLog();
     const routed = await startService(portal.url, { HIT_REPLAY: 'false' });
     services.push(routed);
+    // A quote's extras come from the company page (src/market/quote-extras.ts): both services hold
+    // it first, so both answer the same quote.
+    for (const svc of [replaying, routed]) await http(svc.url, '/stocks/ENGRO/profile');
     const paths = [
       '/stocks/ENGRO/quote',
       '/screener',

@@ -23,8 +23,11 @@ export const sectors = (): Promise<SectorSummary[]> =>
 export const screenerRows = (): Promise<ScreenerRow[]> =>
   share('screener', async () => (await unwrap(api.GET('/screener'))).data);
 
+// Without `q` the list is plain symbols (its type also covers the `?q=` search's objects).
 export const symbols = (): Promise<string[]> =>
-  share('stocks', async () => (await unwrap(api.GET('/stocks'))).data);
+  share('stocks', async () =>
+    (await unwrap(api.GET('/stocks'))).data.filter((s): s is string => typeof s === 'string'),
+  );
 
 export const sectorMembers = async (code: string): Promise<string[]> =>
   (await unwrap(api.GET('/sectors/{name}/stocks', { params: { path: { name: code } } }))).data;

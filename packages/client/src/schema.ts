@@ -94,6 +94,11 @@ export interface paths {
            */
           index?: string;
           /**
+           * @description search symbols and company names (case-insensitive): then the list is {symbol, name, sector} objects, best matches first (exact symbol, symbol prefix, name prefix, name word prefix, substrings), at most 50
+           * @example habib
+           */
+          q?: string;
+          /**
            * @description csv: RFC 4180 with a header row (also chosen by Accept: text/csv); errors stay JSON
            * @example json
            */
@@ -105,14 +110,14 @@ export interface paths {
       };
       requestBody?: never;
       responses: {
-        /** @description symbols (tickers) */
+        /** @description symbols (tickers); with q, matches as {symbol, name, sector} */
         200: {
           headers: {
             [name: string]: unknown;
           };
           content: {
             'application/json': {
-              data: string[];
+              data: (string | components['schemas']['StockMatch'])[];
               meta: {
                 /** @description server time of the response, ISO 8601 with UTC offset, to the second */
                 timestamp: string;
@@ -122,6 +127,15 @@ export interface paths {
                 count: number;
               };
             };
+          };
+        };
+        /** @description q is empty */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
           };
         };
         /** @description unknown index */
@@ -561,6 +575,409 @@ export interface paths {
           };
         };
         /** @description the exchange page could not be read (upstream_data_error) or a caller proxy failed (proxy_unreachable) */
+        502: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description the exchange was unreachable and nothing is cached (exchange_unavailable) */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/stocks/{symbol}/profile': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Company profile
+     * @description From the portal's company page (GET /company/{SYM}), fetched once per symbol per freshness window for this endpoint, its siblings and the quote's extras. Market cap is converted from the page's thousands to PKR.
+     *
+     *     **Example request**
+     *
+     *     ```http
+     *     GET /stocks/ENGRO/profile
+     *     ```
+     *
+     *     **Typed client**
+     *
+     *     ```ts
+     *     const { data, error } = await api.GET('/stocks/{symbol}/profile', { params: { path: { symbol: 'ENGRO' } } });
+     *     ```
+     */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /**
+           * @description a listed symbol, case-insensitive (e.g. ENGRO, 786, UBLP-ETF)
+           * @example ENGRO
+           */
+          symbol: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description the profile */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              data: components['schemas']['Profile'];
+              meta: {
+                /** @description server time of the response, ISO 8601 with UTC offset, to the second */
+                timestamp: string;
+                /** @description true when served from cache */
+                cached: boolean;
+              };
+            };
+          };
+        };
+        /** @description unknown symbol, or the exchange has no company page for it */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description request validation failed (code bad_request) */
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description more than the allowed requests a minute from this IP, or its exchange-fetch budget is spent */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description unexpected server error (internal_error) */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description the company page could not be read (upstream_data_error) */
+        502: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description the exchange was unreachable and nothing is cached (exchange_unavailable) */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/stocks/{symbol}/financials': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Annual or quarterly financials
+     * @description From the portal's company page (GET /company/{SYM}), fetched once per symbol per freshness window for this endpoint, its siblings and the quote's extras. One row per period as the page shows them, newest first; amounts in PKR (the page prints thousands), EPS in PKR a share; annual rows include the ratios. A listed symbol without financials gives an empty list.
+     *
+     *     **Example request**
+     *
+     *     ```http
+     *     GET /stocks/ENGRO/financials?period=annual
+     *     ```
+     *
+     *     **Typed client**
+     *
+     *     ```ts
+     *     const { data, error } = await api.GET('/stocks/{symbol}/financials', { params: { path: { symbol: 'ENGRO' }, query: { period: 'annual' } } });
+     *     ```
+     */
+    get: {
+      parameters: {
+        query?: {
+          /**
+           * @description annual or quarterly; default annual
+           * @example annual
+           */
+          period?: string;
+          /**
+           * @description csv: RFC 4180 with a header row (also chosen by Accept: text/csv); errors stay JSON
+           * @example json
+           */
+          format?: 'json' | 'csv';
+        };
+        header?: never;
+        path: {
+          /**
+           * @description a listed symbol, case-insensitive (e.g. ENGRO, 786, UBLP-ETF)
+           * @example ENGRO
+           */
+          symbol: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description periods */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              data: components['schemas']['FinancialsRow'][];
+              meta: {
+                /** @description server time of the response, ISO 8601 with UTC offset, to the second */
+                timestamp: string;
+                /** @description true when served from cache */
+                cached: boolean;
+                /** @description number of items in data */
+                count: number;
+              };
+            };
+          };
+        };
+        /** @description period is not one of annual, quarterly */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description unknown symbol, or the exchange has no company page for it */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description request validation failed (code bad_request) */
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description more than the allowed requests a minute from this IP, or its exchange-fetch budget is spent */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description unexpected server error (internal_error) */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description the company page's financials could not be read (upstream_data_error) */
+        502: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description the exchange was unreachable and nothing is cached (exchange_unavailable) */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/stocks/{symbol}/announcements': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Company announcements
+     * @description From the portal's company page (GET /company/{SYM}), fetched once per symbol per freshness window for this endpoint, its siblings and the quote's extras. The page keeps the latest few of each category.
+     *
+     *     **Example request**
+     *
+     *     ```http
+     *     GET /stocks/ENGRO/announcements?category=board-meetings
+     *     ```
+     *
+     *     **Typed client**
+     *
+     *     ```ts
+     *     const { data, error } = await api.GET('/stocks/{symbol}/announcements', {
+     *       params: { path: { symbol: 'ENGRO' }, query: { category: 'board-meetings' } },
+     *     });
+     *     ```
+     */
+    get: {
+      parameters: {
+        query?: {
+          /**
+           * @description financial-results, board-meetings, others; default all, newest first
+           * @example board-meetings
+           */
+          category?: string;
+          /**
+           * @description csv: RFC 4180 with a header row (also chosen by Accept: text/csv); errors stay JSON
+           * @example json
+           */
+          format?: 'json' | 'csv';
+        };
+        header?: never;
+        path: {
+          /**
+           * @description a listed symbol, case-insensitive (e.g. ENGRO, 786, UBLP-ETF)
+           * @example ENGRO
+           */
+          symbol: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description announcements */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              data: components['schemas']['Announcement'][];
+              meta: {
+                /** @description server time of the response, ISO 8601 with UTC offset, to the second */
+                timestamp: string;
+                /** @description true when served from cache */
+                cached: boolean;
+                /** @description number of items in data */
+                count: number;
+              };
+            };
+          };
+        };
+        /** @description category is not one of financial-results, board-meetings, others */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description unknown symbol, or the exchange has no company page for it */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description request validation failed (code bad_request) */
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description more than the allowed requests a minute from this IP, or its exchange-fetch budget is spent */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description unexpected server error (internal_error) */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description the company page's announcements could not be read (upstream_data_error) */
         502: {
           headers: {
             [name: string]: unknown;
@@ -1297,6 +1714,7 @@ export interface components {
       /** @description readiness only: `ok`, `degraded` or `disabled` */
       redis?: string;
     };
+    /** @description The spec fields join the screener and the market watch. The extras (circuit_breaker_* … as_of) come from the symbol's company page when the service holds a fresh copy; otherwise they are null and the page is fetched in the background (a quote never waits for it or fails because of it). Where both pages give a value (day_range_*), the newer page wins. */
     Quote: {
       symbol: string;
       /** @description company name as the portal lists it */
@@ -1333,6 +1751,34 @@ export interface components {
       change: number | null;
       /** @description percent, against LDCP (a number, never a formatted string) */
       change_pct: number | null;
+      /** @description PKR; today's lower price limit, from the company page */
+      circuit_breaker_low: number | null;
+      /** @description PKR; today's upper price limit, from the company page */
+      circuit_breaker_high: number | null;
+      /** @description PKR; today's low: the newer of the company page and the market watch */
+      day_range_low: number | null;
+      /** @description PKR; today's high: the newer of the company page and the market watch */
+      day_range_high: number | null;
+      /** @description PKR; 52-week low (split-adjusted by the portal), from the company page */
+      week52_low: number | null;
+      /** @description PKR; 52-week high (split-adjusted by the portal), from the company page */
+      week52_high: number | null;
+      /** @description PKR; best bid; null when the page shows no bid (0.00) */
+      bid_price: number | null;
+      /** @description shares at the best bid */
+      bid_volume: number | null;
+      /** @description PKR; best ask; null when the page shows no ask (0.00) */
+      ask_price: number | null;
+      /** @description shares at the best ask */
+      ask_volume: number | null;
+      /** @description percent; value-at-risk margin, from the company page */
+      var: number | null;
+      /** @description percent, from the company page */
+      haircut: number | null;
+      /** @description percent, year to date, not adjusted for payouts (company page) */
+      ytd_change_pct: number | null;
+      /** @description time of the company page's quote (`As of …`), ISO 8601 with +05:00 */
+      as_of: string | null;
     };
     HistoricalRow: {
       /**
@@ -1447,6 +1893,65 @@ export interface components {
     /** @description current index levels: `kse100`, `kse30`, `kmiallshare`, `allshare`, and every other index as its lowercase code */
     MarketSummary: {
       [key: string]: number;
+    };
+    /** @description From the portal company page. Fields of a page section that could not be read are null (the section is logged and counted in psxmd_exchange_sections_missing_total). */
+    Profile: {
+      symbol: string;
+      /** @description company name, from the company page */
+      name: string | null;
+      /** @description sector name, e.g. `COMMERCIAL BANKS` */
+      sector: string | null;
+      /** @description business description */
+      description: string | null;
+      key_people: {
+        name: string;
+        /** @description as the page writes it: `CEO`, `Chairperson`, `Company Secretary` */
+        role: string | null;
+      }[];
+      address: string | null;
+      /** @description as linked by the page */
+      website: string | null;
+      /** @description share registrar */
+      registrar: string | null;
+      auditor: string | null;
+      /** @description month name, e.g. `December` */
+      fiscal_year_end: string | null;
+      /** @description shares */
+      shares_outstanding: number | null;
+      /** @description shares */
+      free_float_shares: number | null;
+      /** @description percent of shares outstanding (`40` for 40 %) */
+      free_float_pct: number | null;
+      /** @description PKR (the page prints thousands, `Market Cap (000's)`: converted) */
+      market_cap: number | null;
+    };
+    /** @description One period, newest first as the page shows them, with one number per line of the page's table. Line names are the page's row labels in snake_case: banks have `mark_up_earned`, other companies `sales`; then `total_income`, `profit_after_taxation`, `eps`. Amounts are PKR (the page prints thousands: converted); `eps` is PKR a share as printed. Annual rows also carry the ratios table: `net_profit_margin_pct`, `eps_growth_pct` (percent) and `peg`. Negative figures are printed in parentheses by the page and are negative numbers here. */
+    FinancialsRow: {
+      /** @description the column header of the page: `2025` (annual), `Q2 2026` (quarterly) */
+      period: string;
+    } & {
+      [key: string]: number | null;
+    };
+    Announcement: {
+      /**
+       * Format: date
+       * @description YYYY-MM-DD
+       */
+      date: string;
+      /** @description the company page shows dates only: always null here */
+      time: string | null;
+      title: string;
+      /** @description the page's tab */
+      category: 'financial-results' | 'board-meetings' | 'others';
+      /** @description absolute URL of the PDF, where the page links one (some rows link only images) */
+      document_url: string | null;
+    };
+    StockMatch: {
+      symbol: string;
+      /** @description company name as /symbols gives it (the portal truncates some) */
+      name: string;
+      /** @description sector name, e.g. `COMMERCIAL BANKS` */
+      sector: string;
     };
     ErrorEnvelope: {
       error: {

@@ -8,3 +8,4 @@ export { parseIndexLevels } from './index-levels.ts';
 export { parseSectorSummary } from './sector-summary.ts';
 export { parseHistory } from './history.ts';
 export { parseReports } from './reports.ts';
+export { parseCompany } from './company.ts';

@@ -1,0 +1,151 @@
+// The quote's extras (circuit breaker, day and 52-week range, bid/ask, VaR, haircut, YTD change)
+// come from the symbol's company page, a page per symbol. A quote must never wait for that page or
+// fail because of it, and a sweep of quotes must not become a sweep of company pages (the portal
+// rate-limits this server's IP as a whole, upstream.md §1). So:
+// - a fresh company page in memory → the extras, and the answer's version and freshness include it;
+// - otherwise the extras are null, one background fetch of the page is started (at most one at a
+//   time and PREFETCHES_PER_MINUTE a minute per service, on a budget identity of its own so the
+//   caller's fetch budget is untouched), and that answer stays fresh for PENDING_FRESH_MS at most,
+//   so repeats within a burst are still served from cache (src/server/hit-replay.ts) while the
+//   extras appear within seconds;
+// - a caller with its own proxy (X-Exchange-Proxy) never triggers one: its fetches go its way only.
+// Where the company page and the market watch both give a value (today's low and high), the newer
+// page wins: the company page when it was fetched after the market watch, else the market watch.
+import { combine, type Cached } from '../cache/types.ts';
+import type { CompanyPage } from '../exchange/types.ts';
+import type { Answer } from './answer.ts';
+import type { RequestContext } from './context.ts';
+import type { Datasets } from './datasets.ts';
+import type { QuoteT } from './models.ts';
+
+const PREFETCHES_PER_MINUTE = 10;
+const PENDING_FRESH_MS = 2_000;
+const MINUTE = 60_000;
+/** The budget identity of background company fetches (src/exchange/budget.ts counts per client IP). */
+const PREFETCH_CONTEXT: RequestContext = { clientIp: 'quote-extras-prefetch' };
+
+export type QuoteExtras = Pick<
+  QuoteT,
+  | 'circuit_breaker_low'
+  | 'circuit_breaker_high'
+  | 'day_range_low'
+  | 'day_range_high'
+  | 'week52_low'
+  | 'week52_high'
+  | 'bid_price'
+  | 'bid_volume'
+  | 'ask_price'
+  | 'ask_volume'
+  | 'var'
+  | 'haircut'
+  | 'ytd_change_pct'
+  | 'as_of'
+>;
+
+export const NO_EXTRAS: QuoteExtras = {
+  circuit_breaker_low: null,
+  circuit_breaker_high: null,
+  day_range_low: null,
+  day_range_high: null,
+  week52_low: null,
+  week52_high: null,
+  bid_price: null,
+  bid_volume: null,
+  ask_price: null,
+  ask_volume: null,
+  var: null,
+  haircut: null,
+  ytd_change_pct: null,
+  as_of: null,
+};
+
+interface Prefetcher {
+  inFlight: boolean;
+  windowStart: number;
+  started: number;
+}
+
+const prefetchers = new WeakMap<Datasets, Prefetcher>();
+
+/** Starts one background company fetch if the limits allow; true when one was started. */
+function prefetch(datasets: Datasets, symbol: string, now: number): boolean {
+  let state = prefetchers.get(datasets);
+  if (state === undefined) {
+    state = { inFlight: false, windowStart: now, started: 0 };
+    prefetchers.set(datasets, state);
+  }
+  if (now - state.windowStart >= MINUTE) {
+    state.windowStart = now;
+    state.started = 0;
+  }
+  if (state.inFlight || state.started >= PREFETCHES_PER_MINUTE) return false;
+  state.inFlight = true;
+  state.started++;
+  const done = (): void => {
+    state.inFlight = false;
+  };
+  // Failures are the cache's to log (a budget refusal, a portal error): the quote has answered.
+  datasets.company(symbol, PREFETCH_CONTEXT).then(done, done);
+  return true;
+}
+
+function extrasOf(page: CompanyPage, companyIsNewer: boolean, base: QuoteT): QuoteExtras {
+  const s = page.stats;
+  const dayLow = companyIsNewer ? (s?.dayRangeLow ?? base.low) : (base.low ?? s?.dayRangeLow ?? null);
+  const dayHigh = companyIsNewer ? (s?.dayRangeHigh ?? base.high) : (base.high ?? s?.dayRangeHigh ?? null);
+  return {
+    circuit_breaker_low: s?.circuitBreakerLow ?? null,
+    circuit_breaker_high: s?.circuitBreakerHigh ?? null,
+    day_range_low: dayLow ?? null,
+    day_range_high: dayHigh ?? null,
+    week52_low: s?.week52Low ?? null,
+    week52_high: s?.week52High ?? null,
+    bid_price: s?.bidPrice ?? null,
+    bid_volume: s?.bidVolume ?? null,
+    ask_price: s?.askPrice ?? null,
+    ask_volume: s?.askVolume ?? null,
+    var: s?.var ?? null,
+    haircut: s?.haircut ?? null,
+    ytd_change_pct: s?.ytdChangePct ?? null,
+    as_of: page.quote?.asOf ?? null,
+  };
+}
+
+const withExtras = new WeakMap<Cached<CompanyPage | null>, WeakMap<Answer<QuoteT>, Answer<QuoteT>>>();
+
+/**
+ * The quote with its extras. `base` carries NO_EXTRAS; `marketWatchFetchedAt` decides which page is
+ * newer where both give a value.
+ */
+export async function addQuoteExtras(
+  datasets: Datasets,
+  symbol: string,
+  base: Answer<QuoteT>,
+  marketWatchFetchedAt: number,
+  ctx: RequestContext,
+  now: number = Date.now(),
+): Promise<Answer<QuoteT>> {
+  const company = await datasets.freshCompany(symbol);
+  if (company === undefined) {
+    if (ctx.proxy !== undefined || !prefetch(datasets, symbol, now)) return base;
+    // The extras are on their way: this answer must not be cached or replayed for long.
+    const freshUntil = Math.min(base.provenance.freshUntil, now + PENDING_FRESH_MS);
+    return { data: base.data, provenance: { ...base.provenance, freshUntil } };
+  }
+  const page = company.value;
+  if (page === null) return base;
+  let views = withExtras.get(company);
+  if (views === undefined) {
+    views = new WeakMap();
+    withExtras.set(company, views);
+  }
+  const held = views.get(base);
+  if (held !== undefined) return held;
+  const extras = extrasOf(page, company.fetchedAt > marketWatchFetchedAt, base.data);
+  const answer: Answer<QuoteT> = {
+    data: { ...base.data, ...extras },
+    provenance: combine([base.provenance, company]),
+  };
+  views.set(base, answer);
+  return answer;
+}
