@@ -4,7 +4,7 @@
 import type { Cached } from '../cache/types.ts';
 import { BadRequestError, NotFoundError, UpstreamDataError } from '../errors.ts';
 import type { AnnouncementCategory, CompanyPage, FinancialPeriod } from '../exchange/types.ts';
-import { answerFrom, derived, type Answer } from './answer.ts';
+import { answerFrom, answerKey, derived, type Answer } from './answer.ts';
 import type { RequestContext } from './context.ts';
 import type { Datasets } from './datasets.ts';
 import type { AnnouncementT, FinancialsRowT, ProfileT } from './models.ts';
@@ -69,7 +69,7 @@ export async function profile(
   const cached = await companyPage(datasets, symbol, ctx);
   const page = cached.value;
   if (page.quote === null && page.profile === null && page.equity === null) throw unreadable(page, 'profile');
-  return answerFrom(cached, profiles(page)(symbol));
+  return answerFrom(cached, profiles(page)(symbol), answerKey('profile', symbol));
 }
 
 function rowsOf(periods: FinancialPeriod[], ratios: FinancialPeriod[] | null): FinancialsRowT[] {
@@ -98,7 +98,11 @@ export async function financials(
   const cached = await companyPage(datasets, symbol, ctx);
   const page = cached.value;
   if (page.financials === null || page.financials[period] === null) throw unreadable(page, 'financials');
-  return answerFrom(cached, period === 'annual' ? annualRows(page) : quarterlyRows(page));
+  return answerFrom(
+    cached,
+    period === 'annual' ? annualRows(page) : quarterlyRows(page),
+    answerKey('financials', symbol, { period }),
+  );
 }
 
 const announcementRows = derived((page: CompanyPage) =>
@@ -135,5 +139,5 @@ export async function announcements(
     category === undefined
       ? [...rows].sort((a, b) => (a.date < b.date ? 1 : a.date > b.date ? -1 : 0))
       : rows.filter((r) => r.category === category);
-  return answerFrom(cached, chosen);
+  return answerFrom(cached, chosen, answerKey('announcements', symbol, { category }));
 }

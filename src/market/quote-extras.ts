@@ -130,7 +130,7 @@ export async function addQuoteExtras(
     if (ctx.proxy !== undefined || !prefetch(datasets, symbol, now)) return base;
     // The extras are on their way: this answer must not be cached or replayed for long.
     const freshUntil = Math.min(base.provenance.freshUntil, now + PENDING_FRESH_MS);
-    return { data: base.data, provenance: { ...base.provenance, freshUntil } };
+    return { key: base.key, data: base.data, provenance: { ...base.provenance, freshUntil } };
   }
   const page = company.value;
   if (page === null) return base;
@@ -143,6 +143,7 @@ export async function addQuoteExtras(
   if (held !== undefined) return held;
   const extras = extrasOf(page, company.fetchedAt > marketWatchFetchedAt, base.data);
   const answer: Answer<QuoteT> = {
+    key: base.key,
     data: { ...base.data, ...extras },
     provenance: combine([base.provenance, company]),
   };

@@ -1,7 +1,7 @@
 // `GET /stocks?q=…`: symbols and company names from `/symbols`, best matches first.
 import { BadRequestError } from '../errors.ts';
 import type { PortalSymbol } from '../exchange/types.ts';
-import { answerFrom, derived, type Answer } from './answer.ts';
+import { answerFrom, answerKey, derived, type Answer } from './answer.ts';
 import type { RequestContext } from './context.ts';
 import type { Datasets } from './datasets.ts';
 import type { StockMatchT } from './models.ts';
@@ -65,5 +65,9 @@ export async function searchStocks(
   if (query.trim().length === 0)
     throw new BadRequestError('q must not be empty: give part of a symbol or company name');
   const cached = await datasets.symbols(ctx);
-  return answerFrom(cached, searchSymbols(cached.value, query));
+  return answerFrom(
+    cached,
+    searchSymbols(cached.value, query),
+    answerKey('search', query.trim().toLowerCase()),
+  );
 }

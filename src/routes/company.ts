@@ -53,7 +53,7 @@ export async function companyRoutes(app: FastifyInstance, deps: RouteDeps): Prom
     },
     async (req, reply) => {
       const answer = await profile(datasets, req.params.symbol, contextOf(req));
-      return respond.send(req, reply, answer, `profile:${answer.data.symbol}`);
+      return respond.send(req, reply, answer);
     },
   );
 
@@ -80,7 +80,7 @@ export async function companyRoutes(app: FastifyInstance, deps: RouteDeps): Prom
       const period = parsePeriod(req.query.period);
       const answer = await financials(datasets, req.params.symbol, period, contextOf(req));
       const symbol = req.params.symbol.toUpperCase();
-      return respond.send(req, reply, answer, `financials:${symbol}:${period}`, {
+      return respond.send(req, reply, answer, {
         filename: `${symbol}-financials-${period}`,
       });
     },
@@ -109,7 +109,7 @@ export async function companyRoutes(app: FastifyInstance, deps: RouteDeps): Prom
       const category = parseCategory(req.query.category);
       const answer = await announcements(datasets, req.params.symbol, category, contextOf(req));
       const symbol = req.params.symbol.toUpperCase();
-      return respond.send(req, reply, answer, `announcements:${symbol}:${category ?? 'all'}`, {
+      return respond.send(req, reply, answer, {
         filename: `${symbol}-announcements`,
       });
     },

@@ -55,7 +55,7 @@ export async function stockRoutes(app: FastifyInstance, deps: RouteDeps): Promis
       if (q !== undefined) {
         const found = await searchStocks(datasets, q, contextOf(req));
         const query = q.trim().toLowerCase();
-        return respond.send(req, reply, found, `stocks?q=${query}`, { filename: 'stocks-search' });
+        return respond.send(req, reply, found, { filename: 'stocks-search' });
       }
       const answer = await listStocks(datasets, contextOf(req), index);
       return respond.send(req, reply, answer, {
