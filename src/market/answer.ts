@@ -4,6 +4,8 @@ import type { Cached, Provenance } from '../cache/types.ts';
 export interface Answer<T> {
   data: T;
   provenance: Provenance;
+  /** Extra `meta` fields that describe this answer (e.g. how far an adjustment reaches); same per version. */
+  meta?: Record<string, unknown>;
 }
 
 export function answerFrom<S, T>(cached: Cached<S>, data: T): Answer<T> {

@@ -8,20 +8,24 @@ import type { DatasetCache } from '../cache/dataset-cache.ts';
 import type { FreshnessKind, FreshnessPolicy } from '../cache/freshness.ts';
 import type { ExchangeClient, PortalRequest } from '../exchange/client.ts';
 import {
+  parseEod,
   parseHistory,
   parseIndexConstituents,
   parseIndexLevels,
   parseMarketWatch,
+  parsePayouts,
   parseReports,
   parseScreener,
   parseSectorSummary,
   parseSymbols,
 } from '../exchange/parsers/index.ts';
 import type {
+  EodRow,
   HistoryRow,
   IndexConstituentsPage,
   IndexLevelsPage,
   MarketWatchRow,
+  PayoutRow,
   PortalSymbol,
   ReportRow,
   ScreenerRow,
@@ -143,6 +147,41 @@ export class Datasets {
       path: `/company/reports/${encodeURIComponent(symbol)}`,
     };
     return this.read(`reports:${symbol}`, 'reports', req, (html) => parseReports(html, symbol), ctx);
+  }
+
+  /**
+   * The portal's adjusted daily series (about five years, newest first). It changes at most once a
+   * trading day, like the raw history, so it shares the history's freshness; it is small enough to
+   * refetch whole.
+   */
+  eod(symbol: string, ctx: RequestContext): Promise<Cached<EodRow[]>> {
+    const { cache, freshness } = this.opts;
+    const key = `eod:${symbol}`;
+    const held = cache.fresh<EodRow[]>(key);
+    if (held !== undefined) return held;
+    const req: PortalRequest = {
+      kind: 'eod',
+      method: 'GET',
+      path: `/timeseries/eod/${encodeURIComponent(symbol)}`,
+    };
+    return cache.get<EodRow[]>({
+      key,
+      load: () => this.fetch(req, ctx, parseEod),
+      freshUntil: (rows, fetchedAt) => freshness.freshUntil('history', fetchedAt, rows[0]?.date),
+      sizeOf: (rows) => rows.length * 120 + 200,
+    });
+  }
+
+  /** The company's payouts (dividends, bonus, rights) of about the last 17–18 months, newest first. */
+  payouts(symbol: string, ctx: RequestContext): Promise<Cached<PayoutRow[]>> {
+    const req: PortalRequest = {
+      kind: 'payouts',
+      method: 'POST',
+      path: '/company/payouts',
+      form: { symbol },
+    };
+    // Announcements are not tied to trading hours: the filings' freshness.
+    return this.read(`payouts:${symbol}`, 'reports', req, parsePayouts, ctx);
   }
 
   private read<T>(

@@ -157,6 +157,55 @@ export type SectorSummaryT = Static<typeof SectorSummary>;
 export type ScreenerRowT = Static<typeof ScreenerRow>;
 export type MarketSummaryT = Record<string, number>;
 
+export const AdjustedHistoricalRow = Type.Object(
+  {
+    ...HistoricalRow.properties,
+    open: NullableNum('PKR, adjusted: raw open × adjustment_factor'),
+    high: NullableNum('PKR, adjusted'),
+    low: NullableNum('PKR, adjusted'),
+    close: NullableNum('PKR, adjusted'),
+    volume: Type.Union([Type.Integer(), Type.Null()], {
+      description: 'shares, adjusted: raw volume ÷ adjustment_factor, rounded to an integer',
+    }),
+    adjustment_factor: NullableNum(
+      'raw price × adjustment_factor = adjusted price; 1 after the last action; null (and raw prices) when no adjustment could be made, with the reason in meta.adjustment.reason',
+    ),
+  },
+  { $id: 'AdjustedHistoricalRow' },
+);
+
+export const CorporateAction = Type.Object(
+  {
+    ex_date: Type.Union([Type.String({ format: 'date' }), Type.Null()], {
+      description:
+        'first trading day without the entitlement, YYYY-MM-DD; for payouts, the trading day before the book closure starts (T+1 settlement); null when the payouts row gives no book closure',
+    }),
+    kind: Type.Union([Type.Literal('capital_change'), Type.Literal('cash_dividend'), Type.Literal('other')], {
+      description:
+        '`capital_change`: bonus, right or split (the share count changes); `cash_dividend`; `other`: a payouts row whose details could not be read (listed, never applied)',
+    }),
+    ratio: NullableNum(
+      'capital changes: shares after ÷ shares before as the adjusted series prices it (1.1 for a 10 % bonus, 2 for a 1:1 split; for a right issue the price factor, which depends on its subscription price); null otherwise',
+    ),
+    amount: NullableNum(
+      'cash dividends: PKR per share = percent × face value, the face value taken as Rs 10 (the portal gives only the percent); null otherwise',
+    ),
+    evidence: Type.Array(Type.String(), {
+      description:
+        'sources that agree: `adjusted_series_step` (the portal’s adjusted series steps by the ratio here), `raw_gap` (the raw prices gap by the ratio on this day, within the price limit around the previous close ÷ ratio), `beyond_price_limit` (the raw move exceeds the day’s circuit breaker), `payouts` (the company payouts page announces it)',
+    }),
+    applied: Type.Boolean({
+      description:
+        'capital changes: used by historical?adjusted=true (only when the raw prices confirm the step); cash dividends: used by adjusted=true&dividends=true (when the raw close before the ex-date is known)',
+    }),
+    note: NullableStr('why an action is not applied, what the payouts page calls it, assumptions'),
+  },
+  { $id: 'CorporateAction' },
+);
+
+export type AdjustedHistoricalRowT = Static<typeof AdjustedHistoricalRow>;
+export type CorporateActionT = Static<typeof CorporateAction>;
+
 /** Every named schema, registered with Fastify so the OpenAPI document references them by name. */
 export const namedSchemas = [
   Health,
@@ -168,4 +217,6 @@ export const namedSchemas = [
   SectorSummary,
   ScreenerRow,
   MarketSummary,
+  AdjustedHistoricalRow,
+  CorporateAction,
 ];
