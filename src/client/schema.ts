@@ -314,7 +314,7 @@ export interface paths {
     };
     /**
      * Daily history
-     * @description One row per trading day over [start, end] (both optional; default: the whole history), oldest first unless order=desc. Prices are as traded, not adjusted for corporate actions; is_anomaly flags suspect rows.
+     * @description One row per trading day over [start, end] (both optional; default: the whole history), oldest first unless order=desc. By default prices are as traded, not adjusted for corporate actions; is_anomaly flags suspect rows. With adjusted=true every row is an AdjustedHistoricalRow: open/high/low/close × adjustment_factor, volume ÷ adjustment_factor (rounded), ex-dates of confirmed capital changes carry the anomaly reason corporate_action, and meta.adjustment = {status: full|partial|unavailable, series_start: first day of the portal’s adjusted series, partial_before: rows before this date carry the factor known at series_start (capital changes before it are unknown), dividends: whether cash dividends are in the factors, dividends_from: oldest payouts announcement, reason: why the adjustment is unavailable or dividends are missing}. When the adjusted series is missing, empty or unreadable the rows stay raw with adjustment_factor null and the reason in meta (503 when nothing is cached and the exchange is down).
      *
      *     **Example request**
      *
@@ -358,6 +358,16 @@ export interface paths {
            * @example json
            */
           format?: 'json' | 'csv';
+          /**
+           * @description `true`: prices adjusted for the capital changes (bonus, right, split) the portal records and the raw prices confirm; each row gains adjustment_factor and meta.adjustment says how far the adjustment reaches. `false` (default): raw prices, as traded
+           * @example true
+           */
+          adjusted?: string;
+          /**
+           * @description `true` (with adjusted=true): also adjust for the cash dividends on the payouts page (about the last 17–18 months; meta.adjustment.dividends_from). `false` (default)
+           * @example false
+           */
+          dividends?: string;
         };
         header?: never;
         path: {
@@ -371,14 +381,16 @@ export interface paths {
       };
       requestBody?: never;
       responses: {
-        /** @description daily rows */
+        /** @description daily rows: HistoricalRow, or AdjustedHistoricalRow with adjusted=true */
         200: {
           headers: {
             [name: string]: unknown;
           };
           content: {
             'application/json': {
-              data: components['schemas']['HistoricalRow'][];
+              data: (
+                components['schemas']['HistoricalRow'] | components['schemas']['AdjustedHistoricalRow']
+              )[];
               meta: {
                 /** @description server time of the response, ISO 8601 with UTC offset, to the second */
                 timestamp: string;
@@ -386,11 +398,26 @@ export interface paths {
                 cached: boolean;
                 /** @description number of items in data */
                 count: number;
+                /** @description how far the adjustment reaches (adjusted=true only) */
+                adjustment?: {
+                  /** @description `full`: every row is adjusted for the actions the evidence confirms; `partial`: some rows are older than the adjusted series (see partial_before); `unavailable`: the adjusted series is missing, empty or unreadable, the prices are raw and adjustment_factor is null (see reason) */
+                  status: 'full' | 'partial' | 'unavailable';
+                  /** @description first day of the portal’s adjusted series (about five years back) */
+                  series_start: string | null;
+                  /** @description rows before this date carry the factor known at series_start: capital changes before it are unknown; null when every row is covered */
+                  partial_before: string | null;
+                  /** @description true when cash dividends are in the factors (dividends=true) */
+                  dividends: boolean;
+                  /** @description oldest announcement on the payouts page: dividends before it are unknown (the page keeps about 17–18 months) */
+                  dividends_from: string | null;
+                  /** @description why the adjustment is unavailable, or why dividends were asked for but are not in it */
+                  reason: string | null;
+                };
               };
             };
           };
         };
-        /** @description start is after end */
+        /** @description start is after end; adjusted or dividends not true/false; dividends=true without adjusted=true */
         400: {
           headers: {
             [name: string]: unknown;
@@ -520,6 +547,142 @@ export interface paths {
                 cached: boolean;
                 /** @description number of items in data */
                 count: number;
+              };
+            };
+          };
+        };
+        /** @description unknown symbol */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description request validation failed (code bad_request) */
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description more than the allowed requests a minute from this IP, or its exchange-fetch budget is spent */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description unexpected server error (internal_error) */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description the exchange page could not be read (upstream_data_error) or a caller proxy failed (proxy_unreachable) */
+        502: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description the exchange was unreachable and nothing is cached (exchange_unavailable) */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/stocks/{symbol}/corporate-actions': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Corporate actions found in the portal’s own records
+     * @description Capital changes (bonus, right, split) where the portal’s adjusted daily series steps against the raw history, each confirmed or contradicted by the raw prices on its ex-date, and the cash dividends, bonus and right issues of the company payouts page. Oldest first. A step the raw prices contradict is listed with applied=false and a note. meta.coverage says how far back the record reaches: capital_changes_from (first day of the adjusted series, about five years), dividends_from (oldest payouts announcement; the page keeps about 17–18 months), face_value (PKR, the assumed face value behind the dividend amounts).
+     *
+     *     **Example request**
+     *
+     *     ```http
+     *     GET /stocks/ENGRO/corporate-actions
+     *     ```
+     *
+     *     **Typed client**
+     *
+     *     ```ts
+     *     const { data, error } = await api.GET('/stocks/{symbol}/corporate-actions', { params: { path: { symbol: 'ENGRO' } } });
+     *     ```
+     */
+    get: {
+      parameters: {
+        query?: {
+          /**
+           * @description csv: RFC 4180 with a header row (also chosen by Accept: text/csv); errors stay JSON
+           * @example json
+           */
+          format?: 'json' | 'csv';
+        };
+        header?: never;
+        path: {
+          /**
+           * @description a listed symbol, case-insensitive (e.g. ENGRO, 786, UBLP-ETF)
+           * @example ENGRO
+           */
+          symbol: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description actions, oldest first */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              data: components['schemas']['CorporateAction'][];
+              meta: {
+                /** @description server time of the response, ISO 8601 with UTC offset, to the second */
+                timestamp: string;
+                /** @description true when served from cache */
+                cached: boolean;
+                /** @description number of items in data */
+                count: number;
+                /** @description how far back the record reaches */
+                coverage: {
+                  /** @description first day of the portal’s adjusted series: capital changes before it cannot be found (null: no series) */
+                  capital_changes_from: string | null;
+                  /** @description oldest announcement on the payouts page (a rolling window of about 17–18 months); null when it lists none */
+                  dividends_from: string | null;
+                  /** @description PKR; the face value assumed for dividend amounts (the portal gives percents) */
+                  face_value: number;
+                };
               };
             };
           };
@@ -1361,6 +1524,7 @@ export interface components {
         | 'negative_volume'
         | 'zero_volume_move'
         | 'beyond_price_limit'
+        | 'corporate_action'
       )[];
     };
     FundamentalsRow: {
@@ -1447,6 +1611,54 @@ export interface components {
     /** @description current index levels: `kse100`, `kse30`, `kmiallshare`, `allshare`, and every other index as its lowercase code */
     MarketSummary: {
       [key: string]: number;
+    };
+    AdjustedHistoricalRow: {
+      /**
+       * Format: date
+       * @description trading day, YYYY-MM-DD (Asia/Karachi)
+       */
+      date: string;
+      /** @description PKR, adjusted: raw open × adjustment_factor */
+      open: number | null;
+      /** @description PKR, adjusted */
+      high: number | null;
+      /** @description PKR, adjusted */
+      low: number | null;
+      /** @description PKR, adjusted */
+      close: number | null;
+      /** @description shares, adjusted: raw volume ÷ adjustment_factor, rounded to an integer */
+      volume: number | null;
+      /** @description true flags a data point that may be suspect because of corporate actions or data-feed issues */
+      is_anomaly: boolean;
+      /** @description anomaly codes; empty when the row is clean */
+      anomaly_reasons: (
+        | 'invalid_date'
+        | 'duplicate_date'
+        | 'non_positive_price'
+        | 'ohlc_inconsistent'
+        | 'negative_volume'
+        | 'zero_volume_move'
+        | 'beyond_price_limit'
+        | 'corporate_action'
+      )[];
+      /** @description raw price × adjustment_factor = adjusted price; 1 after the last action; null (and raw prices) when no adjustment could be made, with the reason in meta.adjustment.reason */
+      adjustment_factor: number | null;
+    };
+    CorporateAction: {
+      /** @description first trading day without the entitlement, YYYY-MM-DD; for payouts, the trading day before the book closure starts (T+1 settlement); null when the payouts row gives no book closure */
+      ex_date: string | null;
+      /** @description `capital_change`: bonus, right or split (the share count changes); `cash_dividend`; `other`: a payouts row whose details could not be read (listed, never applied) */
+      kind: 'capital_change' | 'cash_dividend' | 'other';
+      /** @description capital changes: shares after ÷ shares before as the adjusted series prices it (1.1 for a 10 % bonus, 2 for a 1:1 split; for a right issue the price factor, which depends on its subscription price); null otherwise */
+      ratio: number | null;
+      /** @description cash dividends: PKR per share = percent × face value, the face value taken as Rs 10 (the portal gives only the percent); null otherwise */
+      amount: number | null;
+      /** @description sources that agree: `adjusted_series_step` (the portal’s adjusted series steps by the ratio here), `raw_gap` (the raw prices gap by the ratio on this day, within the price limit around the previous close ÷ ratio), `beyond_price_limit` (the raw move exceeds the day’s circuit breaker), `payouts` (the company payouts page announces it) */
+      evidence: string[];
+      /** @description capital changes: used by historical?adjusted=true (only when the raw prices confirm the step); cash dividends: used by adjusted=true&dividends=true (when the raw close before the ex-date is known) */
+      applied: boolean;
+      /** @description why an action is not applied, what the payouts page calls it, assumptions */
+      note: string | null;
     };
     ErrorEnvelope: {
       error: {

@@ -203,6 +203,44 @@ export const CorporateAction = Type.Object(
   { $id: 'CorporateAction' },
 );
 
+/** `meta.adjustment` of `historical?adjusted=true`. */
+export const AdjustmentMeta = Type.Object(
+  {
+    status: Type.Union([Type.Literal('full'), Type.Literal('partial'), Type.Literal('unavailable')], {
+      description:
+        '`full`: every row is adjusted for the actions the evidence confirms; `partial`: some rows are older than the adjusted series (see partial_before); `unavailable`: the adjusted series is missing, empty or unreadable, the prices are raw and adjustment_factor is null (see reason)',
+    }),
+    series_start: NullableStr('first day of the portal’s adjusted series (about five years back)'),
+    partial_before: NullableStr(
+      'rows before this date carry the factor known at series_start: capital changes before it are unknown; null when every row is covered',
+    ),
+    dividends: Type.Boolean({ description: 'true when cash dividends are in the factors (dividends=true)' }),
+    dividends_from: NullableStr(
+      'oldest announcement on the payouts page: dividends before it are unknown (the page keeps about 17–18 months)',
+    ),
+    reason: NullableStr(
+      'why the adjustment is unavailable, or why dividends were asked for but are not in it',
+    ),
+  },
+  { description: 'how far the adjustment reaches (adjusted=true only)' },
+);
+
+/** `meta.coverage` of `/stocks/{symbol}/corporate-actions`. */
+export const CorporateActionsCoverage = Type.Object(
+  {
+    capital_changes_from: NullableStr(
+      'first day of the portal’s adjusted series: capital changes before it cannot be found (null: no series)',
+    ),
+    dividends_from: NullableStr(
+      'oldest announcement on the payouts page (a rolling window of about 17–18 months); null when it lists none',
+    ),
+    face_value: Type.Number({
+      description: 'PKR; the face value assumed for dividend amounts (the portal gives percents)',
+    }),
+  },
+  { description: 'how far back the record reaches' },
+);
+
 export type AdjustedHistoricalRowT = Static<typeof AdjustedHistoricalRow>;
 export type CorporateActionT = Static<typeof CorporateAction>;
 

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { corporateActions } from '../market/corporate-actions.ts';
+import { CorporateActionsCoverage } from '../market/models.ts';
 import { errorResponses, FormatQuery, listEnvelope, SymbolParam } from '../server/schemas.ts';
 import type { RouteDeps } from './deps.ts';
 
@@ -19,7 +20,9 @@ export async function corporateActionRoutes(app: FastifyInstance, deps: RouteDep
         params: SymbolParam,
         querystring: FormatQuery,
         response: {
-          200: listEnvelope('CorporateAction', 'actions, oldest first'),
+          200: listEnvelope('CorporateAction', 'actions, oldest first', {
+            coverage: CorporateActionsCoverage,
+          }),
           ...errorResponses({ 404: 'unknown symbol' }),
         },
       },

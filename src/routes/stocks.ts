@@ -4,6 +4,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { fundamentals } from '../market/fundamentals.ts';
 import { adjustedHistorical, parseAdjustedFlags } from '../market/adjusted-history.ts';
 import { historical } from '../market/history.ts';
+import { AdjustmentMeta } from '../market/models.ts';
 import { quote } from '../market/quotes.ts';
 import { listStocks } from '../market/stocks.ts';
 import { errorResponses, FormatQuery, listEnvelope, singleEnvelope, SymbolParam } from '../server/schemas.ts';
@@ -101,6 +102,7 @@ export async function stockRoutes(app: FastifyInstance, deps: RouteDeps): Promis
               Type.Unsafe({ $ref: 'AdjustedHistoricalRow#' }),
             ]),
             'daily rows: HistoricalRow, or AdjustedHistoricalRow with adjusted=true',
+            { adjustment: Type.Optional(AdjustmentMeta) },
           ),
           ...errorResponses({
             400: 'start is after end; adjusted or dividends not true/false; dividends=true without adjusted=true',
