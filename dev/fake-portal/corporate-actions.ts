@@ -4,6 +4,7 @@
 // Every planted date lies before the last 260 trading days, so the recent year that the boards
 // and the quote derive from is the same as without them.
 import type { HistoryRow } from '../../src/exchange/types.ts';
+import type { Dataset } from './dataset.ts';
 
 export type PlantedKind = 'bonus' | 'split' | 'right' | 'cash_dividend' | 'crash' | 'phantom_step';
 
@@ -136,8 +137,12 @@ function eodEpoch(date: string): number {
   return Date.UTC(y, m - 1, d, hourUtc) / 1000;
 }
 
-/** `GET /timeseries/eod/{SYM}`: the newest EOD_ROWS raw rows, prices ÷ (and volume ×) later steps. */
-export function renderEod(rawNewestFirst: readonly HistoryRow[], symbol: string): string {
+/**
+ * `GET /timeseries/eod/{SYM}`: the newest EOD_ROWS raw rows, prices ÷ (and volume ×) later steps.
+ * Unknown symbols and (our choice) rights symbols such as 786R get `data: []`.
+ */
+export function renderEod(ds: Dataset, symbol: string): string {
+  const rawNewestFirst = ds.instrument(symbol)?.kind === 'right' ? [] : ds.history(symbol);
   const steps = seriesSteps(symbol, rawNewestFirst);
   const data: [number, number, number, number][] = [];
   let divisor = 1;

@@ -271,9 +271,7 @@ export async function startFakePortal(options: FakePortalOptions = {}): Promise<
     const eod = method === 'GET' ? /^\/timeseries\/eod\/([^/]+)$/.exec(path) : null;
     if (eod) {
       const symbol = decodeURIComponent(eod[1] as string);
-      return cache.get(`eod:${symbol}`, () =>
-        page(200, JSON_TYPE, renderEod(dataset.history(symbol), symbol)),
-      );
+      return cache.get(`eod:${symbol}`, () => page(200, JSON_TYPE, renderEod(dataset, symbol)));
     }
     if (method === 'POST' && path === '/company/payouts') {
       const symbol = form.get('symbol') ?? '';
