@@ -284,6 +284,11 @@ describe('GET /stocks/{symbol}/historical?adjusted=true', () => {
     await adjusted('PSO', '&order=desc');
     assert.ok(answers.every((a) => a.rows.length === answers[0]!.rows.length));
     assert.equal(portal.counts().requests['GET /timeseries/eod/PSO'], 1);
+    // A repeat is a cache hit (replayed below the router) and keeps its meta.adjustment.
+    const repeat = await http(svc.url, '/stocks/PSO/historical?adjusted=true');
+    assert.equal(repeat.headers['x-cache'], 'HIT');
+    assert.deepEqual(repeat.json.meta.adjustment, answers[0]!.meta.adjustment);
+    assert.equal(portal.counts().requests['GET /timeseries/eod/PSO'], 1);
   });
 });
 
