@@ -55,6 +55,15 @@ interface LevelPoint {
   level: number;
   /** Relative tolerance: both closes are rounded to the paisa. */
   tolerance: number;
+  /** The lower of the two closes: what bounds the precision of `level`. */
+  price: number;
+}
+
+interface Segment {
+  start: string;
+  ref: number;
+  levels: number[];
+  prices: number[];
 }
 
 function median(values: number[]): number {
@@ -82,28 +91,40 @@ export function detectSteps(
   for (const row of rawOldestFirst) {
     const adj = adjusted.get(row.date);
     if (adj === undefined || row.close === null || !(row.close > 0)) continue;
+    // Both closes are rounded to the paisa: each moves the ratio by up to 0.005 ÷ its price, so
+    // 0.012 ÷ the lower price covers both with a margin; 0.2 % more absorbs the portal's own
+    // rounding of an adjusted close. A 10 % bonus still stands far outside it, even at Rs 1.
     points.push({
       date: row.date,
       level: row.close / adj,
       tolerance: 0.002 + 0.012 / Math.min(row.close, adj),
+      price: Math.min(row.close, adj),
     });
   }
   if (points.length === 0) return [];
   const matches = (p: LevelPoint, level: number): boolean => Math.abs(p.level / level - 1) <= p.tolerance;
 
-  const segments: { start: string; levels: number[] }[] = [];
-  let current = { start: points[0]!.date, ref: points[0]!.level, levels: [points[0]!.level] };
+  const segmentOf = (first: readonly LevelPoint[]): Segment => ({
+    start: first[0]!.date,
+    ref: first[0]!.level,
+    levels: first.map((q) => q.level),
+    prices: first.map((q) => q.price),
+  });
+  const segments: Segment[] = [];
+  let current = segmentOf([points[0]!]);
   let pending: LevelPoint[] = [];
   for (const p of points.slice(1)) {
     if (matches(p, current.ref)) {
       current.levels.push(p.level);
+      current.prices.push(p.price);
       pending = [];
       continue;
     }
     pending = pending.length > 0 && matches(p, pending[0]!.level) ? [...pending, p] : [p];
     if (pending.length >= STEP_MIN_DAYS) {
-      segments.push(current);
-      current = { start: pending[0]!.date, ref: pending[0]!.level, levels: pending.map((q) => q.level) };
+      // Only the first segment can be this short: a stray first row, not a level of its own.
+      if (current.levels.length >= STEP_MIN_DAYS) segments.push(current);
+      current = segmentOf(pending);
       pending = [];
     }
   }
@@ -111,10 +132,24 @@ export function detectSteps(
 
   const steps: CapitalChange[] = [];
   for (let i = 1; i < segments.length; i++) {
-    const ratio = median(segments[i - 1]!.levels) / median(segments[i]!.levels);
-    steps.push({ exDate: segments[i]!.start, ratio: round4(ratio) });
+    const before = segments[i - 1]!;
+    const after = segments[i]!;
+    steps.push({ exDate: after.start, ratio: stepRatio(before, after) });
   }
   return steps;
+}
+
+/**
+ * level before ÷ level after, to 4 decimals; snapped to 3 decimals (1.0997 → 1.1) when the
+ * difference is within what paisa rounding allows at the segments' prices, since announced bonus
+ * and split ratios are round numbers and a cheap stock's rounding would otherwise show as a
+ * ratio nobody announced. A right issue's price factor (1.2931) keeps its 4 decimals.
+ */
+function stepRatio(before: Segment, after: Segment): number {
+  const ratio = median(before.levels) / median(after.levels);
+  const precision = (0.006 / Math.min(median(before.prices), median(after.prices))) * ratio;
+  const snapped = Math.round(ratio * 1000) / 1000;
+  return Math.abs(ratio - snapped) <= precision ? snapped : round4(ratio);
 }
 
 function daysBetween(a: string, b: string): number {
