@@ -28,6 +28,8 @@ export const FACE_VALUE = 10;
 const STEP_MIN_DAYS = 3;
 /** Two payouts dates this close (calendar days) are one event. */
 const PAYOUT_MATCH_DAYS = 5;
+/** A step this close to a dividend's price factor (relative) is that dividend. */
+const DIVIDEND_STEP_TOLERANCE = 0.003;
 
 /** One capital change as the factors use it. */
 export interface CapitalChange {
@@ -199,18 +201,45 @@ export function analyseActions(
   const indexOf = new Map<string, number>();
   raw.forEach((row, i) => indexOf.set(row.date, i));
 
-  const actions: CorporateActionT[] = [];
-  const applied: CapitalChange[] = [];
-  const capitalRows = new Map<string, CorporateActionT>();
-  for (const step of detectSteps(raw, eodNewestFirst)) {
-    const row = capitalRow(step, raw, flagged, indexOf.get(step.exDate));
-    actions.push(row);
-    capitalRows.set(step.exDate, row);
-    if (row.applied) applied.push(step);
-  }
+  const steps = detectSteps(raw, eodNewestFirst);
+  const capital = steps.map((step) => capitalRow(step, raw, flagged, indexOf.get(step.exDate)));
+  const fromPayouts = payoutActions(payouts ?? [], raw, indexOf, capital);
 
+  const actions = [...capital, ...fromPayouts.actions];
+  actions.sort((a, b) =>
+    (a.ex_date ?? '') < (b.ex_date ?? '') ? -1 : (a.ex_date ?? '') > (b.ex_date ?? '') ? 1 : 0,
+  );
+  const announced = (payouts ?? []).map((p) => p.announced?.slice(0, 10)).filter((d): d is string => !!d);
+  return {
+    actions,
+    // Decided last: a payouts row may have shown a step to be a dividend.
+    applied: steps.filter((_, i) => capital[i]!.applied),
+    dividendFactors: fromPayouts.dividendFactors,
+    seriesStart: eodNewestFirst.length > 0 ? eodNewestFirst[eodNewestFirst.length - 1]!.date : null,
+    payoutsSince: announced.length > 0 ? announced.reduce((a, b) => (a < b ? a : b)) : null,
+  };
+}
+
+/** A capital-change row of the adjusted series within PAYOUT_MATCH_DAYS of a payout's ex-date. */
+function stepNear(capital: readonly CorporateActionT[], exDate: string | null): CorporateActionT | undefined {
+  if (exDate === null) return undefined;
+  return capital.find((r) => daysBetween(r.ex_date as string, exDate) <= PAYOUT_MATCH_DAYS);
+}
+
+/**
+ * The payouts page's rows as actions: cash dividends (with their factors), and bonus and right
+ * announcements, which corroborate a step of the adjusted series near their ex-date (marked on
+ * that step's row) or are listed unapplied without one.
+ */
+function payoutActions(
+  payouts: readonly PayoutRow[],
+  raw: readonly HistoryRow[],
+  indexOf: Map<string, number>,
+  capital: CorporateActionT[],
+): { actions: CorporateActionT[]; dividendFactors: { exDate: string; factor: number }[] } {
+  const actions: CorporateActionT[] = [];
   const dividendFactors: { exDate: string; factor: number }[] = [];
-  for (const payout of payouts ?? []) {
+  for (const payout of payouts) {
     const exDate = payoutExDate(payout, raw);
     if (payout.entries.length === 0) {
       actions.push({
@@ -225,6 +254,7 @@ export function analyseActions(
       continue;
     }
     let dividendTotal = 0;
+    let capitalAnnounced = false;
     const dividendRows: CorporateActionT[] = [];
     for (const entry of payout.entries) {
       if (entry.kind === 'dividend') {
@@ -243,14 +273,9 @@ export function analyseActions(
         actions.push(row);
         continue;
       }
-      // Bonus and right announcements corroborate a step of the adjusted series near their ex-date.
+      capitalAnnounced = true;
       const name = `${entry.kind} ${formatPercent(entry.percent)} on the payouts page`;
-      const match =
-        exDate === null
-          ? undefined
-          : [...capitalRows.values()].find(
-              (r) => daysBetween(r.ex_date as string, exDate) <= PAYOUT_MATCH_DAYS,
-            );
+      const match = stepNear(capital, exDate);
       if (match !== undefined) {
         if (!match.evidence.includes('payouts')) match.evidence.push('payouts');
         match.note = match.note === null ? name : `${name}; ${match.note}`;
@@ -267,30 +292,27 @@ export function analyseActions(
       });
     }
     if (dividendRows.length === 0) continue;
-    const reason = dividendBlocker(exDate, raw, indexOf, dividendTotal);
-    if (typeof reason === 'string') {
-      for (const row of dividendRows) row.note = `${row.note}; not applied: ${reason}`;
+    const outcome = dividendFactor(exDate, raw, indexOf, dividendTotal);
+    if (typeof outcome === 'string') {
+      for (const row of dividendRows) row.note = `${row.note}; not applied: ${outcome}`;
       continue;
     }
     for (const row of dividendRows) row.applied = true;
-    dividendFactors.push({ exDate: exDate as string, factor: reason.factor });
+    dividendFactors.push({ exDate: exDate as string, factor: outcome.factor });
+    // The portal says its series is adjusted for splits only. Should it ever fold in dividends,
+    // a step the size of this dividend is the dividend, not a capital change: applying it as one
+    // would adjust for dividends unasked (and twice with dividends=true).
+    const step = capitalAnnounced ? undefined : stepNear(capital, exDate);
+    if (step?.ratio != null && Math.abs(step.ratio * outcome.factor - 1) <= DIVIDEND_STEP_TOLERANCE) {
+      step.applied = false;
+      step.note = `the step matches the cash dividend of Rs ${round4(dividendTotal)} on the payouts page, not a capital change: not applied`;
+    }
   }
-
-  actions.sort((a, b) =>
-    (a.ex_date ?? '') < (b.ex_date ?? '') ? -1 : (a.ex_date ?? '') > (b.ex_date ?? '') ? 1 : 0,
-  );
-  const announced = (payouts ?? []).map((p) => p.announced?.slice(0, 10)).filter((d): d is string => !!d);
-  return {
-    actions,
-    applied,
-    dividendFactors,
-    seriesStart: eodNewestFirst.length > 0 ? eodNewestFirst[eodNewestFirst.length - 1]!.date : null,
-    payoutsSince: announced.length > 0 ? announced.reduce((a, b) => (a < b ? a : b)) : null,
-  };
+  return { actions, dividendFactors };
 }
 
 /** The dividend's factor (1 − D ÷ the close before the ex-date), or why it cannot be applied. */
-function dividendBlocker(
+function dividendFactor(
   exDate: string | null,
   raw: readonly HistoryRow[],
   indexOf: Map<string, number>,

@@ -101,6 +101,39 @@ describe('analyseActions', () => {
     assert.ok(wrong.actions.every((a) => !a.applied));
   });
 
+  const dividendPayout = (percent: number): PayoutRow => ({
+    announced: '2025-01-20T15:00:00+05:00',
+    periodEnded: '2024-12-31',
+    periodCode: 'YR',
+    details: `${percent}%(F) (D)`,
+    entries: [{ kind: 'dividend', percent, label: 'F' }],
+    bookClosureFrom: d[31]!,
+    bookClosureTo: d[33]!,
+  });
+
+  it('does not take a step the size of a listed cash dividend for a capital change', () => {
+    // A series that (unlike the portal's, by its own account) folds in a Rs 20 dividend.
+    // The raw prices drop by the dividend on the ex-date, so the gap alone would confirm the step.
+    const raw = walk(60, 100).map((r) => {
+      if (r.date >= exDate) return r;
+      const close = round2((r.close as number) + 20);
+      return { ...r, open: close, high: close, low: close, close };
+    });
+    const cum = raw[29]!.close as number;
+    const ratio = cum / (cum - 20);
+    const { actions, applied, dividendFactors } = analyseActions(
+      [...raw].reverse(),
+      eodOf(raw, { [exDate]: ratio }),
+      [dividendPayout(200)],
+    );
+    assert.deepEqual(applied, []);
+    const step = actions.find((a) => a.kind === 'capital_change');
+    assert.ok(step?.evidence.includes('raw_gap'));
+    assert.equal(step?.applied, false);
+    assert.match(step?.note ?? '', /matches the cash dividend of Rs 20/);
+    assert.equal(dividendFactors.length, 1, 'the dividend itself stays available for dividends=true');
+  });
+
   it('reads dividends from payouts: the ex-date is the trading day before the book closure', () => {
     const raw = walk(60, 100);
     const payout: PayoutRow = {
