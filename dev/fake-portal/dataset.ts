@@ -14,6 +14,7 @@ import type {
   SectorPage,
   SectorSummaryRow,
 } from '../../src/exchange/types.ts';
+import { closeBefore } from './corporate-actions.ts';
 
 export interface DatasetOptions {
   /** PRNG seed; the default gives the documented values. */
@@ -557,7 +558,9 @@ export function generateHistory(
     }
     out.push({ date, open: rowOpen, high, low, close, volume });
     // Unadjusted prices: before the bonus ex-date the stock traded bonusFactor times higher.
-    close = anomalies?.bonusExDate === date ? round2(ref * anomalies.bonusFactor) : ref;
+    // Other planted corporate actions (and the misleading crash): corporate-actions.ts.
+    close =
+      anomalies?.bonusExDate === date ? round2(ref * anomalies.bonusFactor) : closeBefore(symbol, date, ref);
   }
   return out;
 }

@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { renderCompanyPage } from './company.ts';
+import { renderEod, renderPayouts } from './corporate-actions.ts';
 import { createDataset, type Dataset } from './dataset.ts';
 import {
   renderErrorPage,
@@ -277,6 +278,15 @@ export async function startFakePortal(options: FakePortalOptions = {}): Promise<
           return page(200, HTML, body ?? renderNotFoundPage(dataset, TOKEN_MARK, path));
         });
       }
+    }
+    const eod = method === 'GET' ? /^\/timeseries\/eod\/([^/]+)$/.exec(path) : null;
+    if (eod) {
+      const symbol = decodeURIComponent(eod[1] as string);
+      return cache.get(`eod:${symbol}`, () => page(200, JSON_TYPE, renderEod(dataset, symbol)));
+    }
+    if (method === 'POST' && path === '/company/payouts') {
+      const symbol = form.get('symbol') ?? '';
+      return html(`payouts:${symbol}`, 200, () => renderPayouts(symbol));
     }
     if (method === 'POST' && path === '/historical') {
       // The portal ignores the date fields and returns the symbol's whole history.

@@ -165,7 +165,10 @@ export class ExchangeClient {
       'user-agent': BROWSER_UA,
       'x-requested-with': 'XMLHttpRequest',
       referer: `${this.opts.baseUrl}/`,
-      accept: req.kind === 'symbols' ? 'application/json, */*; q=0.01' : 'text/html, */*; q=0.01',
+      accept:
+        req.kind === 'symbols' || req.kind === 'eod'
+          ? 'application/json, */*; q=0.01'
+          : 'text/html, */*; q=0.01',
     };
     if (token !== null) headers['x-req-id'] = token;
     let body: string | undefined;

@@ -13,7 +13,9 @@ export type PageKind =
   | 'sector-summary'
   | 'history'
   | 'reports'
-  | 'company';
+  | 'company'
+  | 'eod'
+  | 'payouts';
 
 /** One item of `GET /symbols`. */
 export interface PortalSymbol {
@@ -260,4 +262,40 @@ export interface CompanyPage {
   ratios: FinancialPeriod[] | null;
   /** Why each null section is null (logged and counted by the dataset accessor). */
   missing: { section: CompanySection; reason: string }[];
+}
+
+/** One row of `GET /timeseries/eod/{SYM}`: the portal's adjusted daily series (upstream.md §3, §5). */
+export interface EodRow {
+  /** Calendar date in Asia/Karachi of the row's epoch, `YYYY-MM-DD`. */
+  date: string;
+  close: number;
+  volume: number | null;
+  open: number | null;
+}
+
+/** One entry of a payouts Details cell: `60%(i) (D)`, `10%(F) (B)`, `85% (R)`. */
+export interface PayoutEntry {
+  /** `(D)` cash dividend, `(B)` bonus shares, `(R)` right shares. */
+  kind: 'dividend' | 'bonus' | 'right';
+  /** Percent of face value (dividend) or of the shares held (bonus, right): `60` for `60%`. */
+  percent: number;
+  /** `i`, `ii`, `iii` (interim number) or `F` (final), as written; null when absent. */
+  label: string | null;
+}
+
+/** One row of `POST /company/payouts`. */
+export interface PayoutRow {
+  /** The announcement time, ISO 8601 with +05:00 (`April 17, 2026 5:10 PM`); null when unreadable. */
+  announced: string | null;
+  /** End of the financial period the payout is for, `YYYY-MM-DD`; null when unreadable. */
+  periodEnded: string | null;
+  /** `IQ`, `HYR`, `IIIQ`, `YR`, … as written after the period date; null when absent. */
+  periodCode: string | null;
+  /** The Details cell's text (spaces collapsed). */
+  details: string;
+  /** What the Details cell says; empty when its shape is not understood. */
+  entries: PayoutEntry[];
+  /** First and last day of the book closure, `YYYY-MM-DD`; null when the cell shows none. */
+  bookClosureFrom: string | null;
+  bookClosureTo: string | null;
 }

@@ -12,7 +12,8 @@ export type AnomalyReason =
   | 'ohlc_inconsistent'
   | 'negative_volume'
   | 'zero_volume_move'
-  | 'beyond_price_limit';
+  | 'beyond_price_limit'
+  | 'corporate_action';
 
 export interface AnomalyReasonInfo {
   code: AnomalyReason;
@@ -36,6 +37,8 @@ const DESCRIPTIONS: Readonly<Record<AnomalyReason, string>> = {
   zero_volume_move: 'No shares traded, yet the close moved from the previous close or high differs from low.',
   beyond_price_limit:
     "Close, high or low lies beyond the day's circuit breaker around the previous close; usually a corporate action (bonus, rights, split) on its ex-date.",
+  corporate_action:
+    "The row is the ex-date of a capital change (bonus, right, split) that the portal's adjusted series records and the raw prices confirm: the gap is the action, not a data problem. Only with adjusted=true, which consults that evidence (src/market/corporate-actions.ts); flagAnomalies never sets it.",
 };
 
 export const ANOMALY_REASONS: readonly AnomalyReasonInfo[] = Object.freeze(

@@ -9,6 +9,8 @@ export interface Answer<T> {
   key: string;
   data: T;
   provenance: Provenance;
+  /** Extra `meta` fields that describe this answer (e.g. how far an adjustment reaches); same per version. */
+  meta?: Record<string, unknown>;
 }
 
 export function answerFrom<S, T>(cached: Cached<S>, data: T, key: string): Answer<T> {

@@ -9,10 +9,12 @@ import type { FreshnessKind, FreshnessPolicy } from '../cache/freshness.ts';
 import type { ExchangeClient, PortalRequest } from '../exchange/client.ts';
 import {
   parseCompany,
+  parseEod,
   parseHistory,
   parseIndexConstituents,
   parseIndexLevels,
   parseMarketWatch,
+  parsePayouts,
   parseReports,
   parseScreener,
   parseSectorSummary,
@@ -21,10 +23,12 @@ import {
 import type {
   CompanyPage,
   CompanySection,
+  EodRow,
   HistoryRow,
   IndexConstituentsPage,
   IndexLevelsPage,
   MarketWatchRow,
+  PayoutRow,
   PortalSymbol,
   ReportRow,
   ScreenerRow,
@@ -183,6 +187,41 @@ export class Datasets {
       this.opts.onSectionMissing?.(section);
     }
     return page;
+  }
+
+  /**
+   * The portal's adjusted daily series (about five years, newest first). It changes at most once a
+   * trading day, like the raw history, so it shares the history's freshness; it is small enough to
+   * refetch whole.
+   */
+  eod(symbol: string, ctx: RequestContext): Promise<Cached<EodRow[]>> {
+    const { cache, freshness } = this.opts;
+    const key = `eod:${symbol}`;
+    const held = cache.fresh<EodRow[]>(key);
+    if (held !== undefined) return held;
+    const req: PortalRequest = {
+      kind: 'eod',
+      method: 'GET',
+      path: `/timeseries/eod/${encodeURIComponent(symbol)}`,
+    };
+    return cache.get<EodRow[]>({
+      key,
+      load: () => this.fetch(req, ctx, parseEod),
+      freshUntil: (rows, fetchedAt) => freshness.freshUntil('history', fetchedAt, rows[0]?.date),
+      sizeOf: (rows) => rows.length * 120 + 200,
+    });
+  }
+
+  /** The company's payouts (dividends, bonus, rights) of about the last 17–18 months, newest first. */
+  payouts(symbol: string, ctx: RequestContext): Promise<Cached<PayoutRow[]>> {
+    const req: PortalRequest = {
+      kind: 'payouts',
+      method: 'POST',
+      path: '/company/payouts',
+      form: { symbol },
+    };
+    // Announcements are not tied to trading hours: the filings' freshness.
+    return this.read(`payouts:${symbol}`, 'reports', req, parsePayouts, ctx);
   }
 
   private read<T>(

@@ -20,7 +20,7 @@ export interface HistoryQuery {
 }
 
 /** Oldest first, flagged once per cached series. */
-const historyRows = derived((newestFirst: HistoryRow[]): HistoricalRowT[] =>
+export const historyRows = derived((newestFirst: HistoryRow[]): HistoricalRowT[] =>
   flagAnomalies([...newestFirst].reverse()).map((row) => ({
     date: row.date,
     open: row.open,
@@ -48,6 +48,12 @@ export async function historical(
   if (all.length === 0 && !(await isKnownSymbol(datasets, symbol, ctx))) {
     throw new NotFoundError(`${symbol} not found`);
   }
+  const key = answerKey('historical', symbol, { ...query, order: query.order ?? 'asc' });
+  return answerFrom(cached, selectRange(all, query), key);
+}
+
+/** The query's range, limit and order over rows sorted oldest first. */
+export function selectRange<R extends { date: string }>(all: R[], query: HistoryQuery): R[] {
   const from = lowerBound(all, query.start);
   const to = upperBound(all, query.end);
   // The whole series (the common request) is the cached array itself: no per-request copy of
@@ -55,11 +61,11 @@ export async function historical(
   let rows = from === 0 && to === all.length ? all : all.slice(from, to);
   if (query.limit !== undefined && rows.length > query.limit) rows = rows.slice(rows.length - query.limit);
   if (query.order === 'desc') rows = rows === all ? [...all].reverse() : rows.reverse();
-  return answerFrom(cached, rows, answerKey('historical', symbol, { ...query, order: query.order ?? 'asc' }));
+  return rows;
 }
 
 /** First index whose date is ≥ start (rows are sorted oldest first; ISO dates sort as strings). */
-function lowerBound(rows: HistoricalRowT[], start: string | undefined): number {
+function lowerBound(rows: { date: string }[], start: string | undefined): number {
   if (!start) return 0;
   let lo = 0;
   let hi = rows.length;
@@ -72,7 +78,7 @@ function lowerBound(rows: HistoricalRowT[], start: string | undefined): number {
 }
 
 /** First index whose date is > end. */
-function upperBound(rows: HistoricalRowT[], end: string | undefined): number {
+function upperBound(rows: { date: string }[], end: string | undefined): number {
   if (!end) return rows.length;
   let lo = 0;
   let hi = rows.length;

@@ -176,6 +176,93 @@ export type SectorSummaryT = Static<typeof SectorSummary>;
 export type ScreenerRowT = Static<typeof ScreenerRow>;
 export type MarketSummaryT = Record<string, number>;
 
+export const AdjustedHistoricalRow = Type.Object(
+  {
+    ...HistoricalRow.properties,
+    open: NullableNum('PKR, adjusted: raw open × adjustment_factor'),
+    high: NullableNum('PKR, adjusted'),
+    low: NullableNum('PKR, adjusted'),
+    close: NullableNum('PKR, adjusted'),
+    volume: Type.Union([Type.Integer(), Type.Null()], {
+      description: 'shares, adjusted: raw volume ÷ adjustment_factor, rounded to an integer',
+    }),
+    adjustment_factor: NullableNum(
+      'raw price × adjustment_factor = adjusted price; 1 after the last action; null (and raw prices) when no adjustment could be made, with the reason in meta.adjustment.reason',
+    ),
+  },
+  { $id: 'AdjustedHistoricalRow' },
+);
+
+export const CorporateAction = Type.Object(
+  {
+    ex_date: Type.Union([Type.String({ format: 'date' }), Type.Null()], {
+      description:
+        'first trading day without the entitlement, YYYY-MM-DD; for payouts, the trading day before the book closure starts (T+1 settlement); null when the payouts row gives no book closure',
+    }),
+    kind: Type.Union([Type.Literal('capital_change'), Type.Literal('cash_dividend'), Type.Literal('other')], {
+      description:
+        '`capital_change`: bonus, right or split (the share count changes); `cash_dividend`; `other`: a payouts row whose details could not be read (listed, never applied)',
+    }),
+    ratio: NullableNum(
+      'capital changes: shares after ÷ shares before as the adjusted series prices it (1.1 for a 10 % bonus, 2 for a 1:1 split; for a right issue the price factor, which depends on its subscription price); null otherwise',
+    ),
+    amount: NullableNum(
+      'cash dividends: PKR per share = percent × face value, the face value taken as Rs 10 (the portal gives only the percent); null otherwise',
+    ),
+    evidence: Type.Array(Type.String(), {
+      description:
+        'sources that agree: `adjusted_series_step` (the portal’s adjusted series steps by the ratio here), `raw_gap` (the raw prices gap by the ratio on this day, within the price limit around the previous close ÷ ratio), `beyond_price_limit` (the raw move exceeds the day’s circuit breaker), `payouts` (the company payouts page announces it)',
+    }),
+    applied: Type.Boolean({
+      description:
+        'capital changes: used by historical?adjusted=true (only when the raw prices confirm the step); cash dividends: used by adjusted=true&dividends=true (when the raw close before the ex-date is known)',
+    }),
+    note: NullableStr('why an action is not applied, what the payouts page calls it, assumptions'),
+  },
+  { $id: 'CorporateAction' },
+);
+
+/** `meta.adjustment` of `historical?adjusted=true`. */
+export const AdjustmentMeta = Type.Object(
+  {
+    status: Type.Union([Type.Literal('full'), Type.Literal('partial'), Type.Literal('unavailable')], {
+      description:
+        '`full`: every row is adjusted for the actions the evidence confirms; `partial`: some rows are older than the adjusted series (see partial_before); `unavailable`: the adjusted series is missing, empty or unreadable, the prices are raw and adjustment_factor is null (see reason)',
+    }),
+    series_start: NullableStr('first day of the portal’s adjusted series (about five years back)'),
+    partial_before: NullableStr(
+      'rows before this date carry the factor known at series_start: capital changes before it are unknown; null when every row is covered',
+    ),
+    dividends: Type.Boolean({ description: 'true when cash dividends are in the factors (dividends=true)' }),
+    dividends_from: NullableStr(
+      'oldest announcement on the payouts page: dividends before it are unknown (the page keeps about 17–18 months)',
+    ),
+    reason: NullableStr(
+      'why the adjustment is unavailable, or why dividends were asked for but are not in it',
+    ),
+  },
+  { description: 'how far the adjustment reaches (adjusted=true only)' },
+);
+
+/** `meta.coverage` of `/stocks/{symbol}/corporate-actions`. */
+export const CorporateActionsCoverage = Type.Object(
+  {
+    capital_changes_from: NullableStr(
+      'first day of the portal’s adjusted series: capital changes before it cannot be found (null: no series)',
+    ),
+    dividends_from: NullableStr(
+      'oldest announcement on the payouts page (a rolling window of about 17–18 months); null when it lists none',
+    ),
+    face_value: Type.Number({
+      description: 'PKR; the face value assumed for dividend amounts (the portal gives percents)',
+    }),
+  },
+  { description: 'how far back the record reaches' },
+);
+
+export type AdjustedHistoricalRowT = Static<typeof AdjustedHistoricalRow>;
+export type CorporateActionT = Static<typeof CorporateAction>;
+
 /** Every named schema, registered with Fastify so the OpenAPI document references them by name. */
 export const namedSchemas = [
   Health,
@@ -187,6 +274,8 @@ export const namedSchemas = [
   SectorSummary,
   ScreenerRow,
   MarketSummary,
+  AdjustedHistoricalRow,
+  CorporateAction,
 ];
 
 // ---- company data (#17): the company page's profile, financials, announcements; symbol search ----

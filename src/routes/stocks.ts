@@ -2,7 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { fundamentals } from '../market/fundamentals.ts';
+import { adjustedHistorical, parseAdjustedFlags } from '../market/adjusted-history.ts';
 import { historical } from '../market/history.ts';
+import { AdjustmentMeta } from '../market/models.ts';
 import { quote } from '../market/quotes.ts';
 import { SEARCH_LIMIT, searchStocks } from '../market/search.ts';
 import { listStocks } from '../market/stocks.ts';
@@ -19,6 +21,20 @@ const HistoricalQuery = Type.Object({
     Type.Integer({ minimum: 1, maximum: 100_000, description: 'only the newest N rows of the range' }),
   ),
   format: FormatQuery.properties.format,
+  // Strings checked by the service, so a bad value is a 400 that names the accepted ones.
+  adjusted: Type.Optional(
+    Type.String({
+      description:
+        '`true`: prices adjusted for the capital changes (bonus, right, split) the portal records and the raw prices confirm; each row gains adjustment_factor and meta.adjustment says how far the adjustment reaches. `false` (default): raw prices, as traded',
+      examples: ['true'],
+    }),
+  ),
+  dividends: Type.Optional(
+    Type.String({
+      description:
+        '`true` (with adjusted=true): also adjust for the cash dividends on the payouts page (about the last 17–18 months; meta.adjustment.dividends_from). `false` (default)',
+    }),
+  ),
 });
 
 export async function stockRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {
@@ -54,7 +70,6 @@ export async function stockRoutes(app: FastifyInstance, deps: RouteDeps): Promis
       const { index, q } = req.query;
       if (q !== undefined) {
         const found = await searchStocks(datasets, q, contextOf(req));
-        const query = q.trim().toLowerCase();
         return respond.send(req, reply, found, { filename: 'stocks-search' });
       }
       const answer = await listStocks(datasets, contextOf(req), index);
@@ -89,20 +104,34 @@ export async function stockRoutes(app: FastifyInstance, deps: RouteDeps): Promis
       schema: {
         summary: 'Daily history',
         description:
-          'One row per trading day over [start, end] (both optional; default: the whole history), oldest first unless order=desc. Prices are as traded, not adjusted for corporate actions; is_anomaly flags suspect rows.',
+          'One row per trading day over [start, end] (both optional; default: the whole history), oldest first unless order=desc. By default prices are as traded, not adjusted for corporate actions; is_anomaly flags suspect rows. With adjusted=true every row is an AdjustedHistoricalRow: open/high/low/close × adjustment_factor, volume ÷ adjustment_factor (rounded), ex-dates of confirmed capital changes carry the anomaly reason corporate_action, and meta.adjustment = {status: full|partial|unavailable, series_start: first day of the portal’s adjusted series, partial_before: rows before this date carry the factor known at series_start (capital changes before it are unknown), dividends: whether cash dividends are in the factors, dividends_from: oldest payouts announcement, reason: why the adjustment is unavailable or dividends are missing}. When the adjusted series is missing, empty or unreadable the rows stay raw with adjustment_factor null and the reason in meta (503 when nothing is cached and the exchange is down).',
         tags: ['stocks'],
         params: SymbolParam,
         querystring: HistoricalQuery,
         response: {
-          200: listEnvelope('HistoricalRow', 'daily rows'),
-          ...errorResponses({ 400: 'start is after end', 404: 'unknown symbol' }),
+          200: listEnvelope(
+            Type.Union([
+              Type.Unsafe({ $ref: 'HistoricalRow#' }),
+              Type.Unsafe({ $ref: 'AdjustedHistoricalRow#' }),
+            ]),
+            'daily rows: HistoricalRow, or AdjustedHistoricalRow with adjusted=true',
+            { adjustment: Type.Optional(AdjustmentMeta) },
+          ),
+          ...errorResponses({
+            400: 'start is after end; adjusted or dividends not true/false; dividends=true without adjusted=true',
+            404: 'unknown symbol',
+          }),
         },
       },
     },
     async (req, reply) => {
       const { start, end, order, limit } = req.query;
       const symbol = req.params.symbol.toUpperCase();
-      const answer = await historical(datasets, symbol, { start, end, order, limit }, contextOf(req));
+      const flags = parseAdjustedFlags(req.query.adjusted, req.query.dividends);
+      const range = { start, end, order, limit };
+      const answer = flags.adjusted
+        ? await adjustedHistorical(datasets, symbol, { ...range, dividends: flags.dividends }, contextOf(req))
+        : await historical(datasets, symbol, range, contextOf(req));
       return respond.send(req, reply, answer, { filename: `${symbol}-historical` });
     },
   );

@@ -10,6 +10,7 @@ import { healthRoutes } from '../routes/health.ts';
 import { indexRoutes } from '../routes/indices.ts';
 import { marketRoutes } from '../routes/market.ts';
 import { sectorRoutes } from '../routes/sectors.ts';
+import { corporateActionRoutes } from '../routes/corporate-actions.ts';
 import { stockRoutes } from '../routes/stocks.ts';
 import type { RouteDeps } from '../routes/deps.ts';
 import type { Readiness } from '../service.ts';
@@ -130,6 +131,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(healthRoutes, { readiness: opts.readiness });
   await app.register(stockRoutes, opts.deps);
   await app.register(companyRoutes, opts.deps);
+  await app.register(corporateActionRoutes, opts.deps);
   await app.register(indexRoutes, opts.deps);
   await app.register(sectorRoutes, opts.deps);
   await app.register(marketRoutes, opts.deps);

@@ -1,10 +1,13 @@
 // The success envelope, `{"data":…,"meta":{timestamp, cached, count?}}` (spec: Response envelope),
 // built as bytes: the data part once per data version (views.ts), the meta tail per second.
 
-/** The part after `{"data":…`: `,"meta":{…}}`, with `count` on lists only (spec: Response envelope). */
-export function metaTail(cached: boolean, count: number, nowMs: number): string {
+/**
+ * The part after `{"data":…`: `,"meta":{…}}`, with `count` on lists only (spec: Response envelope)
+ * and then the answer's own meta fields (`extra`, already serialised with a leading comma).
+ */
+export function metaTail(cached: boolean, count: number, nowMs: number, extra = ''): string {
   const countPart = count >= 0 ? `,"count":${count}` : '';
-  return `,"meta":{"timestamp":"${timestampOf(nowMs)}","cached":${cached}${countPart}}}`;
+  return `,"meta":{"timestamp":"${timestampOf(nowMs)}","cached":${cached}${countPart}${extra}}}`;
 }
 
 /** `{"data":…,"meta":{…}}` for answers built outside the responder (health). */

@@ -37,6 +37,10 @@ export interface OperationExamples {
   client: string;
   /** The example `data` of the 200 answer. */
   data: unknown;
+  /** Extra `meta` fields of the 200 answer, for endpoints that add some. */
+  meta?: Record<string, unknown>;
+  /** More 200 examples (another switch of the same endpoint), by name. */
+  alternatives?: Record<string, { request: string; data: unknown; meta?: Record<string, unknown> }>;
   /** Error examples that differ from the defaults below, by status. */
   errors?: Partial<Record<number, ErrorExample[]>>;
 }
@@ -99,7 +103,15 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
     errors: { 404: SYMBOL_404, 422: SYMBOL_422 },
   },
   '/stocks/{symbol}/historical': {
-    params: { symbol: 'ENGRO', start: '2025-06-12', end: '2025-06-16', order: 'asc', limit: 100 },
+    params: {
+      symbol: 'ENGRO',
+      start: '2025-06-12',
+      end: '2025-06-16',
+      order: 'asc',
+      limit: 100,
+      adjusted: 'true',
+      dividends: 'false',
+    },
     request: '/stocks/ENGRO/historical?start=2025-06-12&end=2025-06-16',
     client:
       "await api.GET('/stocks/{symbol}/historical', {\n  params: { path: { symbol: 'ENGRO' }, query: { start: '2025-06-12', end: '2025-06-16' } },\n})",
@@ -136,8 +148,66 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
         anomaly_reasons: ['beyond_price_limit'],
       },
     ],
+    alternatives: {
+      adjusted: {
+        request: '/stocks/ENGRO/historical?start=2025-06-12&end=2025-06-16&adjusted=true',
+        data: [
+          {
+            date: '2025-06-12',
+            open: 511.936,
+            high: 514.736,
+            low: 492.12,
+            close: 492.824,
+            volume: 38586,
+            is_anomaly: false,
+            anomaly_reasons: [],
+            adjustment_factor: 0.8,
+          },
+          {
+            date: '2025-06-13',
+            open: 496.2,
+            high: 508.304,
+            low: 495.048,
+            close: 495.752,
+            volume: 131574,
+            is_anomaly: false,
+            anomaly_reasons: [],
+            adjustment_factor: 0.8,
+          },
+          // The 25 % bonus's ex-date: the gap is the action, and the rows before it are ÷ 1.25.
+          {
+            date: '2025-06-16',
+            open: 487.77,
+            high: 515.17,
+            low: 479.37,
+            close: 512.83,
+            volume: 63210,
+            is_anomaly: true,
+            anomaly_reasons: ['beyond_price_limit', 'corporate_action'],
+            adjustment_factor: 1,
+          },
+        ],
+        meta: {
+          adjustment: {
+            status: 'full',
+            series_start: '2022-02-07',
+            partial_before: null,
+            dividends: false,
+            dividends_from: null,
+            reason: null,
+          },
+        },
+      },
+    },
     errors: {
-      400: [{ code: 'bad_request', message: 'start (2025-02-01) is after end (2025-01-01)' }],
+      400: [
+        { code: 'bad_request', message: 'start (2025-02-01) is after end (2025-01-01)' },
+        {
+          code: 'bad_request',
+          message: 'adjusted must be true or false, got "yes"',
+          summary: 'adjusted=yes',
+        },
+      ],
       404: SYMBOL_404,
       422: [
         {
@@ -152,6 +222,24 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
         },
       ],
     },
+  },
+  '/stocks/{symbol}/corporate-actions': {
+    params: { symbol: 'ENGRO' },
+    request: '/stocks/ENGRO/corporate-actions',
+    client: "await api.GET('/stocks/{symbol}/corporate-actions', { params: { path: { symbol: 'ENGRO' } } })",
+    data: [
+      {
+        ex_date: '2025-06-16',
+        kind: 'capital_change',
+        ratio: 1.25,
+        amount: null,
+        evidence: ['adjusted_series_step', 'raw_gap', 'beyond_price_limit', 'payouts'],
+        applied: true,
+        note: 'bonus 25 % on the payouts page',
+      },
+    ],
+    meta: { coverage: { capital_changes_from: '2022-02-07', dividends_from: '2025-05-29', face_value: 10 } },
+    errors: { 404: SYMBOL_404, 422: SYMBOL_422 },
   },
   '/stocks/{symbol}/fundamentals': {
     params: { symbol: 'ENGRO' },
@@ -405,10 +493,20 @@ export function addOpenApiExamples<T extends OpenApiDoc>(doc: T): T {
 }
 
 function successExample(ex: OperationExamples): NonNullable<OpenApiMediaType['examples']> {
-  const meta = Array.isArray(ex.data)
-    ? { timestamp: TIMESTAMP, cached: false, count: ex.data.length }
-    : { timestamp: TIMESTAMP, cached: false };
-  return { ok: { summary: `GET ${ex.request}`, value: { data: ex.data, meta } } };
+  const metaOf = (data: unknown, extra: Record<string, unknown> = {}) =>
+    Array.isArray(data)
+      ? { timestamp: TIMESTAMP, cached: false, count: data.length, ...extra }
+      : { timestamp: TIMESTAMP, cached: false, ...extra };
+  const out: NonNullable<OpenApiMediaType['examples']> = {
+    ok: { summary: `GET ${ex.request}`, value: { data: ex.data, meta: metaOf(ex.data, ex.meta) } },
+  };
+  for (const [name, alt] of Object.entries(ex.alternatives ?? {})) {
+    out[name] = {
+      summary: `GET ${alt.request}`,
+      value: { data: alt.data, meta: metaOf(alt.data, alt.meta) },
+    };
+  }
+  return out;
 }
 
 function errorExamples(status: number, ex: OperationExamples): NonNullable<OpenApiMediaType['examples']> {

@@ -126,7 +126,7 @@ export function createResponder(maxBytes: number, now: () => number = Date.now):
       // Only answers a client asking for CSV by Accept could not have had are replayed.
       if (!req.headers.accept?.includes('text/csv')) remember(req, viewKey, view, answer.provenance, vary);
       const deliver = (body: Buffer): FastifyReply => reply.send(body);
-      const tail = metaTail(answer.provenance.state !== 'MISS', view.count, nowMs);
+      const tail = metaTail(answer.provenance.state !== 'MISS', view.count, nowMs, view.metaExtra);
       const recent = views.bodies(view, tail, Math.floor(nowMs / 1000));
       reply.type(JSON_TYPE);
       if (view.head.length < GZIP_MIN_BYTES || encoding === null) {
@@ -167,7 +167,7 @@ export function createResponder(maxBytes: number, now: () => number = Date.now):
       const made = compressed ? known.gzip : known.identity;
       if (made !== undefined) return made;
       // A repeat within freshness is what the handler would answer as a HIT.
-      const tail = metaTail(true, view.count, nowMs);
+      const tail = metaTail(true, view.count, nowMs, view.metaExtra);
       const recent = views.bodies(view, tail, second);
       const body = compressed
         ? gzipBody(recent, view.gzipReady as GzipHead)

@@ -1,6 +1,6 @@
 // Envelope and error schemas shared by every route, and the helpers that wrap a resource schema in
 // the spec's single-object or list envelope.
-import { Type, type TSchema } from 'typebox';
+import { Type, type TProperties, type TSchema } from 'typebox';
 
 export const ErrorEnvelope = Type.Object(
   {
@@ -37,9 +37,11 @@ export function singleEnvelope(resourceId: string, description: string): TSchema
   return Type.Object({ data: ref(resourceId), meta: Meta }, { description });
 }
 
-export function listEnvelope(item: string | TSchema, description: string): TSchema {
+/** `extraMeta`: meta fields this endpoint adds to the list meta (documented per endpoint). */
+export function listEnvelope(item: string | TSchema, description: string, extraMeta?: TProperties): TSchema {
   const items = typeof item === 'string' ? ref(item) : item;
-  return Type.Object({ data: Type.Array(items), meta: ListMeta }, { description });
+  const meta = extraMeta ? Type.Object({ ...ListMeta.properties, ...extraMeta }) : ListMeta;
+  return Type.Object({ data: Type.Array(items), meta }, { description });
 }
 
 const errorRef = (description: string) => Type.Unsafe({ $ref: 'ErrorEnvelope#', description });

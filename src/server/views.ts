@@ -14,6 +14,8 @@ export interface View {
   /** Last-Modified, formatted once per version. */
   lastModified: string;
   count: number;
+  /** The answer's own meta fields (`,"adjustment":{…}`), or ''; the same for every response of a version. */
+  metaExtra: string;
   /** Made on the first request that accepts gzip. */
   gzip?: Promise<GzipHead>;
   gzipReady?: GzipHead;
@@ -49,6 +51,10 @@ export class ViewCache {
       etag: `"${createHash('sha1').update(json).digest('base64url')}"`,
       lastModified: new Date(answer.provenance.fetchedAt).toUTCString(),
       count: Array.isArray(answer.data) ? answer.data.length : -1,
+      metaExtra:
+        answer.meta === undefined || Object.keys(answer.meta).length === 0
+          ? ''
+          : `,${JSON.stringify(answer.meta).slice(1, -1)}`,
     };
     this.views.set(viewKey, view);
     return view;

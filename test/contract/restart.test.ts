@@ -40,6 +40,9 @@ const PATHS = [
   '/stocks/ENGRO/historical',
   '/sectors',
   '/indices/KSE100',
+  // The adjusted series and the payouts page are stored too.
+  '/stocks/ENGRO/historical?adjusted=true&dividends=true',
+  '/stocks/ENGRO/corporate-actions',
 ];
 
 describe('restart after SIGKILL', () => {

@@ -234,6 +234,7 @@ describe('ANOMALY_REASONS', () => {
       'negative_volume',
       'zero_volume_move',
       'beyond_price_limit',
+      'corporate_action',
     ]);
   });
 

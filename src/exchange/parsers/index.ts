@@ -9,3 +9,5 @@ export { parseSectorSummary } from './sector-summary.ts';
 export { parseHistory } from './history.ts';
 export { parseReports } from './reports.ts';
 export { parseCompany } from './company.ts';
+export { parseEod } from './eod.ts';
+export { parsePayouts } from './payouts.ts';

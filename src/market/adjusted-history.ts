@@ -1,0 +1,200 @@
+// `historical?adjusted=true[&dividends=true]`: the raw daily rows with prices adjusted for the
+// corporate actions the evidence confirms (corporate-actions.ts). raw × adjustment_factor =
+// adjusted; the factor is 1 after the last action. When the portal's adjusted series cannot be had
+// or read, the rows stay raw with a null factor and meta says why: never a guessed factor.
+import { combine, type Cached } from '../cache/types.ts';
+import { BadRequestError, NotFoundError, UpstreamDataError } from '../errors.ts';
+import type { EodRow, PayoutRow } from '../exchange/types.ts';
+import type { Answer } from './answer.ts';
+import { answerKey, derived } from './answer.ts';
+import type { RequestContext } from './context.ts';
+import { analyseActionsOnce, type ActionsAnalysis } from './corporate-actions.ts';
+import type { Datasets } from './datasets.ts';
+import { historyRows, selectRange, type HistoryQuery } from './history.ts';
+import type { AdjustedHistoricalRowT, HistoricalRowT } from './models.ts';
+import { isKnownSymbol, normaliseSymbol } from './symbols.ts';
+
+export interface AdjustedQuery extends HistoryQuery {
+  /** Also adjust for the cash dividends the payouts page lists. */
+  dividends: boolean;
+}
+
+/** `meta.adjustment` of an adjusted answer (documented on the route). */
+export interface AdjustmentMeta {
+  status: 'full' | 'partial' | 'unavailable';
+  series_start: string | null;
+  partial_before: string | null;
+  dividends: boolean;
+  dividends_from: string | null;
+  reason: string | null;
+}
+
+/** How long an answer without the adjusted series is kept before the series is asked for again. */
+const RETRY_WITHOUT_SERIES_MS = 60_000;
+
+const unadjusted = derived((rows: HistoricalRowT[]): AdjustedHistoricalRowT[] =>
+  rows.map((row) => ({ ...row, adjustment_factor: null })),
+);
+
+const byAnalysis = new WeakMap<
+  ActionsAnalysis,
+  { plain?: AdjustedHistoricalRowT[]; dividends?: AdjustedHistoricalRowT[] }
+>();
+
+function adjustedRows(
+  rows: HistoricalRowT[],
+  analysis: ActionsAnalysis,
+  dividends: boolean,
+): AdjustedHistoricalRowT[] {
+  let held = byAnalysis.get(analysis);
+  if (held === undefined) byAnalysis.set(analysis, (held = {}));
+  const key = dividends ? 'dividends' : 'plain';
+  return (held[key] ??= adjust(rows, analysis, dividends));
+}
+
+const round4 = (x: number | null): number | null => (x === null ? null : Math.round(x * 1e4) / 1e4);
+
+/** Rows oldest first; each gets the product of the factors of every action after its date. */
+function adjust(
+  rows: HistoricalRowT[],
+  analysis: ActionsAnalysis,
+  dividends: boolean,
+): AdjustedHistoricalRowT[] {
+  const steps = analysis.applied.map((a) => ({ exDate: a.exDate, factor: 1 / a.ratio }));
+  if (dividends) steps.push(...analysis.dividendFactors);
+  steps.sort((a, b) => (a.exDate < b.exDate ? 1 : -1)); // newest first
+  const exDates = new Set(analysis.applied.map((a) => a.exDate));
+  const out = new Array<AdjustedHistoricalRowT>(rows.length);
+  let factor = 1;
+  let next = 0;
+  for (let i = rows.length - 1; i >= 0; i--) {
+    const row = rows[i] as HistoricalRowT;
+    while (next < steps.length && steps[next]!.exDate > row.date) factor *= steps[next++]!.factor;
+    const action = exDates.has(row.date);
+    out[i] = {
+      date: row.date,
+      open: round4(row.open === null ? null : row.open * factor),
+      high: round4(row.high === null ? null : row.high * factor),
+      low: round4(row.low === null ? null : row.low * factor),
+      close: round4(row.close === null ? null : row.close * factor),
+      volume: row.volume === null ? null : Math.round(row.volume / factor),
+      is_anomaly: row.is_anomaly || action,
+      anomaly_reasons: action ? [...row.anomaly_reasons, 'corporate_action'] : row.anomaly_reasons,
+      adjustment_factor: factor,
+    };
+  }
+  return out;
+}
+
+/** A dataset whose page no longer parses (and of which no copy is held): the reason, not an error. */
+async function readable<T>(read: Promise<Cached<T>>): Promise<Cached<T> | UpstreamDataError> {
+  try {
+    return await read;
+  } catch (err) {
+    if (err instanceof UpstreamDataError) return err;
+    throw err;
+  }
+}
+
+export async function adjustedHistorical(
+  datasets: Datasets,
+  rawSymbol: string,
+  query: AdjustedQuery,
+  ctx: RequestContext,
+): Promise<Answer<AdjustedHistoricalRowT[]>> {
+  const symbol = normaliseSymbol(rawSymbol);
+  if (query.start && query.end && query.start > query.end) {
+    throw new BadRequestError(`start (${query.start}) is after end (${query.end})`);
+  }
+  const history = await datasets.history(symbol, ctx);
+  const raw = history.value.rows;
+  if (raw.length === 0 && !(await isKnownSymbol(datasets, symbol, ctx))) {
+    throw new NotFoundError(`${symbol} not found`);
+  }
+  const all = historyRows(raw);
+  const [eod, payouts] = await Promise.all([
+    readable<EodRow[]>(datasets.eod(symbol, ctx)),
+    query.dividends ? readable<PayoutRow[]>(datasets.payouts(symbol, ctx)) : Promise.resolve(null),
+  ]);
+
+  const seriesProblem =
+    eod instanceof UpstreamDataError
+      ? `the portal's adjusted series for ${symbol} could not be read (${eod.message}); prices are raw`
+      : eod.value.length === 0
+        ? `the portal has no adjusted series for ${symbol}; prices are raw`
+        : null;
+  if (seriesProblem !== null || eod instanceof UpstreamDataError) {
+    const meta: AdjustmentMeta = {
+      status: 'unavailable',
+      series_start: null,
+      partial_before: null,
+      dividends: false,
+      dividends_from: null,
+      reason: seriesProblem,
+    };
+    const parts = eod instanceof UpstreamDataError ? [history] : [history, eod];
+    const provenance = combine(parts);
+    // Ask for the series again soon rather than serving raw prices for the whole freshness window.
+    provenance.freshUntil = Math.min(provenance.freshUntil, provenance.fetchedAt + RETRY_WITHOUT_SERIES_MS);
+    provenance.version += '+raw';
+    return {
+      key: adjustedKey(symbol, query),
+      data: selectRange(unadjusted(all), query),
+      provenance,
+      meta: { adjustment: meta },
+    };
+  }
+
+  const payoutsOk = payouts !== null && !(payouts instanceof UpstreamDataError);
+  const analysis = analyseActionsOnce(raw, eod.value, payoutsOk ? payouts.value : null);
+  const rows = selectRange(adjustedRows(all, analysis, payoutsOk), query);
+  const oldest = rows.reduce<string | null>((min, r) => (min === null || r.date < min ? r.date : min), null);
+  const partial = analysis.seriesStart !== null && oldest !== null && oldest < analysis.seriesStart;
+  const meta: AdjustmentMeta = {
+    status: partial ? 'partial' : 'full',
+    series_start: analysis.seriesStart,
+    partial_before: partial ? analysis.seriesStart : null,
+    dividends: payoutsOk,
+    dividends_from: payoutsOk ? analysis.payoutsSince : null,
+    reason:
+      payouts instanceof UpstreamDataError
+        ? `the payouts page for ${symbol} could not be read (${payouts.message}); dividends are not adjusted`
+        : null,
+  };
+  const parts: Cached<unknown>[] = [history, eod];
+  if (payoutsOk) parts.push(payouts);
+  return {
+    key: adjustedKey(symbol, query),
+    data: rows,
+    provenance: combine(parts),
+    meta: { adjustment: meta },
+  };
+}
+
+/** One view per symbol, range, order and switch: `adjusted` is in every key, `dividends` too. */
+function adjustedKey(symbol: string, query: AdjustedQuery): string {
+  return answerKey('historical', symbol, {
+    ...query,
+    order: query.order ?? 'asc',
+    adjusted: true,
+    dividends: query.dividends === true,
+  });
+}
+
+function flag(name: string, value: string | undefined): boolean {
+  if (value === undefined || value === 'false') return false;
+  if (value === 'true') return true;
+  throw new BadRequestError(`${name} must be true or false, got ${JSON.stringify(value).slice(0, 40)}`);
+}
+
+/** The `adjusted` and `dividends` switches; anything but true/false is a 400 naming them. */
+export function parseAdjustedFlags(
+  adjusted: string | undefined,
+  dividends: string | undefined,
+): { adjusted: boolean; dividends: boolean } {
+  const flags = { adjusted: flag('adjusted', adjusted), dividends: flag('dividends', dividends) };
+  if (flags.dividends && !flags.adjusted) {
+    throw new BadRequestError('dividends=true adjusts prices: use it with adjusted=true');
+  }
+  return flags;
+}
