@@ -89,12 +89,12 @@ export interface paths {
       parameters: {
         query?: {
           /**
-           * @description only this index's constituents, e.g. KSE100
+           * @description only this index's constituents, e.g. KSE100 (not empty)
            * @example KSE30
            */
           index?: string;
           /**
-           * @description csv: RFC 4180 with a header row (also chosen by Accept: text/csv); errors stay JSON
+           * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
            * @example json
            */
           format?: 'json' | 'csv';
@@ -211,7 +211,13 @@ export interface paths {
      */
     get: {
       parameters: {
-        query?: never;
+        query?: {
+          /**
+           * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
+           * @example json
+           */
+          format?: 'json' | 'csv';
+        };
         header?: never;
         path: {
           /**
@@ -354,7 +360,7 @@ export interface paths {
            */
           limit?: number;
           /**
-           * @description csv: RFC 4180 with a header row (also chosen by Accept: text/csv); errors stay JSON
+           * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
            * @example json
            */
           format?: 'json' | 'csv';
@@ -488,7 +494,7 @@ export interface paths {
       parameters: {
         query?: {
           /**
-           * @description csv: RFC 4180 with a header row (also chosen by Accept: text/csv); errors stay JSON
+           * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
            * @example json
            */
           format?: 'json' | 'csv';
@@ -613,7 +619,7 @@ export interface paths {
       parameters: {
         query?: {
           /**
-           * @description csv: RFC 4180 with a header row (also chosen by Accept: text/csv); errors stay JSON
+           * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
            * @example json
            */
           format?: 'json' | 'csv';
@@ -725,7 +731,7 @@ export interface paths {
       parameters: {
         query?: {
           /**
-           * @description csv: RFC 4180 with a header row (also chosen by Accept: text/csv); errors stay JSON
+           * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
            * @example json
            */
           format?: 'json' | 'csv';
@@ -847,7 +853,7 @@ export interface paths {
       parameters: {
         query?: {
           /**
-           * @description csv: RFC 4180 with a header row (also chosen by Accept: text/csv); errors stay JSON
+           * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
            * @example json
            */
           format?: 'json' | 'csv';
@@ -959,7 +965,7 @@ export interface paths {
       parameters: {
         query?: {
           /**
-           * @description csv: RFC 4180 with a header row (also chosen by Accept: text/csv); errors stay JSON
+           * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
            * @example json
            */
           format?: 'json' | 'csv';
@@ -1083,7 +1089,7 @@ export interface paths {
       parameters: {
         query?: {
           /**
-           * @description csv: RFC 4180 with a header row (also chosen by Accept: text/csv); errors stay JSON
+           * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
            * @example json
            */
           format?: 'json' | 'csv';
@@ -1206,7 +1212,13 @@ export interface paths {
      */
     get: {
       parameters: {
-        query?: never;
+        query?: {
+          /**
+           * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
+           * @example json
+           */
+          format?: 'json' | 'csv';
+        };
         header?: never;
         path?: never;
         cookie?: never;

@@ -1,5 +1,5 @@
 // Index constituents and index levels.
-import { NotFoundError } from '../errors.ts';
+import { NotFoundError, clientText } from '../errors.ts';
 import type { IndexConstituentsPage, IndexLevelsPage } from '../exchange/types.ts';
 import { answerFrom, derived, millions, round4, type Answer } from './answer.ts';
 import type { RequestContext } from './context.ts';
@@ -41,7 +41,7 @@ export function resolveIndexCode(name: string): string | undefined {
 
 function requireIndexCode(name: string): string {
   const code = resolveIndexCode(name);
-  if (!code) throw new NotFoundError(`index ${name} not found`);
+  if (!code) throw new NotFoundError(`index ${clientText(name)} not found`);
   return code;
 }
 

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Readiness } from '../service.ts';
+import { NotReadyError } from '../errors.ts';
 import { sendError } from '../server/error-handler.ts';
 import { envelope } from '../server/respond.ts';
 import { singleEnvelope } from '../server/schemas.ts';
@@ -21,11 +22,14 @@ export async function healthRoutes(
       schema: {
         summary: 'Liveness, or readiness with ?ready=1',
         tags: ['service'],
-        querystring: Type.Object({
-          ready: Type.Optional(
-            Type.String({ description: '1: readiness check (store, shutdown, Redis) instead of liveness' }),
-          ),
-        }),
+        querystring: Type.Object(
+          {
+            ready: Type.Optional(
+              Type.String({ description: '1: readiness check (store, shutdown, Redis) instead of liveness' }),
+            ),
+          },
+          { additionalProperties: false },
+        ),
         response: { 200: singleEnvelope('Health', '`ok` while the service accepts requests') },
       },
     },
@@ -37,7 +41,7 @@ export async function healthRoutes(
       const r = opts.readiness();
       if (!r.ready) {
         const why = r.shuttingDown ? 'shutting down' : 'the local store is unusable';
-        return sendError(reply, 503, 'not_ready', `not ready: ${why}`);
+        return sendError(reply, new NotReadyError(`not ready: ${why}`));
       }
       const body = { status: r.redis === 'degraded' ? 'degraded' : 'ok', store: r.store, redis: r.redis };
       return reply.type('application/json; charset=utf-8').send(envelope(JSON.stringify(body), false, -1));

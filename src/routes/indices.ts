@@ -2,7 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { constituents, levels } from '../market/indices.ts';
-import { errorResponses, FormatQuery, listEnvelope } from '../server/schemas.ts';
+import { IndexConstituent, IndexLevel } from '../market/models.ts';
+import { columnsOf, errorResponses, FormatQuery, listEnvelope } from '../server/schemas.ts';
 import type { RouteDeps } from './deps.ts';
 
 export async function indexRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {
@@ -20,7 +21,10 @@ export async function indexRoutes(app: FastifyInstance, deps: RouteDeps): Promis
       },
     },
     async (req, reply) =>
-      respond.send(req, reply, await levels(datasets, contextOf(req)), 'indices', { filename: 'indices' }),
+      respond.send(req, reply, await levels(datasets, contextOf(req)), 'indices', {
+        filename: 'indices',
+        columns: columnsOf(IndexLevel),
+      }),
   );
 
   r.get(
@@ -42,7 +46,10 @@ export async function indexRoutes(app: FastifyInstance, deps: RouteDeps): Promis
     async (req, reply) => {
       const answer = await constituents(datasets, req.params.name, contextOf(req));
       const code = req.params.name.toUpperCase();
-      return respond.send(req, reply, answer, `index:${code}`, { filename: `index-${code}` });
+      return respond.send(req, reply, answer, `index:${code}`, {
+        filename: `index-${code.replace(/[^A-Z0-9]+/g, '-')}`,
+        columns: columnsOf(IndexConstituent),
+      });
     },
   );
 }

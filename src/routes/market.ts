@@ -1,7 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { marketSummary } from '../market/indices.ts';
 import { screener } from '../market/screener.ts';
+import { ScreenerRow } from '../market/models.ts';
 import {
+  columnsOf,
   errorResponses,
   FormatQuery,
   listEnvelope,
@@ -32,6 +34,7 @@ export async function marketRoutes(app: FastifyInstance, deps: RouteDeps): Promi
     async (req, reply) =>
       respond.send(req, reply, await screener(datasets, contextOf(req)), 'screener', {
         filename: 'screener',
+        columns: columnsOf(ScreenerRow),
       }),
   );
 
@@ -41,9 +44,14 @@ export async function marketRoutes(app: FastifyInstance, deps: RouteDeps): Promi
       schema: {
         summary: 'Index levels at a glance',
         tags: ['market'],
+        querystring: FormatQuery,
         response: { 200: singleEnvelope('MarketSummary', 'index levels'), ...errorResponses() },
       },
     },
-    async (req, reply) => respond.send(req, reply, await marketSummary(datasets, contextOf(req)), 'summary'),
+    async (req, reply) =>
+      respond.send(req, reply, await marketSummary(datasets, contextOf(req)), 'summary', {
+        filename: 'market-summary',
+        columns: [],
+      }),
   );
 }

@@ -2,7 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { sectorMembers, sectorSummary } from '../market/sectors.ts';
-import { errorResponses, FormatQuery, listEnvelope } from '../server/schemas.ts';
+import { SectorSummary } from '../market/models.ts';
+import { columnsOf, errorResponses, FormatQuery, listEnvelope, SYMBOL_COLUMNS } from '../server/schemas.ts';
 import type { RouteDeps } from './deps.ts';
 
 export async function sectorRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {
@@ -22,6 +23,7 @@ export async function sectorRoutes(app: FastifyInstance, deps: RouteDeps): Promi
     async (req, reply) =>
       respond.send(req, reply, await sectorSummary(datasets, contextOf(req)), 'sectors', {
         filename: 'sectors',
+        columns: columnsOf(SectorSummary),
       }),
   );
 
@@ -46,6 +48,7 @@ export async function sectorRoutes(app: FastifyInstance, deps: RouteDeps): Promi
       const key = req.params.name.toLowerCase();
       return respond.send(req, reply, answer, `sector:${key}`, {
         filename: `sector-${key.replace(/[^a-z0-9]+/g, '-')}`,
+        columns: SYMBOL_COLUMNS,
       });
     },
   );

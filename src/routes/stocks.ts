@@ -5,19 +5,26 @@ import { fundamentals } from '../market/fundamentals.ts';
 import { historical } from '../market/history.ts';
 import { quote } from '../market/quotes.ts';
 import { listStocks } from '../market/stocks.ts';
-import { errorResponses, FormatQuery, listEnvelope, singleEnvelope, SymbolParam } from '../server/schemas.ts';
+import { FundamentalsRow, HistoricalRow, Quote } from '../market/models.ts';
+import {
+  columnsOf,
+  errorResponses,
+  FormatQuery,
+  listEnvelope,
+  query,
+  singleEnvelope,
+  SymbolParam,
+  SYMBOL_COLUMNS,
+} from '../server/schemas.ts';
 import type { RouteDeps } from './deps.ts';
 
-const HistoricalQuery = Type.Object({
+const HistoricalQuery = query({
   start: Type.Optional(Type.String({ format: 'date', description: 'first day, inclusive, YYYY-MM-DD' })),
   end: Type.Optional(Type.String({ format: 'date', description: 'last day, inclusive, YYYY-MM-DD' })),
-  order: Type.Optional(
-    Type.Union([Type.Literal('asc'), Type.Literal('desc')], { description: 'asc (default): oldest first' }),
-  ),
+  order: Type.Optional(Type.Enum(['asc', 'desc'], { description: 'asc (default): oldest first' })),
   limit: Type.Optional(
     Type.Integer({ minimum: 1, maximum: 100_000, description: 'only the newest N rows of the range' }),
   ),
-  format: FormatQuery.properties.format,
 });
 
 export async function stockRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {
@@ -30,9 +37,14 @@ export async function stockRoutes(app: FastifyInstance, deps: RouteDeps): Promis
       schema: {
         summary: 'Listed symbols',
         tags: ['stocks'],
-        querystring: Type.Object({
-          index: Type.Optional(Type.String({ description: "only this index's constituents, e.g. KSE100" })),
-          format: FormatQuery.properties.format,
+        querystring: query({
+          index: Type.Optional(
+            Type.String({
+              minLength: 1,
+              maxLength: 40,
+              description: "only this index's constituents, e.g. KSE100 (not empty)",
+            }),
+          ),
         }),
         response: {
           200: listEnvelope(Type.String(), 'symbols (tickers)'),
@@ -45,7 +57,8 @@ export async function stockRoutes(app: FastifyInstance, deps: RouteDeps): Promis
       const answer = await listStocks(datasets, contextOf(req), index);
       const view = index ? `stocks?index=${index.toUpperCase()}` : 'stocks';
       return respond.send(req, reply, answer, view, {
-        filename: index ? `stocks-${index.toUpperCase()}` : 'stocks',
+        filename: index ? `stocks-${index.toUpperCase().replace(/[^A-Z0-9]+/g, '-')}` : 'stocks',
+        columns: SYMBOL_COLUMNS,
       });
     },
   );
@@ -57,6 +70,7 @@ export async function stockRoutes(app: FastifyInstance, deps: RouteDeps): Promis
         summary: "A symbol's quote",
         tags: ['stocks'],
         params: SymbolParam,
+        querystring: FormatQuery,
         response: {
           200: singleEnvelope('Quote', 'the quote'),
           ...errorResponses({ 404: 'SYMBOL not found' }),
@@ -65,7 +79,11 @@ export async function stockRoutes(app: FastifyInstance, deps: RouteDeps): Promis
     },
     async (req, reply) => {
       const answer = await quote(datasets, req.params.symbol, contextOf(req));
-      return respond.send(req, reply, answer, `quote:${req.params.symbol.toUpperCase()}`);
+      const symbol = req.params.symbol.toUpperCase();
+      return respond.send(req, reply, answer, `quote:${symbol}`, {
+        filename: `${symbol}-quote`,
+        columns: columnsOf(Quote),
+      });
     },
   );
 
@@ -90,7 +108,10 @@ export async function stockRoutes(app: FastifyInstance, deps: RouteDeps): Promis
       const symbol = req.params.symbol.toUpperCase();
       const answer = await historical(datasets, symbol, { start, end, order, limit }, contextOf(req));
       const viewKey = `historical:${symbol}:${start ?? ''}:${end ?? ''}:${order ?? 'asc'}:${limit ?? ''}`;
-      return respond.send(req, reply, answer, viewKey, { filename: `${symbol}-historical` });
+      return respond.send(req, reply, answer, viewKey, {
+        filename: `${symbol}-historical`,
+        columns: columnsOf(HistoricalRow),
+      });
     },
   );
 
@@ -113,6 +134,7 @@ export async function stockRoutes(app: FastifyInstance, deps: RouteDeps): Promis
       const symbol = req.params.symbol.toUpperCase();
       return respond.send(req, reply, answer, `fundamentals:${symbol}`, {
         filename: `${symbol}-fundamentals`,
+        columns: columnsOf(FundamentalsRow),
       });
     },
   );

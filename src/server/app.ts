@@ -19,7 +19,9 @@ import { registerMetrics, type Metrics } from './metrics.ts';
 import { BROTLI_OPTIONS } from './respond.ts';
 import { registerDashboard } from './dashboard.ts';
 import { registerDocs } from './docs.ts';
-import { registerErrorHandling, sendError } from './error-handler.ts';
+import { frameworkErrors, registerErrorHandling, sendError } from './error-handler.ts';
+import { BadRequestError, MethodNotAllowedError, NotFoundError, clientText } from '../errors.ts';
+import { clientErrorHandler } from './raw-errors.ts';
 import { registerRateLimit } from './rate-limit.ts';
 import { ErrorEnvelope } from './schemas.ts';
 
@@ -63,6 +65,12 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     genReqId: requestIdOf,
     serverFactory: (handler, options) => createStampingServer(handler, options, replayer),
     ajv: { customOptions: { coerceTypes: 'array', removeAdditional: false } },
+    // Every failure in the envelope, including the router's own and Node's HTTP parser's.
+    frameworkErrors,
+    clientErrorHandler,
+    // Each path parameter's schema (its maxLength) decides how long it may be, not the router's
+    // default of 100; beyond this the router still refuses, with the same 422.
+    routerOptions: { maxParamLength: 1000 },
   });
   // While shutting down, a keep-alive connection is closed as soon as its answer in flight is done,
   // so a client's idle socket cannot hold the process open past the graceful window. Node closes
@@ -106,8 +114,28 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
 
   // Preflights only: the plugin sits in a scope of its own, so its hook runs for its OPTIONS route
   // and for nothing else.
+  // An OPTIONS without Access-Control-Request-Method is not a preflight: it gets the envelope, not
+  // the plugin's text/plain (its strict check is off so that this hook, added first, decides).
   await app.register(async (scope) => {
-    await scope.register(cors, { origin: '*', methods: ['GET', 'HEAD'], exposedHeaders: EXPOSED_HEADERS });
+    scope.addHook('onRequest', (req, reply, done) => {
+      if (req.method === 'OPTIONS' && req.headers['access-control-request-method'] === undefined) {
+        reply.header('allow', 'GET, HEAD, OPTIONS');
+        void sendError(
+          reply,
+          new BadRequestError(
+            'OPTIONS is answered only as a CORS preflight (with Access-Control-Request-Method); this API takes GET and HEAD',
+          ),
+        );
+        return;
+      }
+      done();
+    });
+    await scope.register(cors, {
+      origin: '*',
+      methods: ['GET', 'HEAD'],
+      exposedHeaders: EXPOSED_HEADERS,
+      strictPreflight: false,
+    });
   });
 
   if (opts.rateLimitPerMinute > 0) {
@@ -157,7 +185,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
         schema: { hide: true },
         handler: (_req, reply) => {
           reply.header('allow', 'GET, HEAD');
-          return sendError(reply, 405, 'method_not_allowed', 'only GET and HEAD are supported');
+          return sendError(reply, new MethodNotAllowedError());
         },
       });
     }
@@ -166,7 +194,10 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   app.setNotFoundHandler(
     { preHandler: opts.rateLimitPerMinute > 0 ? app.rateLimit() : undefined },
     (req, reply) =>
-      sendError(reply, 404, 'not_found', `no such endpoint: ${req.method} ${req.url.split('?')[0]}`),
+      sendError(
+        reply,
+        new NotFoundError(`no such endpoint: ${req.method} ${clientText(req.url.split('?')[0] ?? '', 64)}`),
+      ),
   );
 
   return app;

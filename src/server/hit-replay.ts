@@ -21,6 +21,7 @@ import type { WindowCounter } from '../exchange/budget.ts';
 import { EXPOSED_HEADERS } from './http-server.ts';
 import type { Metrics } from './metrics.ts';
 import { PROXY_HEADERS } from './request-context.ts';
+import { representationByAccept } from './negotiation.ts';
 import type { Replay, Responder } from './respond.ts';
 import { sharedFailureOf, type SharedFailure } from './shared-failure.ts';
 
@@ -195,8 +196,8 @@ function failureReplay(failure: SharedFailure | undefined): Replay | undefined {
 /** Requests whose answer could depend on more than the URL and Accept-Encoding go to the routes. */
 function replayable(req: IncomingMessage): boolean {
   const { headers } = req;
-  if (headers['if-none-match'] !== undefined) return false;
-  if (headers.accept?.includes('text/csv')) return false;
+  if (headers['if-none-match'] !== undefined || headers['if-modified-since'] !== undefined) return false;
+  if (representationByAccept(headers.accept) === 'csv') return false;
   for (const name of PROXY_HEADERS) if (headers[name] !== undefined) return false;
   return true;
 }

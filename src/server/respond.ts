@@ -11,7 +11,9 @@ import { LRUCache } from 'lru-cache';
 import type { Provenance } from '../cache/types.ts';
 import type { Answer } from '../market/answer.ts';
 import { toCsv } from './csv.ts';
+import { isNotModified } from './conditional.ts';
 import { gzipHead, gzipWithTail, type GzipHead } from './gzip-splice.ts';
+import { representationByAccept, representationOf } from './negotiation.ts';
 
 interface View {
   version: string;
@@ -30,9 +32,13 @@ interface View {
   csvGzip?: Promise<Buffer>;
 }
 
-/** Lists can also be had as CSV (`?format=csv` or `Accept: text/csv`), saved under this name. */
+/**
+ * Answers can also be had as CSV (`?format=csv` or `Accept: text/csv`), saved under this name; a
+ * single object is one row. `columns` is the header row of an empty list (the model's fields).
+ */
 export interface CsvOptions {
   filename: string;
+  columns: readonly string[];
 }
 
 export interface Responder {
@@ -146,13 +152,14 @@ export function createResponder(maxBytes: number, now: () => number = Date.now):
       reply.header('vary', vary);
       const etag = asCsv ? `${view.etag.slice(0, -1)}-csv"` : view.etag;
       cachingHeaders(reply, answer.provenance, etag, view.lastModified, now());
-      if (etagMatches(req.headers['if-none-match'], etag)) {
+      if (isNotModified(req.headers, { etag, lastModifiedMs: answer.provenance.fetchedAt })) {
         return reply.code(304).send();
       }
       const encoding = encodingOf(req.headers['accept-encoding']);
       if (asCsv) {
         if (view.csv === undefined) {
-          view.csv = Buffer.from(toCsv(answer.data as unknown[]));
+          const rows = Array.isArray(answer.data) ? (answer.data as unknown[]) : [answer.data];
+          view.csv = Buffer.from(toCsv(rows, csv.columns));
           views.set(viewKey, view); // re-weigh it with its CSV
         }
         reply.header('content-disposition', `attachment; filename="${csv.filename}.csv"`);
@@ -165,7 +172,8 @@ export function createResponder(maxBytes: number, now: () => number = Date.now):
       }
       // Only answers a client asking for CSV by Accept could not have had are replayed.
       const replays =
-        !req.headers.accept?.includes('text/csv') && remember(req, viewKey, view, answer.provenance, vary);
+        representationByAccept(req.headers.accept) !== 'csv' &&
+        remember(req, viewKey, view, answer.provenance, vary);
       // Requests held below the router for this URL (hit-replay.ts) are answered once it has been.
       const deliver = (body: Buffer): FastifyReply => {
         const sent = reply.send(body);
@@ -242,13 +250,9 @@ function identityBody(recent: RecentBodies, head: Buffer): Buffer {
   return (recent.identity ??= Buffer.concat([head, Buffer.from(recent.tail)]));
 }
 
-/** `?format=csv` wins; otherwise an Accept that names text/csv and not JSON. */
 function wantsCsv(req: FastifyRequest): boolean {
   const format = (req.query as Record<string, unknown> | undefined)?.format;
-  if (format === 'csv') return true;
-  if (format === 'json') return false;
-  const accept = req.headers.accept ?? '';
-  return accept.includes('text/csv') && !accept.includes('application/json');
+  return representationOf(format, req.headers.accept) === 'csv';
 }
 
 type Encoding = 'gzip' | 'br' | null;
@@ -370,10 +374,4 @@ function cachingHeaders(
 /** Whole seconds from `from` to `to`, never negative (max-age, Age). */
 function secondsUntil(to: number, from: number): number {
   return Math.max(0, Math.floor((to - from) / 1000));
-}
-
-function etagMatches(header: string | undefined, etag: string): boolean {
-  if (!header) return false;
-  if (header.trim() === '*') return true;
-  return header.split(',').some((candidate) => candidate.trim().replace(/^W\//, '') === etag);
 }

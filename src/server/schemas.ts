@@ -64,14 +64,31 @@ export const SymbolParam = Type.Object({
   }),
 });
 
-/** `format` on every list endpoint: JSON (default) or CSV (also chosen by `Accept: text/csv`). */
-export const FormatQuery = Type.Object({
-  format: Type.Optional(
-    Type.Union([Type.Literal('json'), Type.Literal('csv')], {
-      description: 'csv: RFC 4180 with a header row (also chosen by Accept: text/csv); errors stay JSON',
-    }),
-  ),
-});
+const Format = Type.Optional(
+  Type.Enum(['json', 'csv'], {
+    description:
+      'json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.',
+  }),
+);
+
+/**
+ * A route's query parameters. A parameter the endpoint does not take is a 400 naming it and the
+ * ones it takes (src/server/validation-messages.ts), never silently ignored.
+ */
+export function query<P extends Record<string, TSchema>>(properties: P) {
+  return Type.Object({ ...properties, format: Format }, { additionalProperties: false });
+}
+
+/** `format` alone: every data endpoint answers JSON or CSV. */
+export const FormatQuery = query({});
+
+/** The CSV header row of an empty list: the model's fields, in order. */
+export function columnsOf(model: { properties: Record<string, unknown> }): string[] {
+  return Object.keys(model.properties);
+}
+
+/** The CSV header of a list of symbols. */
+export const SYMBOL_COLUMNS = ['symbol'];
 
 /** The spec's optional proxy header, documented on /screener; read the same way on every data route. */
 export const ProxyHeaders = Type.Object({
