@@ -120,6 +120,8 @@ export interface paths {
                 cached: boolean;
                 /** @description number of items in data */
                 count: number;
+                /** @description the time the data describes, ISO 8601 with the market's offset (+05:00): the page's own time where the portal prints one (the index levels' `As of …`), else when the portal was fetched. Part of the cached answer: a stale copy carries its own, older as_of */
+                as_of: string;
               };
             };
           };
@@ -243,6 +245,8 @@ export interface paths {
                 timestamp: string;
                 /** @description true when served from cache */
                 cached: boolean;
+                /** @description the time the data describes, ISO 8601 with the market's offset (+05:00): the page's own time where the portal prints one (the index levels' `As of …`), else when the portal was fetched. Part of the cached answer: a stale copy carries its own, older as_of */
+                as_of: string;
               };
             };
           };
@@ -392,6 +396,8 @@ export interface paths {
                 cached: boolean;
                 /** @description number of items in data */
                 count: number;
+                /** @description the time the data describes, ISO 8601 with the market's offset (+05:00): the page's own time where the portal prints one (the index levels' `As of …`), else when the portal was fetched. Part of the cached answer: a stale copy carries its own, older as_of */
+                as_of: string;
               };
             };
           };
@@ -526,6 +532,8 @@ export interface paths {
                 cached: boolean;
                 /** @description number of items in data */
                 count: number;
+                /** @description the time the data describes, ISO 8601 with the market's offset (+05:00): the page's own time where the portal prints one (the index levels' `As of …`), else when the portal was fetched. Part of the cached answer: a stale copy carries its own, older as_of */
+                as_of: string;
               };
             };
           };
@@ -645,6 +653,8 @@ export interface paths {
                 cached: boolean;
                 /** @description number of items in data */
                 count: number;
+                /** @description the time the data describes, ISO 8601 with the market's offset (+05:00): the page's own time where the portal prints one (the index levels' `As of …`), else when the portal was fetched. Part of the cached answer: a stale copy carries its own, older as_of */
+                as_of: string;
               };
             };
           };
@@ -760,6 +770,8 @@ export interface paths {
                 cached: boolean;
                 /** @description number of items in data */
                 count: number;
+                /** @description the time the data describes, ISO 8601 with the market's offset (+05:00): the page's own time where the portal prints one (the index levels' `As of …`), else when the portal was fetched. Part of the cached answer: a stale copy carries its own, older as_of */
+                as_of: string;
               };
             };
           };
@@ -879,6 +891,8 @@ export interface paths {
                 cached: boolean;
                 /** @description number of items in data */
                 count: number;
+                /** @description the time the data describes, ISO 8601 with the market's offset (+05:00): the page's own time where the portal prints one (the index levels' `As of …`), else when the portal was fetched. Part of the cached answer: a stale copy carries its own, older as_of */
+                as_of: string;
               };
             };
           };
@@ -994,6 +1008,8 @@ export interface paths {
                 cached: boolean;
                 /** @description number of items in data */
                 count: number;
+                /** @description the time the data describes, ISO 8601 with the market's offset (+05:00): the page's own time where the portal prints one (the index levels' `As of …`), else when the portal was fetched. Part of the cached answer: a stale copy carries its own, older as_of */
+                as_of: string;
               };
             };
           };
@@ -1121,6 +1137,8 @@ export interface paths {
                 cached: boolean;
                 /** @description number of items in data */
                 count: number;
+                /** @description the time the data describes, ISO 8601 with the market's offset (+05:00): the page's own time where the portal prints one (the index levels' `As of …`), else when the portal was fetched. Part of the cached answer: a stale copy carries its own, older as_of */
+                as_of: string;
               };
             };
           };
@@ -1238,6 +1256,8 @@ export interface paths {
                 timestamp: string;
                 /** @description true when served from cache */
                 cached: boolean;
+                /** @description the time the data describes, ISO 8601 with the market's offset (+05:00): the page's own time where the portal prints one (the index levels' `As of …`), else when the portal was fetched. Part of the cached answer: a stale copy carries its own, older as_of */
+                as_of: string;
               };
             };
           };
@@ -1313,31 +1333,31 @@ export interface components {
       symbol: string;
       /** @description company name as the portal lists it */
       name: string | null;
-      /** @description 4-digit PSX sector code, e.g. `0813` */
+      /** @description 4-digit PSX sector code as a string, e.g. `0813`, as /sectors gives it (the screener’s `sector` is the same code as a number, as the spec fixes it) */
       sector_code: string | null;
-      /** @description index codes the symbol is a constituent of */
-      listed_in: string[];
-      /** @description PKR; market-watch CURRENT, else the screener PRICE */
+      /** @description comma-separated codes of the indices the symbol is a constituent of, as the screener gives them; null when none */
+      listed_in: string | null;
+      /** @description PKR; market-watch CURRENT, else the screener PRICE; null where the portal prints 0 */
       price: number | null;
-      /** @description PKR */
+      /** @description PKR; null where the portal prints 0 (no share count) */
       market_cap: number | null;
-      /** @description trailing twelve months */
+      /** @description trailing twelve months; null where the portal prints 0 (loss-makers, no reported earnings) */
       pe_ratio: number | null;
-      /** @description percent */
+      /** @description percent; 0 is a real value (no dividend) */
       dividend_yield: number | null;
-      /** @description shares */
+      /** @description shares; null where the portal prints 0 */
       free_float: number | null;
-      /** @description shares a day, 30-day average */
+      /** @description shares a day, 30-day average; 0 is a real value */
       volume_avg_30d: number | null;
-      /** @description percent */
+      /** @description percent; null where the portal prints 0 (listed less than a year) */
       change_1y_pct: number | null;
-      /** @description PKR; last day's closing price */
+      /** @description PKR; last day's closing price; null where the portal prints 0 */
       ldcp: number | null;
-      /** @description PKR */
+      /** @description PKR; null where the portal prints 0 (no trade today) */
       open: number | null;
-      /** @description PKR */
+      /** @description PKR; null where the portal prints 0 (no trade today) */
       high: number | null;
-      /** @description PKR */
+      /** @description PKR; null where the portal prints 0 (no trade today) */
       low: number | null;
       /** @description shares traded today */
       volume: number | null;
@@ -1345,6 +1365,8 @@ export interface components {
       change: number | null;
       /** @description percent, against LDCP (a number, never a formatted string) */
       change_pct: number | null;
+      /** @description when the price was read: the market-watch fetch time (the screener’s for a symbol not on the market watch), ISO 8601 with +05:00 */
+      as_of: string;
     };
     HistoricalRow: {
       /**
@@ -1397,7 +1419,7 @@ export interface components {
       idx_weight: number | null;
       /** @description index points contributed today */
       idx_point: number | null;
-      /** @description millions of PKR */
+      /** @description millions of PKR: the portal's MARKET CAP (M), the constituent's size in the index × its current price. Free-float indices (KSE100, KSE100PR, KSE30, KMI30, BKTI, OGTI, PSXDIV20, …; rows carry freefloat_m): free-float market capitalisation (FREEFLOAT (M) × price). Full-capitalisation indices (ALLSHR, KMIALLSHR; rows carry shares_m): total market capitalisation (SHARES (M) × price). 0 for a constituent without a trade today (current_index 0), as the portal prints it */
       market_cap_m: number | null;
       /** @description millions of shares; on indices whose table has FREEFLOAT (M) */
       freefloat_m?: number | null;
@@ -1440,20 +1462,21 @@ export interface components {
       symbol: string;
       /** @description sector code as a number (0813 → 813) */
       sector: number | null;
-      /** @description comma-separated index codes */
+      /** @description comma-separated index codes; null when none */
       listed_in: string | null;
-      /** @description PKR */
+      /** @description PKR; null where the portal prints 0 (no share count) */
       market_cap: number | null;
-      /** @description PKR */
+      /** @description PKR; null where the portal prints 0 */
       price: number | null;
+      /** @description trailing twelve months; null where the portal prints 0 (loss-makers) */
       pe_ratio: number | null;
-      /** @description percent */
+      /** @description percent; 0 is a real value (no dividend) */
       dividend_yield: number | null;
-      /** @description shares */
+      /** @description shares; null where the portal prints 0 */
       free_float: number | null;
-      /** @description shares */
+      /** @description shares a day, 30-day average; 0 is a real value */
       volume_avg_30d: number | null;
-      /** @description percent */
+      /** @description percent; null where the portal prints 0 (listed less than a year) */
       change_1y_pct: number | null;
     };
     /** @description current index levels: `kse100`, `kse30`, `kmiallshare`, `allshare`, and every other index as its lowercase code */

@@ -30,7 +30,7 @@ export async function healthRoutes(
           },
           { additionalProperties: false },
         ),
-        response: { 200: singleEnvelope('Health', '`ok` while the service accepts requests') },
+        response: { 200: singleEnvelope('Health', '`ok` while the service accepts requests', false) },
       },
     },
     (req, reply) => {

@@ -23,6 +23,8 @@ interface View {
   /** Last-Modified, formatted once per version. */
   lastModified: string;
   count: number;
+  /** `meta.as_of`, JSON-encoded: it belongs to the data, so it is kept with the view. */
+  asOf: string;
   /** Made on the first request that accepts gzip. */
   gzip?: Promise<GzipHead>;
   gzipReady?: GzipHead;
@@ -139,6 +141,7 @@ export function createResponder(maxBytes: number, now: () => number = Date.now):
       etag: `"${createHash('sha1').update(json).digest('base64url')}"`,
       lastModified: new Date(answer.provenance.fetchedAt).toUTCString(),
       count: Array.isArray(answer.data) ? answer.data.length : -1,
+      asOf: JSON.stringify(answer.asOf),
     };
     views.set(viewKey, view);
     return view;
@@ -180,7 +183,7 @@ export function createResponder(maxBytes: number, now: () => number = Date.now):
         if (replays) replayable(req.raw.url as string);
         return sent;
       };
-      const tail = metaTail(answer.provenance.state !== 'MISS', view.count);
+      const tail = metaTail(answer.provenance.state !== 'MISS', view.count, view.asOf);
       const recent = recentBodies(view, tail);
       reply.type(JSON_TYPE);
       if (view.head.length < GZIP_MIN_BYTES || encoding === null) {
@@ -218,7 +221,7 @@ export function createResponder(maxBytes: number, now: () => number = Date.now):
       if (compressed && (encoding !== 'gzip' || view.gzipReady === undefined)) return undefined;
       // A repeat within freshness is what the routes would answer as a HIT.
       const hit = state === 'HIT';
-      const tail = metaTail(hit, view.count);
+      const tail = metaTail(hit, view.count, view.asOf);
       const recent = recentBodies(view, tail);
       const body = compressed
         ? gzipBody(recent, view.gzipReady as GzipHead)
@@ -288,10 +291,14 @@ function accepts(header: string, coding: string): boolean {
   return star === true;
 }
 
-/** The part after `{"data":…`: `,"meta":{…}}`, with `count` on lists only (spec: Response envelope). */
-function metaTail(cached: boolean, count: number): string {
+/**
+ * The part after `{"data":…`: `,"meta":{…}}`, with `count` on lists only (spec: Response envelope)
+ * and `as_of` (JSON) on answers built from portal data.
+ */
+function metaTail(cached: boolean, count: number, asOfJson?: string): string {
   const countPart = count >= 0 ? `,"count":${count}` : '';
-  return `,"meta":{"timestamp":"${timestampNow()}","cached":${cached}${countPart}}}`;
+  const asOfPart = asOfJson === undefined ? '' : `,"as_of":${asOfJson}`;
+  return `,"meta":{"timestamp":"${timestampNow()}","cached":${cached}${countPart}${asOfPart}}}`;
 }
 
 /** `{"data":…,"meta":{…}}` for answers built outside the responder (health). */

@@ -16,25 +16,31 @@ export const ErrorEnvelope = Type.Object(
   { $id: 'ErrorEnvelope', additionalProperties: false },
 );
 
-const Meta = Type.Object({
-  timestamp: Type.String({
-    description: 'server time of the response, ISO 8601 with UTC offset, to the second',
-  }),
-  cached: Type.Boolean({ description: 'true when served from cache' }),
+const timestamp = Type.String({
+  description: 'server time of the response, ISO 8601 with UTC offset, to the second',
+});
+const cached = Type.Boolean({ description: 'true when served from cache' });
+const asOf = Type.String({
+  description:
+    "the time the data describes, ISO 8601 with the market's offset (+05:00): the page's own time where the portal prints one (the index levels' `As of …`), else when the portal was fetched. Part of the cached answer: a stale copy carries its own, older as_of",
 });
 
+const Meta = Type.Object({ timestamp, cached, as_of: asOf });
+
 const ListMeta = Type.Object({
-  timestamp: Type.String({
-    description: 'server time of the response, ISO 8601 with UTC offset, to the second',
-  }),
-  cached: Type.Boolean({ description: 'true when served from cache' }),
+  timestamp,
+  cached,
   count: Type.Integer({ description: 'number of items in data' }),
+  as_of: asOf,
 });
 
 const ref = (id: string) => Type.Unsafe({ $ref: `${id}#` });
 
-export function singleEnvelope(resourceId: string, description: string): TSchema {
-  return Type.Object({ data: ref(resourceId), meta: Meta }, { description });
+const HealthMeta = Type.Object({ timestamp, cached });
+
+/** `portalData`: false for answers not built from portal data (health), whose meta has no as_of. */
+export function singleEnvelope(resourceId: string, description: string, portalData = true): TSchema {
+  return Type.Object({ data: ref(resourceId), meta: portalData ? Meta : HealthMeta }, { description });
 }
 
 export function listEnvelope(item: string | TSchema, description: string): TSchema {
