@@ -18,7 +18,8 @@ export type MarketSummary = Schemas['MarketSummary'];
 /** The body of every error answer: `{error: {status, code, message}}`. */
 export type ErrorEnvelope = Schemas['ErrorEnvelope'];
 
-export type ApiClient = Client<paths>;
+// The client speaks JSON; the CSV forms the document also declares are for other tools.
+export type ApiClient = Client<paths, 'application/json'>;
 
 export interface ClientOptions extends FetchClientOptions {
   /** The service's origin, e.g. `http://localhost:8000` (no trailing slash needed). */
@@ -26,7 +27,10 @@ export interface ClientOptions extends FetchClientOptions {
 }
 
 export function createClient(options: ClientOptions): ApiClient {
-  return createFetchClient<paths>({ ...options, baseUrl: options.baseUrl.replace(/\/+$/, '') });
+  return createFetchClient<paths, 'application/json'>({
+    ...options,
+    baseUrl: options.baseUrl.replace(/\/+$/, ''),
+  });
 }
 
 /** An error answer from the service, with its envelope's code and message. */

@@ -22,40 +22,7 @@ export interface paths {
      *     const { data, error } = await api.GET('/health');
      *     ```
      */
-    get: {
-      parameters: {
-        query?: {
-          /**
-           * @description 1: readiness check (store, shutdown, Redis) instead of liveness
-           * @example 1
-           */
-          ready?: string;
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description `ok` while the service accepts requests */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              data: components['schemas']['Health'];
-              meta: {
-                /** @description server time of the response, ISO 8601 with UTC offset, to the second */
-                timestamp: string;
-                /** @description true when served from cache */
-                cached: boolean;
-              };
-            };
-          };
-        };
-      };
-    };
+    get: operations['getHealth'];
     put?: never;
     post?: never;
     delete?: never;
@@ -85,103 +52,7 @@ export interface paths {
      *     const { data, error } = await api.GET('/stocks', { params: { query: { index: 'KSE30' } } });
      *     ```
      */
-    get: {
-      parameters: {
-        query?: {
-          /**
-           * @description only this index's constituents, e.g. KSE100 (not empty)
-           * @example KSE30
-           */
-          index?: string;
-          /**
-           * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
-           * @example json
-           */
-          format?: 'json' | 'csv';
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description symbols (tickers) */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              data: string[];
-              meta: {
-                /** @description server time of the response, ISO 8601 with UTC offset, to the second */
-                timestamp: string;
-                /** @description true when served from cache */
-                cached: boolean;
-                /** @description number of items in data */
-                count: number;
-                /** @description the time the data describes, ISO 8601 with the market's offset (+05:00): the page's own time where the portal prints one (the index levels' `As of …`), else when the portal was fetched. Part of the cached answer: a stale copy carries its own, older as_of */
-                as_of: string;
-              };
-            };
-          };
-        };
-        /** @description unknown index */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-        /** @description request validation failed (code bad_request) */
-        422: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-        /** @description more than the allowed requests a minute from this IP, or its exchange-fetch budget is spent */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-        /** @description unexpected server error (internal_error) */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-        /** @description the exchange page could not be read (upstream_data_error) or a caller proxy failed (proxy_unreachable) */
-        502: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-        /** @description the exchange was unreachable and nothing is cached (exchange_unavailable) */
-        503: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-      };
-    };
+    get: operations['listStocks'];
     put?: never;
     post?: never;
     delete?: never;
@@ -211,102 +82,7 @@ export interface paths {
      *     const { data, error } = await api.GET('/stocks/{symbol}/quote', { params: { path: { symbol: 'ENGRO' } } });
      *     ```
      */
-    get: {
-      parameters: {
-        query?: {
-          /**
-           * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
-           * @example json
-           */
-          format?: 'json' | 'csv';
-        };
-        header?: never;
-        path: {
-          /**
-           * @description a listed symbol, case-insensitive (e.g. ENGRO, 786, UBLP-ETF)
-           * @example ENGRO
-           */
-          symbol: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description the quote */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              data: components['schemas']['Quote'];
-              meta: {
-                /** @description server time of the response, ISO 8601 with UTC offset, to the second */
-                timestamp: string;
-                /** @description true when served from cache */
-                cached: boolean;
-                /** @description the time the data describes, ISO 8601 with the market's offset (+05:00): the page's own time where the portal prints one (the index levels' `As of …`), else when the portal was fetched. Part of the cached answer: a stale copy carries its own, older as_of */
-                as_of: string;
-              };
-            };
-          };
-        };
-        /** @description SYMBOL not found */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-        /** @description request validation failed (code bad_request) */
-        422: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-        /** @description more than the allowed requests a minute from this IP, or its exchange-fetch budget is spent */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-        /** @description unexpected server error (internal_error) */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-        /** @description the exchange page could not be read (upstream_data_error) or a caller proxy failed (proxy_unreachable) */
-        502: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-        /** @description the exchange was unreachable and nothing is cached (exchange_unavailable) */
-        503: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-      };
-    };
+    get: operations['getQuote'];
     put?: never;
     post?: never;
     delete?: never;
@@ -340,133 +116,7 @@ export interface paths {
      *     });
      *     ```
      */
-    get: {
-      parameters: {
-        query?: {
-          /**
-           * @description first day, inclusive, YYYY-MM-DD
-           * @example 2025-06-12
-           */
-          start?: string;
-          /**
-           * @description last day, inclusive, YYYY-MM-DD
-           * @example 2025-06-16
-           */
-          end?: string;
-          /**
-           * @description asc (default): oldest first
-           * @example asc
-           */
-          order?: 'asc' | 'desc';
-          /**
-           * @description only the newest N rows of the range
-           * @example 100
-           */
-          limit?: number;
-          /**
-           * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
-           * @example json
-           */
-          format?: 'json' | 'csv';
-        };
-        header?: never;
-        path: {
-          /**
-           * @description a listed symbol, case-insensitive (e.g. ENGRO, 786, UBLP-ETF)
-           * @example ENGRO
-           */
-          symbol: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description daily rows */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              data: components['schemas']['HistoricalRow'][];
-              meta: {
-                /** @description server time of the response, ISO 8601 with UTC offset, to the second */
-                timestamp: string;
-                /** @description true when served from cache */
-                cached: boolean;
-                /** @description number of items in data */
-                count: number;
-                /** @description the time the data describes, ISO 8601 with the market's offset (+05:00): the page's own time where the portal prints one (the index levels' `As of …`), else when the portal was fetched. Part of the cached answer: a stale copy carries its own, older as_of */
-                as_of: string;
-              };
-            };
-          };
-        };
-        /** @description start is after end */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-        /** @description unknown symbol */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-        /** @description request validation failed (code bad_request) */
-        422: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-        /** @description more than the allowed requests a minute from this IP, or its exchange-fetch budget is spent */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-        /** @description unexpected server error (internal_error) */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-        /** @description the exchange page could not be read (upstream_data_error) or a caller proxy failed (proxy_unreachable) */
-        502: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-        /** @description the exchange was unreachable and nothing is cached (exchange_unavailable) */
-        503: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-      };
-    };
+    get: operations['listHistory'];
     put?: never;
     post?: never;
     delete?: never;
@@ -496,104 +146,7 @@ export interface paths {
      *     const { data, error } = await api.GET('/stocks/{symbol}/fundamentals', { params: { path: { symbol: 'ENGRO' } } });
      *     ```
      */
-    get: {
-      parameters: {
-        query?: {
-          /**
-           * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
-           * @example json
-           */
-          format?: 'json' | 'csv';
-        };
-        header?: never;
-        path: {
-          /**
-           * @description a listed symbol, case-insensitive (e.g. ENGRO, 786, UBLP-ETF)
-           * @example ENGRO
-           */
-          symbol: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description reports, as the portal lists them */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              data: components['schemas']['FundamentalsRow'][];
-              meta: {
-                /** @description server time of the response, ISO 8601 with UTC offset, to the second */
-                timestamp: string;
-                /** @description true when served from cache */
-                cached: boolean;
-                /** @description number of items in data */
-                count: number;
-                /** @description the time the data describes, ISO 8601 with the market's offset (+05:00): the page's own time where the portal prints one (the index levels' `As of …`), else when the portal was fetched. Part of the cached answer: a stale copy carries its own, older as_of */
-                as_of: string;
-              };
-            };
-          };
-        };
-        /** @description unknown symbol */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-        /** @description request validation failed (code bad_request) */
-        422: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-        /** @description more than the allowed requests a minute from this IP, or its exchange-fetch budget is spent */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-        /** @description unexpected server error (internal_error) */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-        /** @description the exchange page could not be read (upstream_data_error) or a caller proxy failed (proxy_unreachable) */
-        502: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-        /** @description the exchange was unreachable and nothing is cached (exchange_unavailable) */
-        503: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-      };
-    };
+    get: operations['listFundamentals'];
     put?: never;
     post?: never;
     delete?: never;
@@ -623,89 +176,7 @@ export interface paths {
      *     const { data, error } = await api.GET('/indices');
      *     ```
      */
-    get: {
-      parameters: {
-        query?: {
-          /**
-           * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
-           * @example json
-           */
-          format?: 'json' | 'csv';
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description every index */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              data: components['schemas']['IndexLevel'][];
-              meta: {
-                /** @description server time of the response, ISO 8601 with UTC offset, to the second */
-                timestamp: string;
-                /** @description true when served from cache */
-                cached: boolean;
-                /** @description number of items in data */
-                count: number;
-                /** @description the time the data describes, ISO 8601 with the market's offset (+05:00): the page's own time where the portal prints one (the index levels' `As of …`), else when the portal was fetched. Part of the cached answer: a stale copy carries its own, older as_of */
-                as_of: string;
-              };
-            };
-          };
-        };
-        /** @description request validation failed (code bad_request) */
-        422: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-        /** @description more than the allowed requests a minute from this IP, or its exchange-fetch budget is spent */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-        /** @description unexpected server error (internal_error) */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-        /** @description the exchange page could not be read (upstream_data_error) or a caller proxy failed (proxy_unreachable) */
-        502: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-        /** @description the exchange was unreachable and nothing is cached (exchange_unavailable) */
-        503: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-      };
-    };
+    get: operations['listIndexLevels'];
     put?: never;
     post?: never;
     delete?: never;
@@ -737,101 +208,7 @@ export interface paths {
      *     const { data, error } = await api.GET('/indices/{name}', { params: { path: { name: 'KSE100' } } });
      *     ```
      */
-    get: {
-      parameters: {
-        query?: {
-          /**
-           * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
-           * @example json
-           */
-          format?: 'json' | 'csv';
-        };
-        header?: never;
-        path: {
-          /** @example KSE100 */
-          name: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description constituents */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              data: components['schemas']['IndexConstituent'][];
-              meta: {
-                /** @description server time of the response, ISO 8601 with UTC offset, to the second */
-                timestamp: string;
-                /** @description true when served from cache */
-                cached: boolean;
-                /** @description number of items in data */
-                count: number;
-                /** @description the time the data describes, ISO 8601 with the market's offset (+05:00): the page's own time where the portal prints one (the index levels' `As of …`), else when the portal was fetched. Part of the cached answer: a stale copy carries its own, older as_of */
-                as_of: string;
-              };
-            };
-          };
-        };
-        /** @description unknown index */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-        /** @description request validation failed (code bad_request) */
-        422: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-        /** @description more than the allowed requests a minute from this IP, or its exchange-fetch budget is spent */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-        /** @description unexpected server error (internal_error) */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-        /** @description the exchange page could not be read (upstream_data_error) or a caller proxy failed (proxy_unreachable) */
-        502: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-        /** @description the exchange was unreachable and nothing is cached (exchange_unavailable) */
-        503: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-      };
-    };
+    get: operations['listIndexConstituents'];
     put?: never;
     post?: never;
     delete?: never;
@@ -861,89 +238,7 @@ export interface paths {
      *     const { data, error } = await api.GET('/sectors');
      *     ```
      */
-    get: {
-      parameters: {
-        query?: {
-          /**
-           * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
-           * @example json
-           */
-          format?: 'json' | 'csv';
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description one row per sector */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              data: components['schemas']['SectorSummary'][];
-              meta: {
-                /** @description server time of the response, ISO 8601 with UTC offset, to the second */
-                timestamp: string;
-                /** @description true when served from cache */
-                cached: boolean;
-                /** @description number of items in data */
-                count: number;
-                /** @description the time the data describes, ISO 8601 with the market's offset (+05:00): the page's own time where the portal prints one (the index levels' `As of …`), else when the portal was fetched. Part of the cached answer: a stale copy carries its own, older as_of */
-                as_of: string;
-              };
-            };
-          };
-        };
-        /** @description request validation failed (code bad_request) */
-        422: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-        /** @description more than the allowed requests a minute from this IP, or its exchange-fetch budget is spent */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-        /** @description unexpected server error (internal_error) */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-        /** @description the exchange page could not be read (upstream_data_error) or a caller proxy failed (proxy_unreachable) */
-        502: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-        /** @description the exchange was unreachable and nothing is cached (exchange_unavailable) */
-        503: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-      };
-    };
+    get: operations['listSectors'];
     put?: never;
     post?: never;
     delete?: never;
@@ -975,101 +270,7 @@ export interface paths {
      *     const { data, error } = await api.GET('/sectors/{name}/stocks', { params: { path: { name: 'cement' } } });
      *     ```
      */
-    get: {
-      parameters: {
-        query?: {
-          /**
-           * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
-           * @example json
-           */
-          format?: 'json' | 'csv';
-        };
-        header?: never;
-        path: {
-          /** @example cement */
-          name: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description member symbols */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              data: string[];
-              meta: {
-                /** @description server time of the response, ISO 8601 with UTC offset, to the second */
-                timestamp: string;
-                /** @description true when served from cache */
-                cached: boolean;
-                /** @description number of items in data */
-                count: number;
-                /** @description the time the data describes, ISO 8601 with the market's offset (+05:00): the page's own time where the portal prints one (the index levels' `As of …`), else when the portal was fetched. Part of the cached answer: a stale copy carries its own, older as_of */
-                as_of: string;
-              };
-            };
-          };
-        };
-        /** @description unknown sector */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-        /** @description request validation failed (code bad_request) */
-        422: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-        /** @description more than the allowed requests a minute from this IP, or its exchange-fetch budget is spent */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-        /** @description unexpected server error (internal_error) */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-        /** @description the exchange page could not be read (upstream_data_error) or a caller proxy failed (proxy_unreachable) */
-        502: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-        /** @description the exchange was unreachable and nothing is cached (exchange_unavailable) */
-        503: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-      };
-    };
+    get: operations['listSectorStocks'];
     put?: never;
     post?: never;
     delete?: never;
@@ -1101,104 +302,7 @@ export interface paths {
      *     const { data, error } = await api.GET('/screener');
      *     ```
      */
-    get: {
-      parameters: {
-        query?: {
-          /**
-           * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
-           * @example json
-           */
-          format?: 'json' | 'csv';
-        };
-        header?: {
-          /**
-           * @description http://, socks5:// or socks5h:// proxy (explicit port, optional user:pass@) for this request’s exchange fetches; must resolve to a public address; honoured only when the server enables passthrough (400 otherwise); not contacted when the answer is cached
-           * @example socks5h://user:secret@203.0.113.10:1080
-           */
-          'x-exchange-proxy'?: string;
-        };
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description one row per symbol */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              data: components['schemas']['ScreenerRow'][];
-              meta: {
-                /** @description server time of the response, ISO 8601 with UTC offset, to the second */
-                timestamp: string;
-                /** @description true when served from cache */
-                cached: boolean;
-                /** @description number of items in data */
-                count: number;
-                /** @description the time the data describes, ISO 8601 with the market's offset (+05:00): the page's own time where the portal prints one (the index levels' `As of …`), else when the portal was fetched. Part of the cached answer: a stale copy carries its own, older as_of */
-                as_of: string;
-              };
-            };
-          };
-        };
-        /** @description bad proxy header */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-        /** @description request validation failed (code bad_request) */
-        422: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-        /** @description more than the allowed requests a minute from this IP, or its exchange-fetch budget is spent */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-        /** @description unexpected server error (internal_error) */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-        /** @description the exchange page could not be read (upstream_data_error) or a caller proxy failed (proxy_unreachable) */
-        502: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-        /** @description the exchange was unreachable and nothing is cached (exchange_unavailable) */
-        503: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-      };
-    };
+    get: operations['listScreener'];
     put?: never;
     post?: never;
     delete?: never;
@@ -1228,87 +332,7 @@ export interface paths {
      *     const { data, error } = await api.GET('/market/summary');
      *     ```
      */
-    get: {
-      parameters: {
-        query?: {
-          /**
-           * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
-           * @example json
-           */
-          format?: 'json' | 'csv';
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description index levels */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              data: components['schemas']['MarketSummary'];
-              meta: {
-                /** @description server time of the response, ISO 8601 with UTC offset, to the second */
-                timestamp: string;
-                /** @description true when served from cache */
-                cached: boolean;
-                /** @description the time the data describes, ISO 8601 with the market's offset (+05:00): the page's own time where the portal prints one (the index levels' `As of …`), else when the portal was fetched. Part of the cached answer: a stale copy carries its own, older as_of */
-                as_of: string;
-              };
-            };
-          };
-        };
-        /** @description request validation failed (code bad_request) */
-        422: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-        /** @description more than the allowed requests a minute from this IP, or its exchange-fetch budget is spent */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-        /** @description unexpected server error (internal_error) */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-        /** @description the exchange page could not be read (upstream_data_error) or a caller proxy failed (proxy_unreachable) */
-        502: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-        /** @description the exchange was unreachable and nothing is cached (exchange_unavailable) */
-        503: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-      };
-    };
+    get: operations['getMarketSummary'];
     put?: never;
     post?: never;
     delete?: never;
@@ -1487,8 +511,24 @@ export interface components {
       error: {
         /** @description equals the HTTP status code */
         status: number;
-        /** @description bad_request, not_found, method_not_allowed, rate_limited, exchange_unavailable, upstream_data_error, proxy_unreachable, internal_error */
-        code: string;
+        /**
+         * @description `bad_request` (400): the request is not valid; `not_found` (404): not found; `method_not_allowed` (405): only GET and HEAD are supported; `request_timeout` (408): the request was not received in time; `payload_too_large` (413): this API takes no request body; `unsupported_media_type` (415): this API takes no request body; `bad_request` (422): request validation failed; `rate_limited` (429): rate limit exceeded; `headers_too_large` (431): the request line and headers exceed the server limit; `internal_error` (500): internal server error; `upstream_data_error` (502): the exchange's page could not be read; `proxy_unreachable` (502): the caller proxy could not be used; `exchange_unavailable` (503): the exchange could not be reached; `not_ready` (503): not ready
+         * @enum {string}
+         */
+        code:
+          | 'bad_request'
+          | 'not_found'
+          | 'method_not_allowed'
+          | 'request_timeout'
+          | 'payload_too_large'
+          | 'unsupported_media_type'
+          | 'rate_limited'
+          | 'headers_too_large'
+          | 'internal_error'
+          | 'upstream_data_error'
+          | 'proxy_unreachable'
+          | 'exchange_unavailable'
+          | 'not_ready';
         message: string;
       };
     };
@@ -1496,8 +536,1768 @@ export interface components {
   responses: never;
   parameters: never;
   requestBodies: never;
-  headers: never;
+  headers: {
+    /** @description validator of this representation (JSON and CSV differ); send it back in If-None-Match */
+    ETag: string;
+    /** @description when the portal data behind the answer was fetched (HTTP date); send it back in If-Modified-Since */
+    LastModified: string;
+    /** @description seconds since the cached data was fetched (absent on a fresh fetch) */
+    Age: number;
+    /** @description HIT (fresh cache), MISS (fetched for this request) or STALE (an old copy: the portal failed) */
+    XCache: 'HIT' | 'MISS' | 'STALE';
+    /** @description public, max-age=<seconds of freshness left>; no-store on errors */
+    CacheControl: string;
+    /** @description requests allowed per window per client IP */
+    RateLimitLimit: number;
+    /** @description requests left in the current window */
+    RateLimitRemaining: number;
+    /** @description seconds until the window resets */
+    RateLimitReset: number;
+    /** @description seconds to wait before retrying */
+    RetryAfter: number;
+    /** @description this request's id (the caller's X-Request-Id when it is a sane token) */
+    XRequestId: string;
+  };
   pathItems: never;
 }
 export type $defs = Record<string, never>;
-export type operations = Record<string, never>;
+export interface operations {
+  getHealth: {
+    parameters: {
+      query?: {
+        /**
+         * @description 1: readiness check (store, shutdown, Redis) instead of liveness
+         * @example 1
+         */
+        ready?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description `ok` while the service accepts requests */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['Health'];
+            meta: {
+              /** @description server time of the response, ISO 8601 with UTC offset, to the second */
+              timestamp: string;
+              /** @description true when served from cache */
+              cached: boolean;
+            };
+          };
+        };
+      };
+      /** @description a query parameter the endpoint does not take, or one given empty (the message names it and the accepted ones), or a request line Node cannot parse (code bad_request; the connection is then closed) */
+      400: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description the request line and headers exceed the server limit (code headers_too_large; the connection is then closed) */
+      431: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description readiness only: the local store is unusable or the process is shutting down (not_ready) */
+      503: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  listStocks: {
+    parameters: {
+      query?: {
+        /**
+         * @description only this index's constituents, e.g. KSE100 (not empty)
+         * @example KSE30
+         */
+        index?: string;
+        /**
+         * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
+         * @example json
+         */
+        format?: 'json' | 'csv';
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description symbols (tickers) */
+      200: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'Last-Modified': components['headers']['LastModified'];
+          Age: components['headers']['Age'];
+          'X-Cache': components['headers']['XCache'];
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: string[];
+            meta: {
+              /** @description server time of the response, ISO 8601 with UTC offset, to the second */
+              timestamp: string;
+              /** @description true when served from cache */
+              cached: boolean;
+              /** @description number of items in data */
+              count: number;
+              /** @description the time the data describes, ISO 8601 with the market's offset (+05:00): the page's own time where the portal prints one (the index levels' `As of …`), else when the portal was fetched. Part of the cached answer: a stale copy carries its own, older as_of */
+              as_of: string;
+            };
+          };
+          /**
+           * @example symbol
+           *     AIRLINK
+           *     BAFL
+           *     BAHL
+           *     DGKC
+           *     EFERT
+           *     ENGRO
+           */
+          'text/csv': string;
+        };
+      };
+      /** @description Not Modified: the If-None-Match ETag still matches (or, without If-None-Match, nothing changed since If-Modified-Since); no body */
+      304: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'Last-Modified': components['headers']['LastModified'];
+          Age: components['headers']['Age'];
+          'X-Cache': components['headers']['XCache'];
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description a query parameter the endpoint does not take, or one given empty (the message names it and the accepted ones), or a request line Node cannot parse (code bad_request; the connection is then closed) */
+      400: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unknown index */
+      404: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description request validation failed (code bad_request) */
+      422: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description more than the allowed requests a minute from this IP, or its exchange-fetch budget is spent */
+      429: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description the request line and headers exceed the server limit (code headers_too_large; the connection is then closed) */
+      431: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unexpected server error (internal_error) */
+      500: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description the exchange page could not be read (upstream_data_error) or a caller proxy failed (proxy_unreachable) */
+      502: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description the exchange was unreachable and nothing is cached (exchange_unavailable) */
+      503: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  getQuote: {
+    parameters: {
+      query?: {
+        /**
+         * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
+         * @example json
+         */
+        format?: 'json' | 'csv';
+      };
+      header?: never;
+      path: {
+        /**
+         * @description a listed symbol, case-insensitive (e.g. ENGRO, 786, UBLP-ETF)
+         * @example ENGRO
+         */
+        symbol: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description the quote */
+      200: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'Last-Modified': components['headers']['LastModified'];
+          Age: components['headers']['Age'];
+          'X-Cache': components['headers']['XCache'];
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['Quote'];
+            meta: {
+              /** @description server time of the response, ISO 8601 with UTC offset, to the second */
+              timestamp: string;
+              /** @description true when served from cache */
+              cached: boolean;
+              /** @description the time the data describes, ISO 8601 with the market's offset (+05:00): the page's own time where the portal prints one (the index levels' `As of …`), else when the portal was fetched. Part of the cached answer: a stale copy carries its own, older as_of */
+              as_of: string;
+            };
+          };
+          /**
+           * @example symbol,name,sector_code,listed_in,price,market_cap,pe_ratio,dividend_yield,free_float,volume_avg_30d,change_1y_pct,ldcp,open,high,low,volume,change,change_pct,as_of
+           *     ENGRO,Engro Corporation Limited,0809,"ALLSHR,KMI30,KMIALLSHR,KSE100,KSE100PR,KSE30",412.35,221267010000,10.0745,0,268300000,46457.07,107.995,426.83,426.13,436.43,409.02,22155,-14.48,-3.392,2026-11-20T16:35:02+05:00
+           */
+          'text/csv': string;
+        };
+      };
+      /** @description Not Modified: the If-None-Match ETag still matches (or, without If-None-Match, nothing changed since If-Modified-Since); no body */
+      304: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'Last-Modified': components['headers']['LastModified'];
+          Age: components['headers']['Age'];
+          'X-Cache': components['headers']['XCache'];
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description a query parameter the endpoint does not take, or one given empty (the message names it and the accepted ones), or a request line Node cannot parse (code bad_request; the connection is then closed) */
+      400: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description SYMBOL not found */
+      404: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description request validation failed (code bad_request) */
+      422: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description more than the allowed requests a minute from this IP, or its exchange-fetch budget is spent */
+      429: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description the request line and headers exceed the server limit (code headers_too_large; the connection is then closed) */
+      431: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unexpected server error (internal_error) */
+      500: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description the exchange page could not be read (upstream_data_error) or a caller proxy failed (proxy_unreachable) */
+      502: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description the exchange was unreachable and nothing is cached (exchange_unavailable) */
+      503: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  listHistory: {
+    parameters: {
+      query?: {
+        /**
+         * @description first day, inclusive, YYYY-MM-DD
+         * @example 2025-06-12
+         */
+        start?: string;
+        /**
+         * @description last day, inclusive, YYYY-MM-DD
+         * @example 2025-06-16
+         */
+        end?: string;
+        /**
+         * @description asc (default): oldest first
+         * @example asc
+         */
+        order?: 'asc' | 'desc';
+        /**
+         * @description only the newest N rows of the range
+         * @example 100
+         */
+        limit?: number;
+        /**
+         * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
+         * @example json
+         */
+        format?: 'json' | 'csv';
+      };
+      header?: never;
+      path: {
+        /**
+         * @description a listed symbol, case-insensitive (e.g. ENGRO, 786, UBLP-ETF)
+         * @example ENGRO
+         */
+        symbol: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description daily rows */
+      200: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'Last-Modified': components['headers']['LastModified'];
+          Age: components['headers']['Age'];
+          'X-Cache': components['headers']['XCache'];
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['HistoricalRow'][];
+            meta: {
+              /** @description server time of the response, ISO 8601 with UTC offset, to the second */
+              timestamp: string;
+              /** @description true when served from cache */
+              cached: boolean;
+              /** @description number of items in data */
+              count: number;
+              /** @description the time the data describes, ISO 8601 with the market's offset (+05:00): the page's own time where the portal prints one (the index levels' `As of …`), else when the portal was fetched. Part of the cached answer: a stale copy carries its own, older as_of */
+              as_of: string;
+            };
+          };
+          /**
+           * @example date,open,high,low,close,volume,is_anomaly,anomaly_reasons
+           *     2025-06-12,639.92,643.42,615.15,616.03,30869,false,
+           *     2025-06-13,620.25,635.38,618.81,619.69,105259,false,
+           *     2025-06-16,487.77,515.17,479.37,512.83,63210,true,beyond_price_limit
+           */
+          'text/csv': string;
+        };
+      };
+      /** @description Not Modified: the If-None-Match ETag still matches (or, without If-None-Match, nothing changed since If-Modified-Since); no body */
+      304: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'Last-Modified': components['headers']['LastModified'];
+          Age: components['headers']['Age'];
+          'X-Cache': components['headers']['XCache'];
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description start is after end */
+      400: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unknown symbol */
+      404: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description request validation failed (code bad_request) */
+      422: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description more than the allowed requests a minute from this IP, or its exchange-fetch budget is spent */
+      429: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description the request line and headers exceed the server limit (code headers_too_large; the connection is then closed) */
+      431: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unexpected server error (internal_error) */
+      500: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description the exchange page could not be read (upstream_data_error) or a caller proxy failed (proxy_unreachable) */
+      502: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description the exchange was unreachable and nothing is cached (exchange_unavailable) */
+      503: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  listFundamentals: {
+    parameters: {
+      query?: {
+        /**
+         * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
+         * @example json
+         */
+        format?: 'json' | 'csv';
+      };
+      header?: never;
+      path: {
+        /**
+         * @description a listed symbol, case-insensitive (e.g. ENGRO, 786, UBLP-ETF)
+         * @example ENGRO
+         */
+        symbol: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description reports, as the portal lists them */
+      200: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'Last-Modified': components['headers']['LastModified'];
+          Age: components['headers']['Age'];
+          'X-Cache': components['headers']['XCache'];
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['FundamentalsRow'][];
+            meta: {
+              /** @description server time of the response, ISO 8601 with UTC offset, to the second */
+              timestamp: string;
+              /** @description true when served from cache */
+              cached: boolean;
+              /** @description number of items in data */
+              count: number;
+              /** @description the time the data describes, ISO 8601 with the market's offset (+05:00): the page's own time where the portal prints one (the index levels' `As of …`), else when the portal was fetched. Part of the cached answer: a stale copy carries its own, older as_of */
+              as_of: string;
+            };
+          };
+          /**
+           * @example symbol,year,type,period_ended,posting_date,document
+           *     ENGRO,2026,Quarterly,2026-09-30,2026-10-22,https://financials.psx.com.pk/lib/DownloadPDF.php?id=201000
+           *     ENGRO,2025,Annual,2025,2026-03-30,https://financials.psx.com.pk/lib/DownloadPDF.php?id=201003
+           */
+          'text/csv': string;
+        };
+      };
+      /** @description Not Modified: the If-None-Match ETag still matches (or, without If-None-Match, nothing changed since If-Modified-Since); no body */
+      304: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'Last-Modified': components['headers']['LastModified'];
+          Age: components['headers']['Age'];
+          'X-Cache': components['headers']['XCache'];
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description a query parameter the endpoint does not take, or one given empty (the message names it and the accepted ones), or a request line Node cannot parse (code bad_request; the connection is then closed) */
+      400: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unknown symbol */
+      404: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description request validation failed (code bad_request) */
+      422: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description more than the allowed requests a minute from this IP, or its exchange-fetch budget is spent */
+      429: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description the request line and headers exceed the server limit (code headers_too_large; the connection is then closed) */
+      431: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unexpected server error (internal_error) */
+      500: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description the exchange page could not be read (upstream_data_error) or a caller proxy failed (proxy_unreachable) */
+      502: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description the exchange was unreachable and nothing is cached (exchange_unavailable) */
+      503: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  listIndexLevels: {
+    parameters: {
+      query?: {
+        /**
+         * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
+         * @example json
+         */
+        format?: 'json' | 'csv';
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description every index */
+      200: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'Last-Modified': components['headers']['LastModified'];
+          Age: components['headers']['Age'];
+          'X-Cache': components['headers']['XCache'];
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['IndexLevel'][];
+            meta: {
+              /** @description server time of the response, ISO 8601 with UTC offset, to the second */
+              timestamp: string;
+              /** @description true when served from cache */
+              cached: boolean;
+              /** @description number of items in data */
+              count: number;
+              /** @description the time the data describes, ISO 8601 with the market's offset (+05:00): the page's own time where the portal prints one (the index levels' `As of …`), else when the portal was fetched. Part of the cached answer: a stale copy carries its own, older as_of */
+              as_of: string;
+            };
+          };
+          /**
+           * @example index,current,high,low,change,change_pct
+           *     KSE100,167978.58,169187.4,167492.2,-971.84,-0.5752
+           *     BKTI,47019.25,47122.73,46790.48,117.07,0.2496
+           *     HBLTTI,19097.05,,,3.87,0.0203
+           */
+          'text/csv': string;
+        };
+      };
+      /** @description Not Modified: the If-None-Match ETag still matches (or, without If-None-Match, nothing changed since If-Modified-Since); no body */
+      304: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'Last-Modified': components['headers']['LastModified'];
+          Age: components['headers']['Age'];
+          'X-Cache': components['headers']['XCache'];
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description a query parameter the endpoint does not take, or one given empty (the message names it and the accepted ones), or a request line Node cannot parse (code bad_request; the connection is then closed) */
+      400: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description request validation failed (code bad_request) */
+      422: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description more than the allowed requests a minute from this IP, or its exchange-fetch budget is spent */
+      429: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description the request line and headers exceed the server limit (code headers_too_large; the connection is then closed) */
+      431: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unexpected server error (internal_error) */
+      500: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description the exchange page could not be read (upstream_data_error) or a caller proxy failed (proxy_unreachable) */
+      502: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description the exchange was unreachable and nothing is cached (exchange_unavailable) */
+      503: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  listIndexConstituents: {
+    parameters: {
+      query?: {
+        /**
+         * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
+         * @example json
+         */
+        format?: 'json' | 'csv';
+      };
+      header?: never;
+      path: {
+        /** @example KSE100 */
+        name: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description constituents */
+      200: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'Last-Modified': components['headers']['LastModified'];
+          Age: components['headers']['Age'];
+          'X-Cache': components['headers']['XCache'];
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['IndexConstituent'][];
+            meta: {
+              /** @description server time of the response, ISO 8601 with UTC offset, to the second */
+              timestamp: string;
+              /** @description true when served from cache */
+              cached: boolean;
+              /** @description number of items in data */
+              count: number;
+              /** @description the time the data describes, ISO 8601 with the market's offset (+05:00): the page's own time where the portal prints one (the index levels' `As of …`), else when the portal was fetched. Part of the cached answer: a stale copy carries its own, older as_of */
+              as_of: string;
+            };
+          };
+          /**
+           * @example symbol,name,current_index,idx_weight,idx_point,market_cap_m,freefloat_m,ldcp,change,change_pct,volume
+           *     ABL,Allied Bank Limited,171.22,0.54,-13.9983,19604.69,114.5,173.84,-2.62,-1.507,4828963
+           *     AGP,AGP Limited,152.8,0.36,-8.9368,12835.2,84,155.08,-2.28,-1.47,451570
+           */
+          'text/csv': string;
+        };
+      };
+      /** @description Not Modified: the If-None-Match ETag still matches (or, without If-None-Match, nothing changed since If-Modified-Since); no body */
+      304: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'Last-Modified': components['headers']['LastModified'];
+          Age: components['headers']['Age'];
+          'X-Cache': components['headers']['XCache'];
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description a query parameter the endpoint does not take, or one given empty (the message names it and the accepted ones), or a request line Node cannot parse (code bad_request; the connection is then closed) */
+      400: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unknown index */
+      404: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description request validation failed (code bad_request) */
+      422: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description more than the allowed requests a minute from this IP, or its exchange-fetch budget is spent */
+      429: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description the request line and headers exceed the server limit (code headers_too_large; the connection is then closed) */
+      431: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unexpected server error (internal_error) */
+      500: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description the exchange page could not be read (upstream_data_error) or a caller proxy failed (proxy_unreachable) */
+      502: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description the exchange was unreachable and nothing is cached (exchange_unavailable) */
+      503: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  listSectors: {
+    parameters: {
+      query?: {
+        /**
+         * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
+         * @example json
+         */
+        format?: 'json' | 'csv';
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description one row per sector */
+      200: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'Last-Modified': components['headers']['LastModified'];
+          Age: components['headers']['Age'];
+          'X-Cache': components['headers']['XCache'];
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['SectorSummary'][];
+            meta: {
+              /** @description server time of the response, ISO 8601 with UTC offset, to the second */
+              timestamp: string;
+              /** @description true when served from cache */
+              cached: boolean;
+              /** @description number of items in data */
+              count: number;
+              /** @description the time the data describes, ISO 8601 with the market's offset (+05:00): the page's own time where the portal prints one (the index levels' `As of …`), else when the portal was fetched. Part of the cached answer: a stale copy carries its own, older as_of */
+              as_of: string;
+            };
+          };
+          /**
+           * @example sector_code,sector_name,advance,decline,unchanged,turnover,market_cap_b
+           *     0801,AUTOMOBILE ASSEMBLER,1,5,0,1699847,600
+           *     0804,CEMENT,2,6,0,14624855,844.4
+           */
+          'text/csv': string;
+        };
+      };
+      /** @description Not Modified: the If-None-Match ETag still matches (or, without If-None-Match, nothing changed since If-Modified-Since); no body */
+      304: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'Last-Modified': components['headers']['LastModified'];
+          Age: components['headers']['Age'];
+          'X-Cache': components['headers']['XCache'];
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description a query parameter the endpoint does not take, or one given empty (the message names it and the accepted ones), or a request line Node cannot parse (code bad_request; the connection is then closed) */
+      400: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description request validation failed (code bad_request) */
+      422: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description more than the allowed requests a minute from this IP, or its exchange-fetch budget is spent */
+      429: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description the request line and headers exceed the server limit (code headers_too_large; the connection is then closed) */
+      431: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unexpected server error (internal_error) */
+      500: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description the exchange page could not be read (upstream_data_error) or a caller proxy failed (proxy_unreachable) */
+      502: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description the exchange was unreachable and nothing is cached (exchange_unavailable) */
+      503: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  listSectorStocks: {
+    parameters: {
+      query?: {
+        /**
+         * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
+         * @example json
+         */
+        format?: 'json' | 'csv';
+      };
+      header?: never;
+      path: {
+        /** @example cement */
+        name: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description member symbols */
+      200: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'Last-Modified': components['headers']['LastModified'];
+          Age: components['headers']['Age'];
+          'X-Cache': components['headers']['XCache'];
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: string[];
+            meta: {
+              /** @description server time of the response, ISO 8601 with UTC offset, to the second */
+              timestamp: string;
+              /** @description true when served from cache */
+              cached: boolean;
+              /** @description number of items in data */
+              count: number;
+              /** @description the time the data describes, ISO 8601 with the market's offset (+05:00): the page's own time where the portal prints one (the index levels' `As of …`), else when the portal was fetched. Part of the cached answer: a stale copy carries its own, older as_of */
+              as_of: string;
+            };
+          };
+          /**
+           * @example symbol
+           *     CHCC
+           *     DGKC
+           *     FCCL
+           *     KOHC
+           *     LUCK
+           *     MLCF
+           *     PIOC
+           *     POWER
+           */
+          'text/csv': string;
+        };
+      };
+      /** @description Not Modified: the If-None-Match ETag still matches (or, without If-None-Match, nothing changed since If-Modified-Since); no body */
+      304: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'Last-Modified': components['headers']['LastModified'];
+          Age: components['headers']['Age'];
+          'X-Cache': components['headers']['XCache'];
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description a query parameter the endpoint does not take, or one given empty (the message names it and the accepted ones), or a request line Node cannot parse (code bad_request; the connection is then closed) */
+      400: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unknown sector */
+      404: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description request validation failed (code bad_request) */
+      422: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description more than the allowed requests a minute from this IP, or its exchange-fetch budget is spent */
+      429: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description the request line and headers exceed the server limit (code headers_too_large; the connection is then closed) */
+      431: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unexpected server error (internal_error) */
+      500: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description the exchange page could not be read (upstream_data_error) or a caller proxy failed (proxy_unreachable) */
+      502: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description the exchange was unreachable and nothing is cached (exchange_unavailable) */
+      503: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  listScreener: {
+    parameters: {
+      query?: {
+        /**
+         * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
+         * @example json
+         */
+        format?: 'json' | 'csv';
+      };
+      header?: {
+        /**
+         * @description http://, socks5:// or socks5h:// proxy (explicit port, optional user:pass@) for this request’s exchange fetches; must resolve to a public address; honoured only when the server enables passthrough (400 otherwise); not contacted when the answer is cached
+         * @example socks5h://user:secret@203.0.113.10:1080
+         */
+        'x-exchange-proxy'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description one row per symbol */
+      200: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'Last-Modified': components['headers']['LastModified'];
+          Age: components['headers']['Age'];
+          'X-Cache': components['headers']['XCache'];
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['ScreenerRow'][];
+            meta: {
+              /** @description server time of the response, ISO 8601 with UTC offset, to the second */
+              timestamp: string;
+              /** @description true when served from cache */
+              cached: boolean;
+              /** @description number of items in data */
+              count: number;
+              /** @description the time the data describes, ISO 8601 with the market's offset (+05:00): the page's own time where the portal prints one (the index levels' `As of …`), else when the portal was fetched. Part of the cached answer: a stale copy carries its own, older as_of */
+              as_of: string;
+            };
+          };
+          /**
+           * @example symbol,sector,listed_in,market_cap,price,pe_ratio,dividend_yield,free_float,volume_avg_30d,change_1y_pct
+           *     ABL,807,"ALLSHR,BKTI,JSGBKTI,KSE100,KSE100PR,PSXDIV20",196046900000,171.22,19.7486,0,114500000,2040695.35,90.8807
+           *     786R,813,,12325300,2.47,0,0,4990000,583401.3,0
+           */
+          'text/csv': string;
+        };
+      };
+      /** @description Not Modified: the If-None-Match ETag still matches (or, without If-None-Match, nothing changed since If-Modified-Since); no body */
+      304: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'Last-Modified': components['headers']['LastModified'];
+          Age: components['headers']['Age'];
+          'X-Cache': components['headers']['XCache'];
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description bad proxy header */
+      400: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description request validation failed (code bad_request) */
+      422: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description more than the allowed requests a minute from this IP, or its exchange-fetch budget is spent */
+      429: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description the request line and headers exceed the server limit (code headers_too_large; the connection is then closed) */
+      431: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unexpected server error (internal_error) */
+      500: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description the exchange page could not be read (upstream_data_error) or a caller proxy failed (proxy_unreachable) */
+      502: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description the exchange was unreachable and nothing is cached (exchange_unavailable) */
+      503: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  getMarketSummary: {
+    parameters: {
+      query?: {
+        /**
+         * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
+         * @example json
+         */
+        format?: 'json' | 'csv';
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description index levels */
+      200: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'Last-Modified': components['headers']['LastModified'];
+          Age: components['headers']['Age'];
+          'X-Cache': components['headers']['XCache'];
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['MarketSummary'];
+            meta: {
+              /** @description server time of the response, ISO 8601 with UTC offset, to the second */
+              timestamp: string;
+              /** @description true when served from cache */
+              cached: boolean;
+              /** @description the time the data describes, ISO 8601 with the market's offset (+05:00): the page's own time where the portal prints one (the index levels' `As of …`), else when the portal was fetched. Part of the cached answer: a stale copy carries its own, older as_of */
+              as_of: string;
+            };
+          };
+          /**
+           * @example kse100,kse30,kmiallshare,allshare,kmi30
+           *     167978.58,49896.57,65827.98,101771.11,239177.06
+           */
+          'text/csv': string;
+        };
+      };
+      /** @description Not Modified: the If-None-Match ETag still matches (or, without If-None-Match, nothing changed since If-Modified-Since); no body */
+      304: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'Last-Modified': components['headers']['LastModified'];
+          Age: components['headers']['Age'];
+          'X-Cache': components['headers']['XCache'];
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description a query parameter the endpoint does not take, or one given empty (the message names it and the accepted ones), or a request line Node cannot parse (code bad_request; the connection is then closed) */
+      400: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description request validation failed (code bad_request) */
+      422: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description more than the allowed requests a minute from this IP, or its exchange-fetch budget is spent */
+      429: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description the request line and headers exceed the server limit (code headers_too_large; the connection is then closed) */
+      431: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unexpected server error (internal_error) */
+      500: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description the exchange page could not be read (upstream_data_error) or a caller proxy failed (proxy_unreachable) */
+      502: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description the exchange was unreachable and nothing is cached (exchange_unavailable) */
+      503: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+}

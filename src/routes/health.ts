@@ -5,7 +5,7 @@ import type { Readiness } from '../service.ts';
 import { NotReadyError } from '../errors.ts';
 import { sendError } from '../server/error-handler.ts';
 import { envelope } from '../server/respond.ts';
-import { singleEnvelope } from '../server/schemas.ts';
+import { errorRef, singleEnvelope } from '../server/schemas.ts';
 
 // Liveness never touches the portal, and is exempt from the rate limit so a load balancer's
 // probes cannot starve (or be starved by) clients behind the same address.
@@ -20,6 +20,7 @@ export async function healthRoutes(
     {
       config: { rateLimit: false },
       schema: {
+        operationId: 'getHealth',
         summary: 'Liveness, or readiness with ?ready=1',
         tags: ['service'],
         querystring: Type.Object(
@@ -30,7 +31,12 @@ export async function healthRoutes(
           },
           { additionalProperties: false },
         ),
-        response: { 200: singleEnvelope('Health', '`ok` while the service accepts requests', false) },
+        response: {
+          200: singleEnvelope('Health', '`ok` while the service accepts requests', false),
+          503: errorRef(
+            'readiness only: the local store is unusable or the process is shutting down (not_ready)',
+          ),
+        },
       },
     },
     (req, reply) => {

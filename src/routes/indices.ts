@@ -14,6 +14,7 @@ export async function indexRoutes(app: FastifyInstance, deps: RouteDeps): Promis
     '/indices',
     {
       schema: {
+        operationId: 'listIndexLevels',
         summary: 'Index levels',
         tags: ['indices'],
         querystring: FormatQuery,
@@ -31,6 +32,7 @@ export async function indexRoutes(app: FastifyInstance, deps: RouteDeps): Promis
     '/indices/:name',
     {
       schema: {
+        operationId: 'listIndexConstituents',
         summary: 'Index constituents',
         description:
           'name: an index code, case- and punctuation-insensitive (KSE100, kse-100, KMI30, ALLSHR, KMIALLSHR, …).',

@@ -19,6 +19,7 @@ export async function marketRoutes(app: FastifyInstance, deps: RouteDeps): Promi
     '/screener',
     {
       schema: {
+        operationId: 'listScreener',
         summary: 'Screener table',
         description:
           'Optional header X-Exchange-Proxy (or X-PSX-Proxy): http://, socks5:// or socks5h:// proxy for this request’s exchange traffic, honoured only when the server enables passthrough; never contacted when the answer is cached.',
@@ -42,6 +43,7 @@ export async function marketRoutes(app: FastifyInstance, deps: RouteDeps): Promi
     '/market/summary',
     {
       schema: {
+        operationId: 'getMarketSummary',
         summary: 'Index levels at a glance',
         tags: ['market'],
         querystring: FormatQuery,

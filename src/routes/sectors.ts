@@ -14,6 +14,7 @@ export async function sectorRoutes(app: FastifyInstance, deps: RouteDeps): Promi
     '/sectors',
     {
       schema: {
+        operationId: 'listSectors',
         summary: 'Sector summary',
         tags: ['sectors'],
         querystring: FormatQuery,
@@ -31,6 +32,7 @@ export async function sectorRoutes(app: FastifyInstance, deps: RouteDeps): Promi
     '/sectors/:name/stocks',
     {
       schema: {
+        operationId: 'listSectorStocks',
         summary: "A sector's symbols",
         description:
           'name: a sector code (0801) or name, case-, space- and punctuation-insensitive (automobile-assembler).',

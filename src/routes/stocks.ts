@@ -35,6 +35,7 @@ export async function stockRoutes(app: FastifyInstance, deps: RouteDeps): Promis
     '/stocks',
     {
       schema: {
+        operationId: 'listStocks',
         summary: 'Listed symbols',
         tags: ['stocks'],
         querystring: query({
@@ -67,6 +68,7 @@ export async function stockRoutes(app: FastifyInstance, deps: RouteDeps): Promis
     '/stocks/:symbol/quote',
     {
       schema: {
+        operationId: 'getQuote',
         summary: "A symbol's quote",
         tags: ['stocks'],
         params: SymbolParam,
@@ -91,6 +93,7 @@ export async function stockRoutes(app: FastifyInstance, deps: RouteDeps): Promis
     '/stocks/:symbol/historical',
     {
       schema: {
+        operationId: 'listHistory',
         summary: 'Daily history',
         description:
           'One row per trading day over [start, end] (both optional; default: the whole history), oldest first unless order=desc. Prices are as traded, not adjusted for corporate actions; is_anomaly flags suspect rows.',
@@ -119,6 +122,7 @@ export async function stockRoutes(app: FastifyInstance, deps: RouteDeps): Promis
     '/stocks/:symbol/fundamentals',
     {
       schema: {
+        operationId: 'listFundamentals',
         summary: 'Financial reports filed',
         tags: ['stocks'],
         params: SymbolParam,

@@ -41,6 +41,13 @@ export interface AppOptions {
 
 export const API_VERSION = '0.1.0';
 
+// The package is private and carries no licence of its own; the document says so.
+const OPENAPI_LICENSE = {
+  name: 'Proprietary: private package, no licence granted (see package.json)',
+  url: 'https://docs.npmjs.com/cli/v11/configuring-npm/package-json#license',
+};
+const OPENAPI_CONTACT = { name: 'PSX market data maintainers' };
+
 const IDLE_SWEEP_MS = 50;
 
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
@@ -98,14 +105,20 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
         title: 'PSX market data',
         version: API_VERSION,
         description:
-          'Read-only JSON API over the Pakistan Stock Exchange data portal. Every success is {data, meta}; every error is {error:{status, code, message}}.',
+          'Read-only JSON API over the Pakistan Stock Exchange data portal. Every success is {data, meta}; every error is {error:{status, code, message}}. Other methods than GET and HEAD answer 405 method_not_allowed with Allow; an OPTIONS without Access-Control-Request-Method answers 400 (a CORS preflight answers 204).',
+        license: OPENAPI_LICENSE,
+        contact: OPENAPI_CONTACT,
       },
+      // Relative: the document describes whichever server serves it.
+      servers: [{ url: '/', description: 'the server that serves this document' }],
+      // Public by design (spec: Authentication): no scheme, no credentials.
+      security: [],
       tags: [
-        { name: 'stocks' },
-        { name: 'indices' },
-        { name: 'sectors' },
-        { name: 'market' },
-        { name: 'service' },
+        { name: 'stocks', description: 'listed symbols, quotes, daily history and filed reports' },
+        { name: 'indices', description: 'index levels and index constituents' },
+        { name: 'sectors', description: 'sector summary and sector members' },
+        { name: 'market', description: 'the screener table and the market summary' },
+        { name: 'service', description: 'liveness and readiness' },
       ],
     },
     // Components keep their schema $id as name instead of def-0, def-1… (stack-notes).

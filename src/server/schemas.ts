@@ -1,14 +1,18 @@
 // Envelope and error schemas shared by every route, and the helpers that wrap a resource schema in
 // the spec's single-object or list envelope.
 import { Type, type TSchema } from 'typebox';
+import { ERROR_CODES, ERROR_KINDS } from '../errors.ts';
 
 export const ErrorEnvelope = Type.Object(
   {
     error: Type.Object({
       status: Type.Integer({ description: 'equals the HTTP status code' }),
-      code: Type.String({
-        description:
-          'bad_request, not_found, method_not_allowed, rate_limited, exchange_unavailable, upstream_data_error, proxy_unreachable, internal_error',
+      code: Type.Unsafe<string>({
+        type: 'string',
+        enum: [...ERROR_CODES],
+        description: Object.values(ERROR_KINDS)
+          .map((k) => `\`${k.code}\` (${k.status}): ${k.message}`)
+          .join('; '),
       }),
       message: Type.String(),
     }),
@@ -48,7 +52,8 @@ export function listEnvelope(item: string | TSchema, description: string): TSche
   return Type.Object({ data: Type.Array(items), meta: ListMeta }, { description });
 }
 
-const errorRef = (description: string) => Type.Unsafe({ $ref: 'ErrorEnvelope#', description });
+/** One documented error response: the envelope, with what the status means here. */
+export const errorRef = (description: string) => Type.Unsafe({ $ref: 'ErrorEnvelope#', description });
 
 /** The error responses every data route can give. */
 export function errorResponses(extra: Record<number, string> = {}): Record<number, TSchema> {
