@@ -65,7 +65,8 @@ export function clientErrorHandler(err: ClientError, socket: Socket): void {
     socket.destroy();
     return;
   }
-  // A request that was already answered in part (a timeout mid-response) cannot get a second one.
+  // A request already answered in part (a timeout mid-response) cannot get a second answer; Node's
+  // own handler makes the same check.
   const started = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
   if (started?.headersSent) {
     socket.destroy();
