@@ -15,6 +15,7 @@ import type {
   SectorSummaryRow,
 } from '../../src/exchange/types.ts';
 import { closeBefore } from './corporate-actions.ts';
+import { change1yPct, SCREENER_HISTORY_ROWS, volumeAvg30d } from './derived.ts';
 
 export interface DatasetOptions {
   /** PRNG seed; the default gives the documented values. */
@@ -713,7 +714,15 @@ function buildDataset(options: Required<DatasetOptions>): Dataset {
     const rng = rngFor(seed, `screener:${inst.symbol}`);
     const price = day.close;
     const changePct = inst.traded ? changeDir(day.ldcp, day.close).changePct : 0;
-    const yearAgo = round2(price / (0.6 + rng() * 1.6));
+    // The figures a client can check against /historical come from the history itself.
+    const recent = generateHistory(
+      seed,
+      inst.symbol,
+      models.get(inst.symbol) as PriceModel,
+      day.date,
+      Math.min(inst.historyRows, SCREENER_HISTORY_ROWS),
+    );
+    rng(); // the draw that once made the 1-year change, so the later draws keep their values
     const eps = round2(price / (3 + rng() * 22));
     const dps = round2(price * rng() * 0.12);
     screener.push({
@@ -724,11 +733,11 @@ function buildDataset(options: Required<DatasetOptions>): Dataset {
       marketCap: inst.shares * price,
       price,
       changePct,
-      change1yPct: inst.kind === 'right' ? 0 : (price / yearAgo - 1) * 100,
+      change1yPct: change1yPct(recent),
       peRatio: spec.noEarnings ? 0 : price / eps,
       dividendYield: spec.noEarnings || rng() < 0.25 ? 0 : (dps / price) * 100,
       freeFloat: inst.freeFloat,
-      volumeAvg30d: round2((models.get(inst.symbol)?.baseVolume ?? 0) * (0.6 + rng() * 0.8)),
+      volumeAvg30d: volumeAvg30d(recent),
     });
   }
 

@@ -3,13 +3,7 @@
 // (stale-while-revalidate); otherwise one shared fetch (single-flight) whose failure falls back to
 // any copy we still hold (stale-if-error). A failed fetch or parse never replaces a good copy.
 import { LRUCache } from 'lru-cache';
-import {
-  ExchangeUnavailableError,
-  ProxyUnreachableError,
-  RateLimitedError,
-  UpstreamDataError,
-  type ServiceError,
-} from '../errors.ts';
+import { ServiceError } from '../errors.ts';
 import { SingleFlight } from './single-flight.ts';
 import type { CacheEntry, Cached } from './types.ts';
 
@@ -56,14 +50,9 @@ export interface DatasetCacheOptions {
   onFlightWait?: () => void;
 }
 
-/** Failures after which an old copy is better than an error. */
+/** Failures after which an old copy is better than an error: the error table says which. */
 function servableStale(err: unknown): err is ServiceError {
-  return (
-    err instanceof ExchangeUnavailableError ||
-    err instanceof UpstreamDataError ||
-    err instanceof ProxyUnreachableError ||
-    err instanceof RateLimitedError
-  );
+  return err instanceof ServiceError && err.staleServable;
 }
 
 export class DatasetCache {

@@ -11,11 +11,30 @@ export interface Answer<T> {
   provenance: Provenance;
   /** Extra `meta` fields that describe this answer (e.g. how far an adjustment reaches); same per version. */
   meta?: Record<string, unknown>;
+  /**
+   * `meta.as_of`: the time the data describes, ISO 8601 with the market's offset (+05:00). The
+   * page's own time where it prints one (the index-levels page's `As of …`), else the time the
+   * portal was fetched. It belongs to the cached data, so a stale copy tells its age in the body.
+   */
+  asOf: string;
 }
 
-export function answerFrom<S, T>(cached: Cached<S>, data: T, key: string): Answer<T> {
+/** `asOf`: the page's own time, when it prints one; otherwise the fetch time. */
+export function answerFrom<S, T>(cached: Cached<S>, data: T, key: string, asOf?: string | null): Answer<T> {
   const { state, fetchedAt, freshUntil, version } = cached;
-  return { key, data, provenance: { state, fetchedAt, freshUntil, version } };
+  return {
+    key,
+    data,
+    provenance: { state, fetchedAt, freshUntil, version },
+    asOf: asOf ?? karachiTime(fetchedAt),
+  };
+}
+
+const KARACHI_OFFSET_MS = 5 * 60 * 60 * 1000;
+
+/** Epoch ms as `YYYY-MM-DDTHH:MM:SS+05:00` (Pakistan keeps no daylight saving time). */
+export function karachiTime(ms: number): string {
+  return `${new Date(ms + KARACHI_OFFSET_MS).toISOString().slice(0, 19)}+05:00`;
 }
 
 /**
@@ -52,11 +71,6 @@ export function derived<S extends object, T>(derive: (source: S) => T): (source:
     }
     return view;
   };
-}
-
-/** Portal float noise such as -1.7239999999999998 is cut at 4 decimals (upstream.md §3). */
-export function round4(value: number | null): number | null {
-  return value === null ? null : Math.round(value * 1e4) / 1e4;
 }
 
 /** Raw counts and rupees into millions, without float noise. */

@@ -1,7 +1,7 @@
 // Index constituents and index levels.
-import { NotFoundError } from '../errors.ts';
+import { NotFoundError, clientText } from '../errors.ts';
 import type { IndexConstituentsPage, IndexLevelsPage } from '../exchange/types.ts';
-import { answerFrom, answerKey, derived, millions, round4, type Answer } from './answer.ts';
+import { answerFrom, answerKey, derived, millions, type Answer } from './answer.ts';
 import type { RequestContext } from './context.ts';
 import type { Datasets } from './datasets.ts';
 import type { IndexConstituentT, IndexLevelT } from './models.ts';
@@ -41,7 +41,7 @@ export function resolveIndexCode(name: string): string | undefined {
 
 function requireIndexCode(name: string): string {
   const code = resolveIndexCode(name);
-  if (!code) throw new NotFoundError(`index ${name} not found`);
+  if (!code) throw new NotFoundError(`index ${clientText(name)} not found`);
   return code;
 }
 
@@ -52,11 +52,11 @@ const constituentRows = derived((page: IndexConstituentsPage) =>
       name: r.name,
       current_index: r.current,
       idx_weight: r.idxWeight,
-      idx_point: round4(r.idxPoint),
+      idx_point: r.idxPoint,
       market_cap_m: millions(r.marketCap),
       ldcp: r.ldcp,
-      change: round4(r.change),
-      change_pct: round4(r.changePct),
+      change: r.change,
+      change_pct: r.changePct,
       volume: r.volume,
     };
     // Each index's table carries one size column or the other; only that one is reported.
@@ -96,14 +96,14 @@ const levelRows = derived((page: IndexLevelsPage) =>
     current: r.current,
     high: r.high,
     low: r.low,
-    change: round4(r.change),
-    change_pct: round4(r.changePct),
+    change: r.change,
+    change_pct: r.changePct,
   })),
 );
 
 export async function levels(datasets: Datasets, ctx: RequestContext): Promise<Answer<IndexLevelT[]>> {
   const cached = await datasets.indexLevels(ctx);
-  return answerFrom(cached, levelRows(cached.value), 'indices');
+  return answerFrom(cached, levelRows(cached.value), 'indices', cached.value.asOf);
 }
 
 // The spec names kse100, kse30 and kmiallshare; ALLSHR reads better as allshare alongside them.
@@ -122,5 +122,5 @@ export async function marketSummary(
   ctx: RequestContext,
 ): Promise<Answer<Record<string, number>>> {
   const cached = await datasets.indexLevels(ctx);
-  return answerFrom(cached, summaryOf(cached.value), 'summary');
+  return answerFrom(cached, summaryOf(cached.value), 'summary', cached.value.asOf);
 }

@@ -25,19 +25,25 @@ export const Quote = Type.Object(
   {
     symbol: Type.String(),
     name: NullableStr('company name as the portal lists it'),
-    sector_code: NullableStr('4-digit PSX sector code, e.g. `0813`'),
-    listed_in: Type.Array(Type.String(), { description: 'index codes the symbol is a constituent of' }),
-    price: NullableNum('PKR; market-watch CURRENT, else the screener PRICE'),
-    market_cap: NullableNum('PKR'),
-    pe_ratio: NullableNum('trailing twelve months'),
-    dividend_yield: NullableNum('percent'),
-    free_float: NullableNum('shares'),
-    volume_avg_30d: NullableNum('shares a day, 30-day average'),
-    change_1y_pct: NullableNum('percent'),
-    ldcp: NullableNum("PKR; last day's closing price"),
-    open: NullableNum('PKR'),
-    high: NullableNum('PKR'),
-    low: NullableNum('PKR'),
+    sector_code: NullableStr(
+      '4-digit PSX sector code as a string, e.g. `0813`, as /sectors gives it (the screener’s `sector` is the same code as a number, as the spec fixes it)',
+    ),
+    listed_in: NullableStr(
+      'comma-separated codes of the indices the symbol is a constituent of, as the screener gives them; null when none',
+    ),
+    price: NullableNum('PKR; market-watch CURRENT, else the screener PRICE; null where the portal prints 0'),
+    market_cap: NullableNum('PKR; null where the portal prints 0 (no share count)'),
+    pe_ratio: NullableNum(
+      'trailing twelve months; null where the portal prints 0 (loss-makers, no reported earnings)',
+    ),
+    dividend_yield: NullableNum('percent; 0 is a real value (no dividend)'),
+    free_float: NullableNum('shares; null where the portal prints 0'),
+    volume_avg_30d: NullableNum('shares a day, 30-day average; 0 is a real value'),
+    change_1y_pct: NullableNum('percent; null where the portal prints 0 (listed less than a year)'),
+    ldcp: NullableNum("PKR; last day's closing price; null where the portal prints 0"),
+    open: NullableNum('PKR; null where the portal prints 0 (no trade today)'),
+    high: NullableNum('PKR; null where the portal prints 0 (no trade today)'),
+    low: NullableNum('PKR; null where the portal prints 0 (no trade today)'),
     volume: NullableNum('shares traded today'),
     change: NullableNum('PKR, against LDCP'),
     change_pct: NullableNum('percent, against LDCP (a number, never a formatted string)'),
@@ -55,12 +61,18 @@ export const Quote = Type.Object(
     var: NullableNum('percent; value-at-risk margin, from the company page'),
     haircut: NullableNum('percent, from the company page'),
     ytd_change_pct: NullableNum('percent, year to date, not adjusted for payouts (company page)'),
-    as_of: NullableStr("time of the company page's quote (`As of …`), ISO 8601 with +05:00"),
+    as_of: Type.String({
+      description:
+        'when the price was read: the market-watch fetch time (the screener’s for a symbol not on the market watch), ISO 8601 with +05:00',
+    }),
+    extras_as_of: NullableStr(
+      "when the extras were read: the company page's own `As of …` time, ISO 8601 with +05:00",
+    ),
   },
   {
     $id: 'Quote',
     description:
-      "The spec fields join the screener and the market watch. The extras (circuit_breaker_* … as_of) come from the symbol's company page when the service holds a fresh copy; otherwise they are null and the page is fetched in the background (a quote never waits for it or fails because of it). Where both pages give a value (day_range_*), the newer page wins.",
+      "The spec fields join the screener and the market watch. The extras (circuit_breaker_* … extras_as_of) come from the symbol's company page when the service holds a fresh copy; otherwise they are null and the page is fetched in the background (a quote never waits for it or fails because of it). Where both pages give a value (day_range_*), the newer page wins.",
   },
 );
 
@@ -109,7 +121,9 @@ export const IndexConstituent = Type.Object(
     current_index: NullableNum("PKR; the constituent's current price"),
     idx_weight: NullableNum('percent of the index'),
     idx_point: NullableNum('index points contributed today'),
-    market_cap_m: NullableNum('millions of PKR'),
+    market_cap_m: NullableNum(
+      "millions of PKR: the portal's MARKET CAP (M), the constituent's size in the index × its current price. Free-float indices (KSE100, KSE100PR, KSE30, KMI30, BKTI, OGTI, PSXDIV20, …; rows carry freefloat_m): free-float market capitalisation (FREEFLOAT (M) × price). Full-capitalisation indices (ALLSHR, KMIALLSHR; rows carry shares_m): total market capitalisation (SHARES (M) × price). 0 for a constituent without a trade today (current_index 0), as the portal prints it",
+    ),
     freefloat_m: Type.Optional(NullableNum('millions of shares; on indices whose table has FREEFLOAT (M)')),
     shares_m: Type.Optional(NullableNum('millions of shares; on indices whose table has SHARES (M)')),
     ldcp: NullableNum('PKR'),
@@ -149,14 +163,14 @@ export const ScreenerRow = Type.Object(
   {
     symbol: Type.String(),
     sector: NullableNum('sector code as a number (0813 → 813)'),
-    listed_in: NullableStr('comma-separated index codes'),
-    market_cap: NullableNum('PKR'),
-    price: NullableNum('PKR'),
-    pe_ratio: NullableNum(),
-    dividend_yield: NullableNum('percent'),
-    free_float: NullableNum('shares'),
-    volume_avg_30d: NullableNum('shares'),
-    change_1y_pct: NullableNum('percent'),
+    listed_in: NullableStr('comma-separated index codes; null when none'),
+    market_cap: NullableNum('PKR; null where the portal prints 0 (no share count)'),
+    price: NullableNum('PKR; null where the portal prints 0'),
+    pe_ratio: NullableNum('trailing twelve months; null where the portal prints 0 (loss-makers)'),
+    dividend_yield: NullableNum('percent; 0 is a real value (no dividend)'),
+    free_float: NullableNum('shares; null where the portal prints 0'),
+    volume_avg_30d: NullableNum('shares a day, 30-day average; 0 is a real value'),
+    change_1y_pct: NullableNum('percent; null where the portal prints 0 (listed less than a year)'),
   },
   { $id: 'ScreenerRow' },
 );

@@ -39,7 +39,7 @@ export type QuoteExtras = Pick<
   | 'var'
   | 'haircut'
   | 'ytd_change_pct'
-  | 'as_of'
+  | 'extras_as_of'
 >;
 
 export const NO_EXTRAS: QuoteExtras = {
@@ -56,7 +56,7 @@ export const NO_EXTRAS: QuoteExtras = {
   var: null,
   haircut: null,
   ytd_change_pct: null,
-  as_of: null,
+  extras_as_of: null,
 };
 
 interface Prefetcher {
@@ -107,7 +107,7 @@ function extrasOf(page: CompanyPage, companyIsNewer: boolean, base: QuoteT): Quo
     var: s?.var ?? null,
     haircut: s?.haircut ?? null,
     ytd_change_pct: s?.ytdChangePct ?? null,
-    as_of: page.quote?.asOf ?? null,
+    extras_as_of: page.quote?.asOf ?? null,
   };
 }
 
@@ -130,7 +130,7 @@ export async function addQuoteExtras(
     if (ctx.proxy !== undefined || !prefetch(datasets, symbol, now)) return base;
     // The extras are on their way: this answer must not be cached or replayed for long.
     const freshUntil = Math.min(base.provenance.freshUntil, now + PENDING_FRESH_MS);
-    return { key: base.key, data: base.data, provenance: { ...base.provenance, freshUntil } };
+    return { ...base, provenance: { ...base.provenance, freshUntil } };
   }
   const page = company.value;
   if (page === null) return base;
@@ -144,6 +144,7 @@ export async function addQuoteExtras(
   const extras = extrasOf(page, company.fetchedAt > marketWatchFetchedAt, base.data);
   const answer: Answer<QuoteT> = {
     key: base.key,
+    asOf: base.asOf,
     data: { ...base.data, ...extras },
     provenance: combine([base.provenance, company]),
   };

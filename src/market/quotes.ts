@@ -3,7 +3,8 @@
 import { combine, type Cached } from '../cache/types.ts';
 import { NotFoundError } from '../errors.ts';
 import type { MarketWatchRow, ScreenerRow } from '../exchange/types.ts';
-import { answerKey, derived, round4, type Answer } from './answer.ts';
+import { answerKey, derived, karachiTime, type Answer } from './answer.ts';
+import { zeroIsMissing } from './no-value.ts';
 import type { RequestContext } from './context.ts';
 import type { Datasets } from './datasets.ts';
 import type { QuoteT } from './models.ts';
@@ -32,30 +33,52 @@ export async function quote(
   if (held !== undefined) return addQuoteExtras(datasets, symbol, held, marketWatch.fetchedAt, ctx);
   const sc = bySymbol(screener.value).get(symbol) as ScreenerRow | undefined;
   const mw = bySymbol(marketWatch.value).get(symbol) as MarketWatchRow | undefined;
-  if (!sc && !mw) throw new NotFoundError(`${symbol} not found`);
+  if (!sc && !mw) throw await notQuoted(datasets, symbol, ctx);
+  const provenance = combine([screener, marketWatch]);
+  // The price and today's trading come from the market watch when the symbol is on it.
+  const asOf = karachiTime(mw ? marketWatch.fetchedAt : screener.fetchedAt);
+  const listedIn = sc?.listedIn ?? mw?.listedIn ?? [];
   const data: QuoteT = {
     symbol,
     name: sc?.name ?? mw?.name ?? null,
     sector_code: sc?.sectorCode ?? mw?.sectorCode ?? null,
-    listed_in: sc?.listedIn ?? mw?.listedIn ?? [],
-    price: mw?.current ?? sc?.price ?? null,
-    market_cap: sc?.marketCap ?? null,
-    pe_ratio: sc?.peRatio ?? null,
+    // The screener's form (the spec's), so both endpoints say it alike.
+    listed_in: listedIn.length > 0 ? listedIn.join(',') : null,
+    price: zeroIsMissing(mw?.current ?? sc?.price),
+    market_cap: zeroIsMissing(sc?.marketCap),
+    pe_ratio: zeroIsMissing(sc?.peRatio),
     dividend_yield: sc?.dividendYield ?? null,
-    free_float: sc?.freeFloat ?? null,
+    free_float: zeroIsMissing(sc?.freeFloat),
     volume_avg_30d: sc?.volumeAvg30d ?? null,
-    change_1y_pct: round4(sc?.change1yPct ?? null),
-    ldcp: mw?.ldcp ?? null,
-    open: mw?.open ?? null,
-    high: mw?.high ?? null,
-    low: mw?.low ?? null,
+    change_1y_pct: zeroIsMissing(sc?.change1yPct),
+    ldcp: zeroIsMissing(mw?.ldcp),
+    open: zeroIsMissing(mw?.open),
+    high: zeroIsMissing(mw?.high),
+    low: zeroIsMissing(mw?.low),
     volume: mw?.volume ?? null,
-    change: round4(mw?.change ?? null),
-    change_pct: round4(mw?.changePct ?? sc?.changePct ?? null),
+    change: mw?.change ?? null,
+    change_pct: mw?.changePct ?? sc?.changePct ?? null,
     ...NO_EXTRAS,
+    as_of: asOf,
   };
-  const answer = { key: answerKey('quote', symbol), data, provenance: combine([screener, marketWatch]) };
+  const answer: Answer<QuoteT> = { key: answerKey('quote', symbol), data, provenance, asOf };
   // Only symbols that exist are kept, so the map is bounded by the listing.
   known.set(symbol, answer);
   return addQuoteExtras(datasets, symbol, answer, marketWatch.fetchedAt, ctx);
+}
+
+/**
+ * Why a symbol has no quote: unknown to the portal, or listed but not an equity on its boards (a
+ * debt instrument such as a TFC or sukuk is listed on /symbols but has no screener or market-watch
+ * row), so that every symbol /stocks lists gets an answer that says why.
+ */
+async function notQuoted(datasets: Datasets, symbol: string, ctx: RequestContext): Promise<NotFoundError> {
+  const listed = (await datasets.symbols(ctx)).value.find((s) => s.symbol === symbol);
+  if (listed === undefined) return new NotFoundError(`${symbol} not found`);
+  if (listed.isDebt) {
+    return new NotFoundError(
+      `${symbol} is a listed debt instrument (${listed.name}): the exchange publishes no equity quote for it`,
+    );
+  }
+  return new NotFoundError(`${symbol} is listed, but the exchange's boards carry no quote for it today`);
 }

@@ -1,5 +1,6 @@
 import type { ScreenerRow } from '../exchange/types.ts';
-import { answerFrom, derived, round4, type Answer } from './answer.ts';
+import { zeroIsMissing } from './no-value.ts';
+import { answerFrom, derived, type Answer } from './answer.ts';
 import type { RequestContext } from './context.ts';
 import type { Datasets } from './datasets.ts';
 import type { ScreenerRowT } from './models.ts';
@@ -10,13 +11,13 @@ const screenerRows = derived((rows: ScreenerRow[]) =>
     // The spec types sector as a number: the portal's 4-digit code `0813` becomes 813.
     sector: r.sectorCode === null || !/^\d+$/.test(r.sectorCode) ? null : Number(r.sectorCode),
     listed_in: r.listedIn.length > 0 ? r.listedIn.join(',') : null,
-    market_cap: r.marketCap,
-    price: r.price,
-    pe_ratio: round4(r.peRatio),
-    dividend_yield: round4(r.dividendYield),
-    free_float: r.freeFloat,
+    market_cap: zeroIsMissing(r.marketCap),
+    price: zeroIsMissing(r.price),
+    pe_ratio: zeroIsMissing(r.peRatio),
+    dividend_yield: r.dividendYield,
+    free_float: zeroIsMissing(r.freeFloat),
     volume_avg_30d: r.volumeAvg30d,
-    change_1y_pct: round4(r.change1yPct),
+    change_1y_pct: zeroIsMissing(r.change1yPct),
   })),
 );
 

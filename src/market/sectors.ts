@@ -1,5 +1,5 @@
 // Sector summary and sector members, both from the portal's sector-wise summary page.
-import { NotFoundError } from '../errors.ts';
+import { NotFoundError, clientText } from '../errors.ts';
 import type { SectorPage } from '../exchange/types.ts';
 import { answerFrom, answerKey, derived, type Answer } from './answer.ts';
 import type { RequestContext } from './context.ts';
@@ -58,6 +58,6 @@ export async function sectorMembers(
   const trimmed = name.trim();
   const key = /^\d{1,4}$/.test(trimmed) ? trimmed.padStart(4, '0') : sectorKey(trimmed);
   const symbols = membersByKey(cached.value).get(key);
-  if (!symbols) throw new NotFoundError(`sector ${name} not found`);
+  if (!symbols) throw new NotFoundError(`sector ${clientText(name)} not found`);
   return answerFrom(cached, symbols, answerKey('sector', key));
 }

@@ -10,21 +10,28 @@ import {
   parsePeriod,
   profile,
 } from '../market/company.ts';
-import { errorResponses, FormatQuery, listEnvelope, singleEnvelope, SymbolParam } from '../server/schemas.ts';
+import { Announcement, Profile } from '../market/models.ts';
+import {
+  columnsOf,
+  errorResponses,
+  FormatQuery,
+  listEnvelope,
+  query,
+  singleEnvelope,
+  SymbolParam,
+} from '../server/schemas.ts';
 import type { RouteDeps } from './deps.ts';
 
 // `period` and `category` are free strings here and checked by the market service, so a wrong
 // value is a 400 that names the accepted ones rather than a generic validation message.
-const FinancialsQuery = Type.Object({
+const FinancialsQuery = query({
   period: Type.Optional(Type.String({ description: `${FINANCIAL_PERIODS.join(' or ')}; default annual` })),
-  format: FormatQuery.properties.format,
 });
 
-const AnnouncementsQuery = Type.Object({
+const AnnouncementsQuery = query({
   category: Type.Optional(
     Type.String({ description: `${ANNOUNCEMENT_CATEGORIES.join(', ')}; default all, newest first` }),
   ),
-  format: FormatQuery.properties.format,
 });
 
 const SOURCE =
@@ -38,10 +45,12 @@ export async function companyRoutes(app: FastifyInstance, deps: RouteDeps): Prom
     '/stocks/:symbol/profile',
     {
       schema: {
+        operationId: 'getProfile',
         summary: 'Company profile',
         description: `${SOURCE} Market cap is converted from the page's thousands to PKR.`,
         tags: ['stocks'],
         params: SymbolParam,
+        querystring: FormatQuery,
         response: {
           200: singleEnvelope('Profile', 'the profile'),
           ...errorResponses({
@@ -53,7 +62,10 @@ export async function companyRoutes(app: FastifyInstance, deps: RouteDeps): Prom
     },
     async (req, reply) => {
       const answer = await profile(datasets, req.params.symbol, contextOf(req));
-      return respond.send(req, reply, answer);
+      return respond.send(req, reply, answer, {
+        filename: `${answer.data.symbol}-profile`,
+        columns: columnsOf(Profile),
+      });
     },
   );
 
@@ -61,6 +73,7 @@ export async function companyRoutes(app: FastifyInstance, deps: RouteDeps): Prom
     '/stocks/:symbol/financials',
     {
       schema: {
+        operationId: 'listFinancials',
         summary: 'Annual or quarterly financials',
         description: `${SOURCE} One row per period as the page shows them, newest first; amounts in PKR (the page prints thousands), EPS in PKR a share; annual rows include the ratios. A listed symbol without financials gives an empty list.`,
         tags: ['stocks'],
@@ -82,6 +95,8 @@ export async function companyRoutes(app: FastifyInstance, deps: RouteDeps): Prom
       const symbol = req.params.symbol.toUpperCase();
       return respond.send(req, reply, answer, {
         filename: `${symbol}-financials-${period}`,
+        // The lines are the page's own, so an empty list's header names only the period.
+        columns: ['period'],
       });
     },
   );
@@ -90,6 +105,7 @@ export async function companyRoutes(app: FastifyInstance, deps: RouteDeps): Prom
     '/stocks/:symbol/announcements',
     {
       schema: {
+        operationId: 'listAnnouncements',
         summary: 'Company announcements',
         description: `${SOURCE} The page keeps the latest few of each category.`,
         tags: ['stocks'],
@@ -111,6 +127,7 @@ export async function companyRoutes(app: FastifyInstance, deps: RouteDeps): Prom
       const symbol = req.params.symbol.toUpperCase();
       return respond.send(req, reply, answer, {
         filename: `${symbol}-announcements`,
+        columns: columnsOf(Announcement),
       });
     },
   );

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { corporateActions } from '../market/corporate-actions.ts';
-import { CorporateActionsCoverage } from '../market/models.ts';
-import { errorResponses, FormatQuery, listEnvelope, SymbolParam } from '../server/schemas.ts';
+import { CorporateAction, CorporateActionsCoverage } from '../market/models.ts';
+import { columnsOf, errorResponses, FormatQuery, listEnvelope, SymbolParam } from '../server/schemas.ts';
 import type { RouteDeps } from './deps.ts';
 
 export async function corporateActionRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {
@@ -13,6 +13,7 @@ export async function corporateActionRoutes(app: FastifyInstance, deps: RouteDep
     '/stocks/:symbol/corporate-actions',
     {
       schema: {
+        operationId: 'listCorporateActions',
         summary: 'Corporate actions found in the portal’s own records',
         description:
           'Capital changes (bonus, right, split) where the portal’s adjusted daily series steps against the raw history, each confirmed or contradicted by the raw prices on its ex-date, and the cash dividends, bonus and right issues of the company payouts page. Oldest first. A step the raw prices contradict is listed with applied=false and a note. meta.coverage says how far back the record reaches: capital_changes_from (first day of the adjusted series, about five years), dividends_from (oldest payouts announcement; the page keeps about 17–18 months), face_value (PKR, the assumed face value behind the dividend amounts).',
@@ -32,6 +33,7 @@ export async function corporateActionRoutes(app: FastifyInstance, deps: RouteDep
       const answer = await corporateActions(datasets, symbol, contextOf(req));
       return respond.send(req, reply, answer, {
         filename: `${symbol}-corporate-actions`,
+        columns: columnsOf(CorporateAction),
       });
     },
   );

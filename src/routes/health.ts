@@ -2,9 +2,10 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Readiness } from '../service.ts';
+import { NotReadyError } from '../errors.ts';
 import { sendError } from '../server/error-handler.ts';
 import { envelope } from '../server/envelope.ts';
-import { singleEnvelope } from '../server/schemas.ts';
+import { errorRef, singleEnvelope } from '../server/schemas.ts';
 
 // Liveness never touches the portal. It is an API endpoint and counts against the request limit
 // like the others (spec); probes should come from an address of their own.
@@ -18,14 +19,23 @@ export async function healthRoutes(
     '/health',
     {
       schema: {
+        operationId: 'getHealth',
         summary: 'Liveness, or readiness with ?ready=1',
         tags: ['service'],
-        querystring: Type.Object({
-          ready: Type.Optional(
-            Type.String({ description: '1: readiness check (store, shutdown, Redis) instead of liveness' }),
+        querystring: Type.Object(
+          {
+            ready: Type.Optional(
+              Type.String({ description: '1: readiness check (store, shutdown, Redis) instead of liveness' }),
+            ),
+          },
+          { additionalProperties: false },
+        ),
+        response: {
+          200: singleEnvelope('Health', '`ok` while the service accepts requests', false),
+          503: errorRef(
+            'readiness only: the local store is unusable or the process is shutting down (not_ready)',
           ),
-        }),
-        response: { 200: singleEnvelope('Health', '`ok` while the service accepts requests') },
+        },
       },
     },
     (req, reply) => {
@@ -36,7 +46,7 @@ export async function healthRoutes(
       const r = opts.readiness();
       if (!r.ready) {
         const why = r.shuttingDown ? 'shutting down' : 'the local store is unusable';
-        return sendError(reply, 503, 'not_ready', `not ready: ${why}`);
+        return sendError(reply, new NotReadyError(`not ready: ${why}`));
       }
       const body = { status: r.redis === 'degraded' ? 'degraded' : 'ok', store: r.store, redis: r.redis };
       return reply.type('application/json; charset=utf-8').send(envelope(JSON.stringify(body), false, -1));

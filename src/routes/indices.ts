@@ -2,7 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { constituents, levels } from '../market/indices.ts';
-import { errorResponses, FormatQuery, listEnvelope } from '../server/schemas.ts';
+import { IndexConstituent, IndexLevel } from '../market/models.ts';
+import { columnsOf, errorResponses, FormatQuery, listEnvelope } from '../server/schemas.ts';
 import type { RouteDeps } from './deps.ts';
 
 export async function indexRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {
@@ -13,6 +14,7 @@ export async function indexRoutes(app: FastifyInstance, deps: RouteDeps): Promis
     '/indices',
     {
       schema: {
+        operationId: 'listIndexLevels',
         summary: 'Index levels',
         tags: ['indices'],
         querystring: FormatQuery,
@@ -20,13 +22,17 @@ export async function indexRoutes(app: FastifyInstance, deps: RouteDeps): Promis
       },
     },
     async (req, reply) =>
-      respond.send(req, reply, await levels(datasets, contextOf(req)), { filename: 'indices' }),
+      respond.send(req, reply, await levels(datasets, contextOf(req)), {
+        filename: 'indices',
+        columns: columnsOf(IndexLevel),
+      }),
   );
 
   r.get(
     '/indices/:name',
     {
       schema: {
+        operationId: 'listIndexConstituents',
         summary: 'Index constituents',
         description:
           'name: an index code, case- and punctuation-insensitive (KSE100, kse-100, KMI30, ALLSHR, KMIALLSHR, …).',
@@ -41,7 +47,11 @@ export async function indexRoutes(app: FastifyInstance, deps: RouteDeps): Promis
     },
     async (req, reply) => {
       const answer = await constituents(datasets, req.params.name, contextOf(req));
-      return respond.send(req, reply, answer, { filename: `index-${req.params.name.toUpperCase()}` });
+      const code = req.params.name.toUpperCase();
+      return respond.send(req, reply, answer, {
+        filename: `index-${code.replace(/[^A-Z0-9]+/g, '-')}`,
+        columns: columnsOf(IndexConstituent),
+      });
     },
   );
 }

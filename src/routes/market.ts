@@ -1,7 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { marketSummary } from '../market/indices.ts';
 import { screener } from '../market/screener.ts';
+import { ScreenerRow } from '../market/models.ts';
 import {
+  columnsOf,
   errorResponses,
   FormatQuery,
   listEnvelope,
@@ -17,6 +19,7 @@ export async function marketRoutes(app: FastifyInstance, deps: RouteDeps): Promi
     '/screener',
     {
       schema: {
+        operationId: 'listScreener',
         summary: 'Screener table',
         description:
           'Optional header X-Exchange-Proxy (or X-PSX-Proxy): http://, socks5:// or socks5h:// proxy for this request’s exchange traffic, honoured only when the server enables passthrough; never contacted when the answer is cached.',
@@ -32,6 +35,7 @@ export async function marketRoutes(app: FastifyInstance, deps: RouteDeps): Promi
     async (req, reply) =>
       respond.send(req, reply, await screener(datasets, contextOf(req)), {
         filename: 'screener',
+        columns: columnsOf(ScreenerRow),
       }),
   );
 
@@ -39,11 +43,17 @@ export async function marketRoutes(app: FastifyInstance, deps: RouteDeps): Promi
     '/market/summary',
     {
       schema: {
+        operationId: 'getMarketSummary',
         summary: 'Index levels at a glance',
         tags: ['market'],
+        querystring: FormatQuery,
         response: { 200: singleEnvelope('MarketSummary', 'index levels'), ...errorResponses() },
       },
     },
-    async (req, reply) => respond.send(req, reply, await marketSummary(datasets, contextOf(req))),
+    async (req, reply) =>
+      respond.send(req, reply, await marketSummary(datasets, contextOf(req)), {
+        filename: 'market-summary',
+        columns: [],
+      }),
   );
 }

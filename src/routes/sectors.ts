@@ -2,7 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { sectorMembers, sectorSummary } from '../market/sectors.ts';
-import { errorResponses, FormatQuery, listEnvelope } from '../server/schemas.ts';
+import { SectorSummary } from '../market/models.ts';
+import { columnsOf, errorResponses, FormatQuery, listEnvelope, SYMBOL_COLUMNS } from '../server/schemas.ts';
 import type { RouteDeps } from './deps.ts';
 
 export async function sectorRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {
@@ -13,6 +14,7 @@ export async function sectorRoutes(app: FastifyInstance, deps: RouteDeps): Promi
     '/sectors',
     {
       schema: {
+        operationId: 'listSectors',
         summary: 'Sector summary',
         tags: ['sectors'],
         querystring: FormatQuery,
@@ -22,6 +24,7 @@ export async function sectorRoutes(app: FastifyInstance, deps: RouteDeps): Promi
     async (req, reply) =>
       respond.send(req, reply, await sectorSummary(datasets, contextOf(req)), {
         filename: 'sectors',
+        columns: columnsOf(SectorSummary),
       }),
   );
 
@@ -29,6 +32,7 @@ export async function sectorRoutes(app: FastifyInstance, deps: RouteDeps): Promi
     '/sectors/:name/stocks',
     {
       schema: {
+        operationId: 'listSectorStocks',
         summary: "A sector's symbols",
         description:
           'name: a sector code (0801) or name, case-, space- and punctuation-insensitive (automobile-assembler).',
@@ -43,8 +47,10 @@ export async function sectorRoutes(app: FastifyInstance, deps: RouteDeps): Promi
     },
     async (req, reply) => {
       const answer = await sectorMembers(datasets, req.params.name, contextOf(req));
+      const key = req.params.name.toLowerCase();
       return respond.send(req, reply, answer, {
-        filename: `sector-${req.params.name.toLowerCase().replace(/[^a-z0-9]+/g, '-')}`,
+        filename: `sector-${key.replace(/[^a-z0-9]+/g, '-')}`,
+        columns: SYMBOL_COLUMNS,
       });
     },
   );

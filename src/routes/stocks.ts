@@ -8,19 +8,32 @@ import { AdjustmentMeta } from '../market/models.ts';
 import { quote } from '../market/quotes.ts';
 import { SEARCH_LIMIT, searchStocks } from '../market/search.ts';
 import { listStocks } from '../market/stocks.ts';
-import { errorResponses, FormatQuery, listEnvelope, singleEnvelope, SymbolParam } from '../server/schemas.ts';
+import {
+  AdjustedHistoricalRow,
+  FundamentalsRow,
+  HistoricalRow,
+  Quote,
+  StockMatch,
+} from '../market/models.ts';
+import {
+  columnsOf,
+  errorResponses,
+  FormatQuery,
+  listEnvelope,
+  query,
+  singleEnvelope,
+  SymbolParam,
+  SYMBOL_COLUMNS,
+} from '../server/schemas.ts';
 import type { RouteDeps } from './deps.ts';
 
-const HistoricalQuery = Type.Object({
+const HistoricalQuery = query({
   start: Type.Optional(Type.String({ format: 'date', description: 'first day, inclusive, YYYY-MM-DD' })),
   end: Type.Optional(Type.String({ format: 'date', description: 'last day, inclusive, YYYY-MM-DD' })),
-  order: Type.Optional(
-    Type.Union([Type.Literal('asc'), Type.Literal('desc')], { description: 'asc (default): oldest first' }),
-  ),
+  order: Type.Optional(Type.Enum(['asc', 'desc'], { description: 'asc (default): oldest first' })),
   limit: Type.Optional(
     Type.Integer({ minimum: 1, maximum: 100_000, description: 'only the newest N rows of the range' }),
   ),
-  format: FormatQuery.properties.format,
   // Strings checked by the service, so a bad value is a 400 that names the accepted ones.
   adjusted: Type.Optional(
     Type.String({
@@ -45,17 +58,23 @@ export async function stockRoutes(app: FastifyInstance, deps: RouteDeps): Promis
     '/stocks',
     {
       schema: {
+        operationId: 'listStocks',
         summary: 'Listed symbols',
         tags: ['stocks'],
-        querystring: Type.Object({
-          index: Type.Optional(Type.String({ description: "only this index's constituents, e.g. KSE100" })),
+        querystring: query({
+          index: Type.Optional(
+            Type.String({
+              minLength: 1,
+              maxLength: 40,
+              description: "only this index's constituents, e.g. KSE100 (not empty)",
+            }),
+          ),
           q: Type.Optional(
             Type.String({
               maxLength: 50,
               description: `search symbols and company names (case-insensitive): then the list is {symbol, name, sector} objects, best matches first (exact symbol, symbol prefix, name prefix, name word prefix, substrings), at most ${SEARCH_LIMIT}`,
             }),
           ),
-          format: FormatQuery.properties.format,
         }),
         response: {
           200: listEnvelope(
@@ -70,11 +89,15 @@ export async function stockRoutes(app: FastifyInstance, deps: RouteDeps): Promis
       const { index, q } = req.query;
       if (q !== undefined) {
         const found = await searchStocks(datasets, q, contextOf(req));
-        return respond.send(req, reply, found, { filename: 'stocks-search' });
+        return respond.send(req, reply, found, {
+          filename: 'stocks-search',
+          columns: columnsOf(StockMatch),
+        });
       }
       const answer = await listStocks(datasets, contextOf(req), index);
       return respond.send(req, reply, answer, {
-        filename: index ? `stocks-${index.toUpperCase()}` : 'stocks',
+        filename: index ? `stocks-${index.toUpperCase().replace(/[^A-Z0-9]+/g, '-')}` : 'stocks',
+        columns: SYMBOL_COLUMNS,
       });
     },
   );
@@ -83,9 +106,11 @@ export async function stockRoutes(app: FastifyInstance, deps: RouteDeps): Promis
     '/stocks/:symbol/quote',
     {
       schema: {
+        operationId: 'getQuote',
         summary: "A symbol's quote",
         tags: ['stocks'],
         params: SymbolParam,
+        querystring: FormatQuery,
         response: {
           200: singleEnvelope('Quote', 'the quote'),
           ...errorResponses({ 404: 'SYMBOL not found' }),
@@ -94,7 +119,10 @@ export async function stockRoutes(app: FastifyInstance, deps: RouteDeps): Promis
     },
     async (req, reply) => {
       const answer = await quote(datasets, req.params.symbol, contextOf(req));
-      return respond.send(req, reply, answer);
+      return respond.send(req, reply, answer, {
+        filename: `${answer.data.symbol}-quote`,
+        columns: columnsOf(Quote),
+      });
     },
   );
 
@@ -102,6 +130,7 @@ export async function stockRoutes(app: FastifyInstance, deps: RouteDeps): Promis
     '/stocks/:symbol/historical',
     {
       schema: {
+        operationId: 'listHistory',
         summary: 'Daily history',
         description:
           'One row per trading day over [start, end] (both optional; default: the whole history), oldest first unless order=desc. By default prices are as traded, not adjusted for corporate actions; is_anomaly flags suspect rows. With adjusted=true every row is an AdjustedHistoricalRow: open/high/low/close × adjustment_factor, volume ÷ adjustment_factor (rounded), ex-dates of confirmed capital changes carry the anomaly reason corporate_action, and meta.adjustment = {status: full|partial|unavailable, series_start: first day of the portal’s adjusted series, partial_before: rows before this date carry the factor known at series_start (capital changes before it are unknown), dividends: whether cash dividends are in the factors, dividends_from: oldest payouts announcement, reason: why the adjustment is unavailable or dividends are missing}. When the adjusted series is missing, empty or unreadable the rows stay raw with adjustment_factor null and the reason in meta (503 when nothing is cached and the exchange is down).',
@@ -132,7 +161,10 @@ export async function stockRoutes(app: FastifyInstance, deps: RouteDeps): Promis
       const answer = flags.adjusted
         ? await adjustedHistorical(datasets, symbol, { ...range, dividends: flags.dividends }, contextOf(req))
         : await historical(datasets, symbol, range, contextOf(req));
-      return respond.send(req, reply, answer, { filename: `${symbol}-historical` });
+      return respond.send(req, reply, answer, {
+        filename: `${symbol}-historical`,
+        columns: columnsOf(flags.adjusted ? AdjustedHistoricalRow : HistoricalRow),
+      });
     },
   );
 
@@ -140,6 +172,7 @@ export async function stockRoutes(app: FastifyInstance, deps: RouteDeps): Promis
     '/stocks/:symbol/fundamentals',
     {
       schema: {
+        operationId: 'listFundamentals',
         summary: 'Financial reports filed',
         tags: ['stocks'],
         params: SymbolParam,
@@ -155,6 +188,7 @@ export async function stockRoutes(app: FastifyInstance, deps: RouteDeps): Promis
       const symbol = req.params.symbol.toUpperCase();
       return respond.send(req, reply, answer, {
         filename: `${symbol}-fundamentals`,
+        columns: columnsOf(FundamentalsRow),
       });
     },
   );

@@ -19,8 +19,10 @@ import { registerMetrics, type Metrics } from './metrics.ts';
 import { BROTLI_OPTIONS, type Responder } from './respond.ts';
 import { registerDashboard } from './dashboard.ts';
 import { registerDocs } from './docs.ts';
-import { registerErrorHandling, sendError } from './error-handler.ts';
 import { enforceRequestLimit, type RequestLimit } from '../limits/request-limit.ts';
+import { frameworkErrors, registerErrorHandling, sendError } from './error-handler.ts';
+import { BadRequestError, MethodNotAllowedError, NotFoundError, clientText } from '../errors.ts';
+import { clientErrorHandler } from './raw-errors.ts';
 import { ErrorEnvelope } from './schemas.ts';
 
 export interface AppOptions {
@@ -38,6 +40,13 @@ export interface AppOptions {
 
 export const API_VERSION = '0.1.0';
 
+// The package is private and carries no licence of its own; the document says so.
+const OPENAPI_LICENSE = {
+  name: 'Proprietary: private package, no licence granted (see package.json)',
+  url: 'https://docs.npmjs.com/cli/v11/configuring-npm/package-json#license',
+};
+const OPENAPI_CONTACT = { name: 'PSX market data maintainers' };
+
 const IDLE_SWEEP_MS = 50;
 
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
@@ -51,6 +60,12 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     genReqId: requestIdOf,
     serverFactory: createStampingServer,
     ajv: { customOptions: { coerceTypes: 'array', removeAdditional: false } },
+    // Every failure in the envelope, including the router's own and Node's HTTP parser's.
+    frameworkErrors,
+    clientErrorHandler,
+    // Each path parameter's schema (its maxLength) decides how long it may be, not the router's
+    // default of 100; beyond this the router still refuses, with the same 422.
+    routerOptions: { maxParamLength: 1000 },
   });
   // While shutting down, a keep-alive connection is closed as soon as its answer in flight is done,
   // so a client's idle socket cannot hold the process open past the graceful window. Node closes
@@ -77,14 +92,20 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
         title: 'PSX market data',
         version: API_VERSION,
         description:
-          'Read-only JSON API over the Pakistan Stock Exchange data portal. Every success is {data, meta}; every error is {error:{status, code, message}}.',
+          'Read-only JSON API over the Pakistan Stock Exchange data portal. Every success is {data, meta}; every error is {error:{status, code, message}}. Other methods than GET and HEAD answer 405 method_not_allowed with Allow; an OPTIONS without Access-Control-Request-Method answers 400 (a CORS preflight answers 204).',
+        license: OPENAPI_LICENSE,
+        contact: OPENAPI_CONTACT,
       },
+      // Relative: the document describes whichever server serves it.
+      servers: [{ url: '/', description: 'the server that serves this document' }],
+      // Public by design (spec: Authentication): no scheme, no credentials.
+      security: [],
       tags: [
-        { name: 'stocks' },
-        { name: 'indices' },
-        { name: 'sectors' },
-        { name: 'market' },
-        { name: 'service' },
+        { name: 'stocks', description: 'listed symbols, quotes, daily history and filed reports' },
+        { name: 'indices', description: 'index levels and index constituents' },
+        { name: 'sectors', description: 'sector summary and sector members' },
+        { name: 'market', description: 'the screener table and the market summary' },
+        { name: 'service', description: 'liveness and readiness' },
       ],
     },
     // Components keep their schema $id as name instead of def-0, def-1… (stack-notes).
@@ -93,8 +114,28 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
 
   // Preflights only: the plugin sits in a scope of its own, so its hook runs for its OPTIONS route
   // and for nothing else.
+  // An OPTIONS without Access-Control-Request-Method is not a preflight: it gets the envelope, not
+  // the plugin's text/plain (its strict check is off so that this hook, added first, decides).
   await app.register(async (scope) => {
-    await scope.register(cors, { origin: '*', methods: ['GET', 'HEAD'], exposedHeaders: EXPOSED_HEADERS });
+    scope.addHook('onRequest', (req, reply, done) => {
+      if (req.method === 'OPTIONS' && req.headers['access-control-request-method'] === undefined) {
+        reply.header('allow', 'GET, HEAD, OPTIONS');
+        void sendError(
+          reply,
+          new BadRequestError(
+            'OPTIONS is answered only as a CORS preflight (with Access-Control-Request-Method); this API takes GET and HEAD',
+          ),
+        );
+        return;
+      }
+      done();
+    });
+    await scope.register(cors, {
+      origin: '*',
+      methods: ['GET', 'HEAD'],
+      exposedHeaders: EXPOSED_HEADERS,
+      strictPreflight: false,
+    });
   });
 
   const getPaths = new Set<string>();
@@ -145,14 +186,17 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
         schema: { hide: true },
         handler: (_req, reply) => {
           reply.header('allow', 'GET, HEAD');
-          return sendError(reply, 405, 'method_not_allowed', 'only GET and HEAD are supported');
+          return sendError(reply, new MethodNotAllowedError());
         },
       });
     }
   });
 
   app.setNotFoundHandler({ preHandler: limit.enabled ? app.rateLimit() : undefined }, (req, reply) =>
-    sendError(reply, 404, 'not_found', `no such endpoint: ${req.method} ${req.url.split('?')[0]}`),
+    sendError(
+      reply,
+      new NotFoundError(`no such endpoint: ${req.method} ${clientText(req.url.split('?')[0] ?? '', 64)}`),
+    ),
   );
 
   return app;

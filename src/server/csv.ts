@@ -1,11 +1,14 @@
-// RFC 4180 CSV for list answers: a header row, CRLF line ends, fields quoted only when they must
-// be. Lists inside a cell (anomaly reasons) are joined with ';'; null is an empty field.
+// RFC 4180 CSV for answers: a header row (also when there are no rows), CRLF line ends, fields
+// clientText only when they must be. Lists inside a cell (anomaly reasons, listed_in) are joined with
+// ';'; null is an empty field.
 
-export function toCsv(rows: readonly unknown[], columns?: readonly string[]): string {
-  if (rows.length > 0 && typeof rows[0] !== 'object') {
-    return ['symbol', ...rows.map((r) => field(r))].join('\r\n') + '\r\n';
+/** `columns`: the header of an empty list, or of a list of strings (`['symbol']`). */
+export function toCsv(rows: readonly unknown[], columns: readonly string[]): string {
+  if (rows.length === 0) return columns.map(field).join(',') + '\r\n';
+  if (typeof rows[0] !== 'object') {
+    return [columns.map(field).join(','), ...rows.map((r) => field(r))].join('\r\n') + '\r\n';
   }
-  const cols = columns ?? unionOfKeys(rows as Array<Record<string, unknown>>);
+  const cols = unionOfKeys(rows as Array<Record<string, unknown>>);
   const lines = [cols.map(field).join(',')];
   for (const row of rows as Array<Record<string, unknown>>) {
     lines.push(cols.map((c) => field(row[c])).join(','));
@@ -22,6 +25,10 @@ function unionOfKeys(rows: Array<Record<string, unknown>>): string[] {
 
 function field(value: unknown): string {
   if (value === null || value === undefined) return '';
-  const text = Array.isArray(value) ? value.join(';') : String(value);
+  const text = Array.isArray(value)
+    ? value.map((v) => (typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v))).join(';')
+    : typeof value === 'object'
+      ? JSON.stringify(value)
+      : String(value);
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }

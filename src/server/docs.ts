@@ -2,6 +2,7 @@
 // assets served from @fastify/swagger-ui's own copy in node_modules so it works offline.
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
+import { addCsvForms, completeOpenApi } from './openapi-contract.ts';
 import { addOpenApiExamples, type OpenApiDoc } from './openapi-examples.ts';
 
 export interface DocsOptions {
@@ -14,7 +15,7 @@ export async function registerDocs(app: FastifyInstance, opts: DocsOptions = {})
   // caller (/openapi.json and /docs/json alike). Adding the examples to it once every route is
   // known keeps the routes free of documentation data and both documents identical.
   app.addHook('onReady', async () => {
-    addOpenApiExamples(app.swagger() as unknown as OpenApiDoc);
+    addCsvForms(addOpenApiExamples(completeOpenApi(app.swagger() as unknown as OpenApiDoc)));
   });
 
   await app.register(swaggerUi, {

@@ -1,62 +1,91 @@
-// The one place where failures become responses: every 4xx/5xx is `{error:{status, code, message}}`.
+// The one place where failures become responses: every 4xx/5xx is `{error:{status, code, message}}`,
+// from a ServiceError (src/errors.ts). Fastify's own failures (its router's, its validator's, its
+// body parser's) are mapped to one of those first; Node's HTTP parser failures never reach Fastify
+// and are written by src/server/raw-errors.ts from the same table.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ServiceError, UpstreamDataError } from '../errors.ts';
-
-const CODE_BY_STATUS: Record<number, string> = {
-  400: 'bad_request',
-  404: 'not_found',
-  405: 'method_not_allowed',
-  406: 'not_acceptable',
-  413: 'payload_too_large',
-  415: 'unsupported_media_type',
-  422: 'bad_request',
-  429: 'rate_limited',
-  503: 'exchange_unavailable',
-};
-
-export function sendError(
-  reply: FastifyReply,
-  status: number,
-  code: string,
-  message: string,
-  retryAfter?: number,
-): FastifyReply {
-  reply.header('cache-control', 'no-store');
-  if (retryAfter !== undefined) reply.header('retry-after', String(retryAfter));
-  return reply
-    .code(status)
-    .type(JSON_TYPE)
-    .send(errorBody(status, code, message));
-}
+import {
+  ERROR_KINDS,
+  HttpError,
+  InternalError,
+  ServiceError,
+  UpstreamDataError,
+  ValidationError,
+  type ErrorKind,
+} from '../errors.ts';
+import { validationFailure } from './validation-messages.ts';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
-function errorBody(status: number, code: string, message: string): string {
-  return JSON.stringify({ error: { status, code, message } });
+export function sendError(reply: FastifyReply, err: ServiceError): FastifyReply {
+  reply.header('cache-control', 'no-store');
+  if (err.retryAfter !== undefined) reply.header('retry-after', String(err.retryAfter));
+  return reply.code(err.statusCode).type(JSON_TYPE).send(errorBody(err));
+}
+
+export function errorBody(err: ServiceError): string {
+  return JSON.stringify({ error: { status: err.statusCode, code: err.code, message: err.message } });
+}
+
+// Fastify's own 4xx statuses, by the kind that names them. Anything else a client causes is a 400.
+const KIND_BY_STATUS = new Map<number, ErrorKind>(
+  [
+    ERROR_KINDS.badRequest,
+    ERROR_KINDS.notFound,
+    ERROR_KINDS.methodNotAllowed,
+    ERROR_KINDS.requestTimeout,
+    ERROR_KINDS.payloadTooLarge,
+    ERROR_KINDS.unsupportedMediaType,
+    ERROR_KINDS.rateLimited,
+    ERROR_KINDS.headersTooLarge,
+  ].map((k) => [k.status, k]),
+);
+
+// Messages for Fastify's own failures, written here: Fastify's repeat the request's path or body.
+const FASTIFY_MESSAGES: Record<string, string> = {
+  FST_ERR_BAD_URL: 'the path is not a valid URL (a malformed percent-escape?)',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'this API takes no request body',
+  FST_ERR_CTP_BODY_TOO_LARGE: 'this API takes no request body',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'this API takes no request body',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'the Content-Length does not match the body',
+};
+
+/** Any error, as the ServiceError the client is told about. */
+export function toServiceError(err: FastifyError | Error, req: FastifyRequest): ServiceError {
+  if (err instanceof ServiceError) return err;
+  const fastifyErr = err as FastifyError;
+  // The spec's 422 (or 400 for an unknown or empty parameter), always in the error envelope.
+  if (fastifyErr.validation) return validationFailure(fastifyErr, req);
+  // The router's own limit on a path parameter's length: the parameter's schema (its maxLength)
+  // is what should decide, so it is a validation failure like any other over-long value.
+  if (fastifyErr.code === 'FST_ERR_MAX_PARAM_LENGTH') {
+    return new ValidationError('a path parameter is longer than the endpoint accepts');
+  }
+  const status = fastifyErr.statusCode;
+  if (status !== undefined && status >= 400 && status < 500) {
+    const kind = KIND_BY_STATUS.get(status) ?? ERROR_KINDS.badRequest;
+    return new HttpError(kind, FASTIFY_MESSAGES[fastifyErr.code] ?? kind.message);
+  }
+  return new InternalError(ERROR_KINDS.internal.message);
 }
 
 export function registerErrorHandling(app: FastifyInstance): void {
-  app.setErrorHandler(
-    (err: FastifyError | ServiceError | Error, req: FastifyRequest, reply: FastifyReply) => {
-      if (err instanceof ServiceError) {
-        if (err instanceof UpstreamDataError) {
-          req.log.error({ pageKind: err.pageKind, detail: err.message }, 'portal page could not be parsed');
-        } else if (err.statusCode >= 500) {
-          req.log.warn({ code: err.code, detail: err.message }, 'request failed upstream');
-        }
-        return sendError(reply, err.statusCode, err.code, err.message, err.retryAfter);
-      }
-      const fastifyErr = err as FastifyError;
-      if (fastifyErr.validation) {
-        // The spec's 422: request validation failed. The issue settles the shape: the error envelope.
-        return sendError(reply, 422, 'bad_request', `invalid request: ${fastifyErr.message}`);
-      }
-      const status = fastifyErr.statusCode;
-      if (status !== undefined && status >= 400 && status < 500) {
-        return sendError(reply, status, CODE_BY_STATUS[status] ?? 'bad_request', fastifyErr.message);
-      }
+  app.setErrorHandler((err: FastifyError | Error, req: FastifyRequest, reply: FastifyReply) => {
+    const failure = toServiceError(err, req);
+    if (failure instanceof UpstreamDataError) {
+      req.log.error(
+        { pageKind: failure.pageKind, detail: failure.message },
+        'portal page could not be parsed',
+      );
+    } else if (failure instanceof InternalError && !(err instanceof ServiceError)) {
       req.log.error({ err }, 'unexpected error');
-      return sendError(reply, 500, 'internal_error', 'internal server error');
-    },
-  );
+    } else if (failure.statusCode >= 500) {
+      req.log.warn({ code: failure.code, detail: failure.message }, 'request failed upstream');
+    }
+    return sendError(reply, failure);
+  });
+}
+
+/** Fastify's `frameworkErrors`: its router's failures (a bad percent-escape, an over-long param). */
+export function frameworkErrors(err: FastifyError, req: FastifyRequest, reply: FastifyReply): void {
+  void sendError(reply, toServiceError(err, req));
 }

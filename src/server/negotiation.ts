@@ -1,14 +1,17 @@
 // Content negotiation: JSON or CSV (`?format`, Accept), which compression (Accept-Encoding), and
 // conditional requests (If-None-Match). Pure functions of the request's headers and query.
+//
+// JSON or CSV: `?format=` when given, else the Accept header read as RFC 9110 §12.5.1 says (media
+// types case-insensitive, `q=0` refuses one, the highest q wins, and a tie goes to JSON, the API's
+// own form). An Accept naming neither (text/html) still gets JSON: errors and the default are
+// JSON, and a browser's Accept should not turn into a 406.
 import type { FastifyRequest } from 'fastify';
+import Negotiator from 'negotiator';
 
-/** `?format=csv` wins; otherwise an Accept that names text/csv and not JSON. */
+/** `?format=csv` wins; otherwise the Accept header (representationByAccept). */
 export function wantsCsv(req: FastifyRequest): boolean {
   const format = (req.query as Record<string, unknown> | undefined)?.format;
-  if (format === 'csv') return true;
-  if (format === 'json') return false;
-  const accept = req.headers.accept ?? '';
-  return accept.includes('text/csv') && !accept.includes('application/json');
+  return representationOf(format, req.headers.accept) === 'csv';
 }
 
 export type Encoding = 'gzip' | 'br' | null;
@@ -48,4 +51,32 @@ export function etagMatches(header: string | undefined, etag: string): boolean {
   if (!header) return false;
   if (header.trim() === '*') return true;
   return header.split(',').some((candidate) => candidate.trim().replace(/^W\//, '') === etag);
+}
+
+export type Representation = 'json' | 'csv';
+
+const OFFERED = ['application/json', 'text/csv'];
+
+// Clients send few distinct Accept values, so each is parsed once; the bound keeps arbitrary
+// values from growing the map.
+const seen = new Map<string, Representation>();
+const SEEN_MAX = 256;
+
+/** What the Accept header alone chooses. */
+export function representationByAccept(accept: string | undefined): Representation {
+  if (accept === undefined || accept === '') return 'json';
+  let chosen = seen.get(accept);
+  if (chosen === undefined) {
+    const preferred = new Negotiator({ headers: { accept } }).mediaType(OFFERED);
+    chosen = preferred === 'text/csv' ? 'csv' : 'json';
+    if (seen.size >= SEEN_MAX) seen.clear();
+    seen.set(accept, chosen);
+  }
+  return chosen;
+}
+
+/** `?format=csv|json` wins over Accept. */
+export function representationOf(format: unknown, accept: string | undefined): Representation {
+  if (format === 'csv' || format === 'json') return format;
+  return representationByAccept(accept);
 }

@@ -145,5 +145,5 @@ export const ENGRO_QUOTE_EXTRAS = {
   var: 11,
   haircut: 15,
   ytd_change_pct: -7.08,
-  as_of: '2026-11-20T16:35:00+05:00',
+  extras_as_of: '2026-11-20T16:35:00+05:00',
 };

@@ -46,11 +46,15 @@ export interface OperationExamples {
 }
 
 /** The fake portal's "now" (Fri 2026-11-20, 4:35 PM in Karachi), so examples agree with the demo. */
-const TIMESTAMP = '2026-11-20T11:35:00.000+00:00';
+const TIMESTAMP = '2026-11-20T11:35:00+00:00';
+/** When the example's data was read: the portal fetch, or the index-levels page's own `As of`. */
+const AS_OF = '2026-11-20T16:35:02+05:00';
+const PAGE_AS_OF = '2026-11-20T16:35:00+05:00';
 const SYMBOL_422: ErrorExample[] = [
   {
     code: 'bad_request',
-    message: 'invalid request: params/symbol must match pattern "^[A-Za-z0-9][A-Za-z0-9.&-]{0,24}$"',
+    message:
+      'symbol must be 1–25 letters, digits, ".", "&" or "-", starting with a letter or digit (got "EN GRO")',
   },
 ];
 const SYMBOL_404: ErrorExample[] = [{ code: 'not_found', message: 'NOSUCH not found' }];
@@ -59,7 +63,7 @@ const ENGRO_QUOTE = {
   symbol: 'ENGRO',
   name: 'Engro Corporation Limited',
   sector_code: '0809',
-  listed_in: ['ALLSHR', 'KMI30', 'KMIALLSHR', 'KSE100', 'KSE100PR', 'KSE30'],
+  listed_in: 'ALLSHR,KMI30,KMIALLSHR,KSE100,KSE100PR,KSE30',
   price: 412.35,
   market_cap: 221267010000,
   pe_ratio: 10.0745,
@@ -74,6 +78,7 @@ const ENGRO_QUOTE = {
   volume: 22155,
   change: -14.48,
   change_pct: -3.392,
+  as_of: '2026-11-20T16:35:02+05:00',
   ...ENGRO_QUOTE_EXTRAS,
 };
 
@@ -91,8 +96,11 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
     data: ['AIRLINK', 'BAFL', 'BAHL', 'DGKC', 'EFERT', 'ENGRO'],
     errors: {
       404: [{ code: 'not_found', message: 'index NOSUCH not found' }],
-      400: [{ code: 'bad_request', message: 'q must not be empty: give part of a symbol or company name' }],
-      422: [{ code: 'bad_request', message: 'invalid request: querystring/index must be string' }],
+      400: [
+        { code: 'bad_request', message: 'index must not be empty' },
+        { code: 'bad_request', message: 'q must not be empty: give part of a symbol or company name' },
+      ],
+      422: [{ code: 'bad_request', message: 'index must be at most 40 characters' }],
     },
   },
   '/stocks/{symbol}/quote': {
@@ -212,12 +220,12 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
       422: [
         {
           code: 'bad_request',
-          message: 'invalid request: querystring/limit must be >= 1',
+          message: 'limit must be >= 1 (got "0")',
           summary: 'limit=0',
         },
         {
           code: 'bad_request',
-          message: 'invalid request: querystring/start must match format "date"',
+          message: 'start must be a calendar date as YYYY-MM-DD (got "2025-13-01")',
           summary: 'start=2025-13-01',
         },
       ],
@@ -319,7 +327,7 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
       422: [
         {
           code: 'bad_request',
-          message: 'invalid request: params/name must NOT have more than 40 characters',
+          message: 'name must be at most 40 characters',
         },
       ],
     },
@@ -359,7 +367,7 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
       422: [
         {
           code: 'bad_request',
-          message: 'invalid request: params/name must NOT have more than 100 characters',
+          message: 'name must be at most 100 characters',
         },
       ],
     },
@@ -422,9 +430,9 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
 
 /** What each status answers when an operation has nothing more specific to say. */
 const DEFAULT_ERRORS: Readonly<Record<number, ErrorExample[]>> = {
-  400: [{ code: 'bad_request', message: 'the request cannot be answered as asked' }],
   404: [{ code: 'not_found', message: 'not found' }],
-  422: [{ code: 'bad_request', message: 'invalid request: querystring must be object' }],
+  422: [{ code: 'bad_request', message: 'format must be json or csv (got "xml")' }],
+  431: [{ code: 'headers_too_large', message: 'the request line and headers exceed the server limit' }],
   429: [{ code: 'rate_limited', message: 'Rate limit exceeded', summary: 'rate_limited (see Retry-After)' }],
   500: [{ code: 'internal_error', message: 'internal server error' }],
   502: [
@@ -486,17 +494,21 @@ export function addOpenApiExamples<T extends OpenApiDoc>(doc: T): T {
     for (const [status, response] of Object.entries(op.responses ?? {})) {
       const media = response.content?.['application/json'];
       if (!media) continue;
-      media.examples = status === '200' ? successExample(ex) : errorExamples(Number(status), ex);
+      media.examples =
+        status === '200' ? successExample(path, ex) : errorExamples(Number(status), ex, queryNames(op));
     }
   }
   return doc;
 }
 
-function successExample(ex: OperationExamples): NonNullable<OpenApiMediaType['examples']> {
+function successExample(path: string, ex: OperationExamples): NonNullable<OpenApiMediaType['examples']> {
+  const asOf = path === '/indices' || path === '/market/summary' ? PAGE_AS_OF : AS_OF;
   const metaOf = (data: unknown, extra: Record<string, unknown> = {}) =>
-    Array.isArray(data)
-      ? { timestamp: TIMESTAMP, cached: false, count: data.length, ...extra }
-      : { timestamp: TIMESTAMP, cached: false, ...extra };
+    path === '/health'
+      ? { timestamp: TIMESTAMP, cached: false }
+      : Array.isArray(data)
+        ? { timestamp: TIMESTAMP, cached: false, count: data.length, as_of: asOf, ...extra }
+        : { timestamp: TIMESTAMP, cached: false, as_of: asOf, ...extra };
   const out: NonNullable<OpenApiMediaType['examples']> = {
     ok: { summary: `GET ${ex.request}`, value: { data: ex.data, meta: metaOf(ex.data, ex.meta) } },
   };
@@ -509,8 +521,23 @@ function successExample(ex: OperationExamples): NonNullable<OpenApiMediaType['ex
   return out;
 }
 
-function errorExamples(status: number, ex: OperationExamples): NonNullable<OpenApiMediaType['examples']> {
+/** The query parameters an operation takes, as the unknown-parameter message lists them. */
+function queryNames(op: OpenApiOperation): string[] {
+  return (op.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name);
+}
+
+function errorExamples(
+  status: number,
+  ex: OperationExamples,
+  query: string[],
+): NonNullable<OpenApiMediaType['examples']> {
+  const unknownParameter: ErrorExample = {
+    code: 'bad_request',
+    message: `unknown query parameter from; this endpoint takes ${query.join(', ') || 'none'}`,
+    summary: 'an unknown query parameter (?from=…)',
+  };
   const list = ex.errors?.[status] ??
+    (status === 400 ? [unknownParameter] : undefined) ??
     DEFAULT_ERRORS[status] ?? [{ code: 'error', message: `HTTP ${status}` }];
   const out: NonNullable<OpenApiMediaType['examples']> = {};
   list.forEach((e, i) => {

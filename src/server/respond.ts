@@ -10,13 +10,18 @@ import type { Answer } from '../market/answer.ts';
 import { toCsv } from './csv.ts';
 import { metaTail } from './envelope.ts';
 import { gzipHead, type GzipHead } from './gzip-splice.ts';
-import { encodingOf, etagMatches, wantsCsv } from './negotiation.ts';
+import { isNotModified } from './conditional.ts';
+import { encodingOf, representationByAccept, wantsCsv } from './negotiation.ts';
 import { PROXY_HEADERS } from './request-context.ts';
 import { gzipBody, identityBody, ViewCache, type View } from './views.ts';
 
-/** Lists can also be had as CSV (`?format=csv` or `Accept: text/csv`), saved under this name. */
+/**
+ * Answers can also be had as CSV (`?format=csv` or `Accept: text/csv`), saved under this name; a
+ * single object is one row. `columns` is the header row of an empty list (the model's fields).
+ */
 export interface CsvOptions {
   filename: string;
+  columns: readonly string[];
 }
 
 export interface Responder {
@@ -106,13 +111,14 @@ export function createResponder(maxBytes: number, now: () => number = Date.now):
       const etag = asCsv ? `${view.etag.slice(0, -1)}-csv"` : view.etag;
       const nowMs = now();
       cachingHeaders(reply, answer.provenance, etag, view.lastModified, nowMs);
-      if (etagMatches(req.headers['if-none-match'], etag)) {
+      if (isNotModified(req.headers, { etag, lastModifiedMs: answer.provenance.fetchedAt })) {
         return reply.code(304).send();
       }
       const encoding = encodingOf(req.headers['accept-encoding']);
       if (asCsv) {
         if (view.csv === undefined) {
-          view.csv = Buffer.from(toCsv(answer.data as unknown[]));
+          const rows = Array.isArray(answer.data) ? (answer.data as unknown[]) : [answer.data];
+          view.csv = Buffer.from(toCsv(rows, csv.columns));
           views.update(viewKey, view); // re-weigh it with its CSV
         }
         reply.header('content-disposition', `attachment; filename="${csv.filename}.csv"`);
@@ -124,7 +130,8 @@ export function createResponder(maxBytes: number, now: () => number = Date.now):
         return view.csvGzip.then((body) => reply.send(body));
       }
       // Only answers a client asking for CSV by Accept could not have had are replayed.
-      if (!req.headers.accept?.includes('text/csv')) remember(req, viewKey, view, answer.provenance, vary);
+      if (representationByAccept(req.headers.accept) !== 'csv')
+        remember(req, viewKey, view, answer.provenance, vary);
       const deliver = (body: Buffer): FastifyReply => reply.send(body);
       const tail = metaTail(answer.provenance.state !== 'MISS', view.count, nowMs, view.metaExtra);
       const recent = views.bodies(view, tail, Math.floor(nowMs / 1000));
@@ -194,8 +201,8 @@ export function createResponder(maxBytes: number, now: () => number = Date.now):
 /** Requests whose answer could depend on more than the URL and Accept-Encoding go to the handler. */
 function replayable(req: FastifyRequest): boolean {
   const { headers } = req;
-  if (headers['if-none-match'] !== undefined) return false;
-  if (headers.accept?.includes('text/csv')) return false;
+  if (headers['if-none-match'] !== undefined || headers['if-modified-since'] !== undefined) return false;
+  if (representationByAccept(headers.accept) === 'csv') return false;
   for (const name of PROXY_HEADERS) if (headers[name] !== undefined) return false;
   return true;
 }

@@ -1,14 +1,18 @@
 // Envelope and error schemas shared by every route, and the helpers that wrap a resource schema in
 // the spec's single-object or list envelope.
 import { Type, type TProperties, type TSchema } from 'typebox';
+import { ERROR_CODES, ERROR_KINDS } from '../errors.ts';
 
 export const ErrorEnvelope = Type.Object(
   {
     error: Type.Object({
       status: Type.Integer({ description: 'equals the HTTP status code' }),
-      code: Type.String({
-        description:
-          'bad_request, not_found, method_not_allowed, rate_limited, exchange_unavailable, upstream_data_error, proxy_unreachable, internal_error',
+      code: Type.Unsafe<string>({
+        type: 'string',
+        enum: [...ERROR_CODES],
+        description: Object.values(ERROR_KINDS)
+          .map((k) => `\`${k.code}\` (${k.status}): ${k.message}`)
+          .join('; '),
       }),
       message: Type.String(),
     }),
@@ -16,25 +20,31 @@ export const ErrorEnvelope = Type.Object(
   { $id: 'ErrorEnvelope', additionalProperties: false },
 );
 
-const Meta = Type.Object({
-  timestamp: Type.String({
-    description: 'server time of the response, ISO 8601 with UTC offset, to the second',
-  }),
-  cached: Type.Boolean({ description: 'true when served from cache' }),
+const timestamp = Type.String({
+  description: 'server time of the response, ISO 8601 with UTC offset, to the second',
+});
+const cached = Type.Boolean({ description: 'true when served from cache' });
+const asOf = Type.String({
+  description:
+    "the time the data describes, ISO 8601 with the market's offset (+05:00): the page's own time where the portal prints one (the index levels' `As of …`), else when the portal was fetched. Part of the cached answer: a stale copy carries its own, older as_of",
 });
 
+const Meta = Type.Object({ timestamp, cached, as_of: asOf });
+
 const ListMeta = Type.Object({
-  timestamp: Type.String({
-    description: 'server time of the response, ISO 8601 with UTC offset, to the second',
-  }),
-  cached: Type.Boolean({ description: 'true when served from cache' }),
+  timestamp,
+  cached,
   count: Type.Integer({ description: 'number of items in data' }),
+  as_of: asOf,
 });
 
 const ref = (id: string) => Type.Unsafe({ $ref: `${id}#` });
 
-export function singleEnvelope(resourceId: string, description: string): TSchema {
-  return Type.Object({ data: ref(resourceId), meta: Meta }, { description });
+const HealthMeta = Type.Object({ timestamp, cached });
+
+/** `portalData`: false for answers not built from portal data (health), whose meta has no as_of. */
+export function singleEnvelope(resourceId: string, description: string, portalData = true): TSchema {
+  return Type.Object({ data: ref(resourceId), meta: portalData ? Meta : HealthMeta }, { description });
 }
 
 /** `extraMeta`: meta fields this endpoint adds to the list meta (documented per endpoint). */
@@ -44,7 +54,8 @@ export function listEnvelope(item: string | TSchema, description: string, extraM
   return Type.Object({ data: Type.Array(items), meta }, { description });
 }
 
-const errorRef = (description: string) => Type.Unsafe({ $ref: 'ErrorEnvelope#', description });
+/** One documented error response: the envelope, with what the status means here. */
+export const errorRef = (description: string) => Type.Unsafe({ $ref: 'ErrorEnvelope#', description });
 
 /** The error responses every data route can give. */
 export function errorResponses(extra: Record<number, string> = {}): Record<number, TSchema> {
@@ -66,14 +77,31 @@ export const SymbolParam = Type.Object({
   }),
 });
 
-/** `format` on every list endpoint: JSON (default) or CSV (also chosen by `Accept: text/csv`). */
-export const FormatQuery = Type.Object({
-  format: Type.Optional(
-    Type.Union([Type.Literal('json'), Type.Literal('csv')], {
-      description: 'csv: RFC 4180 with a header row (also chosen by Accept: text/csv); errors stay JSON',
-    }),
-  ),
-});
+const Format = Type.Optional(
+  Type.Enum(['json', 'csv'], {
+    description:
+      'json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.',
+  }),
+);
+
+/**
+ * A route's query parameters. A parameter the endpoint does not take is a 400 naming it and the
+ * ones it takes (src/server/validation-messages.ts), never silently ignored.
+ */
+export function query<P extends Record<string, TSchema>>(properties: P) {
+  return Type.Object({ ...properties, format: Format }, { additionalProperties: false });
+}
+
+/** `format` alone: every data endpoint answers JSON or CSV. */
+export const FormatQuery = query({});
+
+/** The CSV header row of an empty list: the model's fields, in order. */
+export function columnsOf(model: { properties: Record<string, unknown> }): string[] {
+  return Object.keys(model.properties);
+}
+
+/** The CSV header of a list of symbols. */
+export const SYMBOL_COLUMNS = ['symbol'];
 
 /** The spec's optional proxy header, documented on /screener; read the same way on every data route. */
 export const ProxyHeaders = Type.Object({

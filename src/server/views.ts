@@ -14,7 +14,10 @@ export interface View {
   /** Last-Modified, formatted once per version. */
   lastModified: string;
   count: number;
-  /** The answer's own meta fields (`,"adjustment":{…}`), or ''; the same for every response of a version. */
+  /**
+   * The meta fields that belong to the data, serialised with a leading comma: `as_of` (a stale copy
+   * tells its age in the body) and the answer's own fields (`"adjustment":{…}`).
+   */
   metaExtra: string;
   /** Made on the first request that accepts gzip. */
   gzip?: Promise<GzipHead>;
@@ -51,10 +54,7 @@ export class ViewCache {
       etag: `"${createHash('sha1').update(json).digest('base64url')}"`,
       lastModified: new Date(answer.provenance.fetchedAt).toUTCString(),
       count: Array.isArray(answer.data) ? answer.data.length : -1,
-      metaExtra:
-        answer.meta === undefined || Object.keys(answer.meta).length === 0
-          ? ''
-          : `,${JSON.stringify(answer.meta).slice(1, -1)}`,
+      metaExtra: metaFieldsOf(answer),
     };
     this.views.set(viewKey, view);
     return view;
@@ -113,4 +113,10 @@ function recentBodiesCache(maxBytes: number): (view: View, tail: string, second:
     }
     return recent;
   };
+}
+
+function metaFieldsOf(answer: Answer<unknown>): string {
+  const asOf = `,"as_of":${JSON.stringify(answer.asOf)}`;
+  if (answer.meta === undefined || Object.keys(answer.meta).length === 0) return asOf;
+  return `${asOf},${JSON.stringify(answer.meta).slice(1, -1)}`;
 }

@@ -319,7 +319,7 @@ describe('quote extras', () => {
     'var',
     'haircut',
     'ytd_change_pct',
-    'as_of',
+    'extras_as_of',
   ];
 
   it('a quote never waits for the company page: extras null at first, then from the page', async () => {
@@ -336,7 +336,7 @@ describe('quote extras', () => {
 
     // The page is fetched in the background; the pending answer stays fresh for 2 s at most.
     let later = before;
-    for (let i = 0; i < 150 && later.as_of === null; i++) {
+    for (let i = 0; i < 150 && later.extras_as_of === null; i++) {
       await sleep(100);
       later = assertSingleEnvelope((await http(svc.url, '/stocks/HBL/quote')).json);
     }
@@ -356,7 +356,7 @@ describe('quote extras', () => {
       var: f.var,
       haircut: f.haircut,
       ytd_change_pct: f.ytdChangePct,
-      as_of: harness.portal.dataset.asOfIso,
+      extras_as_of: harness.portal.dataset.asOfIso,
     });
     // The spec fields keep their sources.
     for (const key of ['price', 'ldcp', 'open', 'high', 'low', 'volume', 'market_cap', 'pe_ratio']) {
@@ -381,7 +381,7 @@ describe('quote extras', () => {
     harness.portal.fail({ mode: 'slow', delayMs: 3000, path: '/company/' });
     const res = await http(svc.url, '/stocks/LUCK/quote');
     assert.equal(res.status, 200);
-    assert.equal(assertSingleEnvelope(res.json).as_of, null);
+    assert.equal(assertSingleEnvelope(res.json).extras_as_of, null);
   });
 });
 

@@ -64,7 +64,7 @@ describe('GET /stocks/{symbol}/quote', () => {
     symbol: ['string'],
     name: ['string', 'null'],
     sector_code: ['string', 'null'],
-    listed_in: ['array'],
+    listed_in: ['string', 'null'],
     price: nullableNum,
     market_cap: nullableNum,
     pe_ratio: nullableNum,
@@ -93,7 +93,8 @@ describe('GET /stocks/{symbol}/quote', () => {
     var: nullableNum,
     haircut: nullableNum,
     ytd_change_pct: nullableNum,
-    as_of: ['string', 'null'],
+    extras_as_of: ['string', 'null'],
+    as_of: ['string'],
   } as const;
 
   it('joins the screener and market-watch rows, case-insensitively', async () => {

@@ -44,6 +44,9 @@ describe('stale-if-error', () => {
       assert.ok(Number(res.headers.age) >= 1, 'Age says how old the copy is');
       assert.equal(res.headers['cache-control'], 'public, max-age=0');
       assert.deepEqual(res.json.data, good.json.data, 'the good copy, not the failure');
+      // …and its body says when its data is from: the first fetch, not now.
+      assert.equal(res.json.meta.as_of, good.json.meta.as_of);
+      assert.ok(Date.parse(res.json.meta.timestamp) - Date.parse(res.json.meta.as_of) >= 1000);
     });
   }
 

@@ -65,8 +65,8 @@ describe('recorded portal pages', () => {
       marketCap: 892213549.69,
       price: 44.69,
       changePct: -9.99,
-      change1yPct: 406.6893,
-      peRatio: 17.8048,
+      change1yPct: 406.689342404,
+      peRatio: 17.8047808765,
       dividendYield: 0,
       freeFloat: 5240813,
       volumeAvg30d: 585040.77,
@@ -140,7 +140,7 @@ describe('recorded portal pages', () => {
       low: 169872.13,
       current: 169969.32,
       change: 368.92,
-      changePct: 0.2175,
+      changePct: 0.21752307188,
       staleSince: null,
     });
     const stale = result.rows.find((r) => r.index === 'HBLTTI');

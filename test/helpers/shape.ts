@@ -33,7 +33,8 @@ export function assertRow(
 export function assertListEnvelope(body: Record<string, unknown>, cached?: boolean): unknown[] {
   assert.deepEqual(Object.keys(body).sort(), ['data', 'meta']);
   const meta = body.meta as Record<string, unknown>;
-  assert.deepEqual(Object.keys(meta).sort(), ['cached', 'count', 'timestamp']);
+  assert.deepEqual(Object.keys(meta).sort(), ['as_of', 'cached', 'count', 'timestamp']);
+  assertAsOf(meta.as_of);
   assert.ok(Array.isArray(body.data), 'data is an array');
   assert.equal(meta.count, (body.data as unknown[]).length);
   assertTimestamp(meta.timestamp);
@@ -48,7 +49,13 @@ export function assertSingleEnvelope(
 ): Record<string, unknown> {
   assert.deepEqual(Object.keys(body).sort(), ['data', 'meta']);
   const meta = body.meta as Record<string, unknown>;
-  assert.deepEqual(Object.keys(meta).sort(), ['cached', 'timestamp']);
+  // Answers built from portal data say when the data is from; health is not one of them.
+  const portalData = 'as_of' in meta;
+  assert.deepEqual(
+    Object.keys(meta).sort(),
+    portalData ? ['as_of', 'cached', 'timestamp'] : ['cached', 'timestamp'],
+  );
+  if (portalData) assertAsOf(meta.as_of);
   assertTimestamp(meta.timestamp);
   if (cached !== undefined) assert.equal(meta.cached, cached);
   assert.equal(typeof body.data, 'object');
@@ -75,4 +82,11 @@ function assertTimestamp(value: unknown): void {
   assert.equal(typeof value, 'string');
   assert.match(value as string, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?\+00:00$/);
   assert.ok(Math.abs(Date.parse(value as string) - Date.now()) < 60_000, 'timestamp is now');
+}
+
+/** `meta.as_of`: ISO 8601 with an explicit offset, to the second. */
+export function assertAsOf(value: unknown): void {
+  assert.equal(typeof value, 'string');
+  assert.match(value as string, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}[+-]\d{2}:\d{2}$/);
+  assert.ok(!Number.isNaN(Date.parse(value as string)));
 }

@@ -217,8 +217,8 @@ describe('dashboard in Chromium', { skip }, () => {
     await page.locator('.opblock').first().waitFor();
     const doc = (await http(service.url, '/openapi.json')).json as { paths: Record<string, object> };
     assert.equal(await page.locator('.opblock').count(), Object.keys(doc.paths).length);
-    await page.locator('#operations-stocks-get_stocks__symbol__quote button.opblock-summary-control').click();
-    const body = page.locator('#operations-stocks-get_stocks__symbol__quote .opblock-body');
+    await page.locator('#operations-stocks-getQuote button.opblock-summary-control').click();
+    const body = page.locator('#operations-stocks-getQuote .opblock-body');
     await body.locator('.example, .highlight-code').first().waitFor();
     const text = (await body.textContent()) ?? '';
     assert.ok(text.includes('Engro Corporation Limited'), 'success example shown');

@@ -22,40 +22,7 @@ export interface paths {
      *     const { data, error } = await api.GET('/health');
      *     ```
      */
-    get: {
-      parameters: {
-        query?: {
-          /**
-           * @description 1: readiness check (store, shutdown, Redis) instead of liveness
-           * @example 1
-           */
-          ready?: string;
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description `ok` while the service accepts requests */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              data: components['schemas']['Health'];
-              meta: {
-                /** @description server time of the response, ISO 8601 with UTC offset, to the second */
-                timestamp: string;
-                /** @description true when served from cache */
-                cached: boolean;
-              };
-            };
-          };
-        };
-      };
-    };
+    get: operations['getHealth'];
     put?: never;
     post?: never;
     delete?: never;
@@ -85,115 +52,7 @@ export interface paths {
      *     const { data, error } = await api.GET('/stocks', { params: { query: { index: 'KSE30' } } });
      *     ```
      */
-    get: {
-      parameters: {
-        query?: {
-          /**
-           * @description only this index's constituents, e.g. KSE100
-           * @example KSE30
-           */
-          index?: string;
-          /**
-           * @description search symbols and company names (case-insensitive): then the list is {symbol, name, sector} objects, best matches first (exact symbol, symbol prefix, name prefix, name word prefix, substrings), at most 50
-           * @example habib
-           */
-          q?: string;
-          /**
-           * @description csv: RFC 4180 with a header row (also chosen by Accept: text/csv); errors stay JSON
-           * @example json
-           */
-          format?: 'json' | 'csv';
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description symbols (tickers); with q, matches as {symbol, name, sector} */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              data: (string | components['schemas']['StockMatch'])[];
-              meta: {
-                /** @description server time of the response, ISO 8601 with UTC offset, to the second */
-                timestamp: string;
-                /** @description true when served from cache */
-                cached: boolean;
-                /** @description number of items in data */
-                count: number;
-              };
-            };
-          };
-        };
-        /** @description q is empty */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-        /** @description unknown index */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-        /** @description request validation failed (code bad_request) */
-        422: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-        /** @description more than the allowed requests a minute from this IP, or its exchange-fetch budget is spent */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-        /** @description unexpected server error (internal_error) */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-        /** @description the exchange page could not be read (upstream_data_error) or a caller proxy failed (proxy_unreachable) */
-        502: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-        /** @description the exchange was unreachable and nothing is cached (exchange_unavailable) */
-        503: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-      };
-    };
+    get: operations['listStocks'];
     put?: never;
     post?: never;
     delete?: never;
@@ -223,94 +82,7 @@ export interface paths {
      *     const { data, error } = await api.GET('/stocks/{symbol}/quote', { params: { path: { symbol: 'ENGRO' } } });
      *     ```
      */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          /**
-           * @description a listed symbol, case-insensitive (e.g. ENGRO, 786, UBLP-ETF)
-           * @example ENGRO
-           */
-          symbol: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description the quote */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              data: components['schemas']['Quote'];
-              meta: {
-                /** @description server time of the response, ISO 8601 with UTC offset, to the second */
-                timestamp: string;
-                /** @description true when served from cache */
-                cached: boolean;
-              };
-            };
-          };
-        };
-        /** @description SYMBOL not found */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-        /** @description request validation failed (code bad_request) */
-        422: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-        /** @description more than the allowed requests a minute from this IP, or its exchange-fetch budget is spent */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-        /** @description unexpected server error (internal_error) */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-        /** @description the exchange page could not be read (upstream_data_error) or a caller proxy failed (proxy_unreachable) */
-        502: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-        /** @description the exchange was unreachable and nothing is cached (exchange_unavailable) */
-        503: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-      };
-    };
+    get: operations['getQuote'];
     put?: never;
     post?: never;
     delete?: never;
@@ -328,7 +100,7 @@ export interface paths {
     };
     /**
      * Daily history
-     * @description One row per trading day over [start, end] (both optional; default: the whole history), oldest first unless order=desc. Prices are as traded, not adjusted for corporate actions; is_anomaly flags suspect rows.
+     * @description One row per trading day over [start, end] (both optional; default: the whole history), oldest first unless order=desc. By default prices are as traded, not adjusted for corporate actions; is_anomaly flags suspect rows. With adjusted=true every row is an AdjustedHistoricalRow: open/high/low/close × adjustment_factor, volume ÷ adjustment_factor (rounded), ex-dates of confirmed capital changes carry the anomaly reason corporate_action, and meta.adjustment = {status: full|partial|unavailable, series_start: first day of the portal’s adjusted series, partial_before: rows before this date carry the factor known at series_start (capital changes before it are unknown), dividends: whether cash dividends are in the factors, dividends_from: oldest payouts announcement, reason: why the adjustment is unavailable or dividends are missing}. When the adjusted series is missing, empty or unreadable the rows stay raw with adjustment_factor null and the reason in meta (503 when nothing is cached and the exchange is down).
      *
      *     **Example request**
      *
@@ -344,131 +116,7 @@ export interface paths {
      *     });
      *     ```
      */
-    get: {
-      parameters: {
-        query?: {
-          /**
-           * @description first day, inclusive, YYYY-MM-DD
-           * @example 2025-06-12
-           */
-          start?: string;
-          /**
-           * @description last day, inclusive, YYYY-MM-DD
-           * @example 2025-06-16
-           */
-          end?: string;
-          /**
-           * @description asc (default): oldest first
-           * @example asc
-           */
-          order?: 'asc' | 'desc';
-          /**
-           * @description only the newest N rows of the range
-           * @example 100
-           */
-          limit?: number;
-          /**
-           * @description csv: RFC 4180 with a header row (also chosen by Accept: text/csv); errors stay JSON
-           * @example json
-           */
-          format?: 'json' | 'csv';
-        };
-        header?: never;
-        path: {
-          /**
-           * @description a listed symbol, case-insensitive (e.g. ENGRO, 786, UBLP-ETF)
-           * @example ENGRO
-           */
-          symbol: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description daily rows */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              data: components['schemas']['HistoricalRow'][];
-              meta: {
-                /** @description server time of the response, ISO 8601 with UTC offset, to the second */
-                timestamp: string;
-                /** @description true when served from cache */
-                cached: boolean;
-                /** @description number of items in data */
-                count: number;
-              };
-            };
-          };
-        };
-        /** @description start is after end */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-        /** @description unknown symbol */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-        /** @description request validation failed (code bad_request) */
-        422: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-        /** @description more than the allowed requests a minute from this IP, or its exchange-fetch budget is spent */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-        /** @description unexpected server error (internal_error) */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-        /** @description the exchange page could not be read (upstream_data_error) or a caller proxy failed (proxy_unreachable) */
-        502: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-        /** @description the exchange was unreachable and nothing is cached (exchange_unavailable) */
-        503: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-      };
-    };
+    get: operations['listHistory'];
     put?: never;
     post?: never;
     delete?: never;
@@ -498,102 +146,7 @@ export interface paths {
      *     const { data, error } = await api.GET('/stocks/{symbol}/fundamentals', { params: { path: { symbol: 'ENGRO' } } });
      *     ```
      */
-    get: {
-      parameters: {
-        query?: {
-          /**
-           * @description csv: RFC 4180 with a header row (also chosen by Accept: text/csv); errors stay JSON
-           * @example json
-           */
-          format?: 'json' | 'csv';
-        };
-        header?: never;
-        path: {
-          /**
-           * @description a listed symbol, case-insensitive (e.g. ENGRO, 786, UBLP-ETF)
-           * @example ENGRO
-           */
-          symbol: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description reports, as the portal lists them */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              data: components['schemas']['FundamentalsRow'][];
-              meta: {
-                /** @description server time of the response, ISO 8601 with UTC offset, to the second */
-                timestamp: string;
-                /** @description true when served from cache */
-                cached: boolean;
-                /** @description number of items in data */
-                count: number;
-              };
-            };
-          };
-        };
-        /** @description unknown symbol */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-        /** @description request validation failed (code bad_request) */
-        422: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-        /** @description more than the allowed requests a minute from this IP, or its exchange-fetch budget is spent */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-        /** @description unexpected server error (internal_error) */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-        /** @description the exchange page could not be read (upstream_data_error) or a caller proxy failed (proxy_unreachable) */
-        502: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-        /** @description the exchange was unreachable and nothing is cached (exchange_unavailable) */
-        503: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-      };
-    };
+    get: operations['listFundamentals'];
     put?: never;
     post?: never;
     delete?: never;
@@ -625,94 +178,7 @@ export interface paths {
      *     const { data, error } = await api.GET('/stocks/{symbol}/profile', { params: { path: { symbol: 'ENGRO' } } });
      *     ```
      */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          /**
-           * @description a listed symbol, case-insensitive (e.g. ENGRO, 786, UBLP-ETF)
-           * @example ENGRO
-           */
-          symbol: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description the profile */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              data: components['schemas']['Profile'];
-              meta: {
-                /** @description server time of the response, ISO 8601 with UTC offset, to the second */
-                timestamp: string;
-                /** @description true when served from cache */
-                cached: boolean;
-              };
-            };
-          };
-        };
-        /** @description unknown symbol, or the exchange has no company page for it */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-        /** @description request validation failed (code bad_request) */
-        422: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-        /** @description more than the allowed requests a minute from this IP, or its exchange-fetch budget is spent */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-        /** @description unexpected server error (internal_error) */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-        /** @description the company page could not be read (upstream_data_error) */
-        502: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-        /** @description the exchange was unreachable and nothing is cached (exchange_unavailable) */
-        503: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-      };
-    };
+    get: operations['getProfile'];
     put?: never;
     post?: never;
     delete?: never;
@@ -744,116 +210,7 @@ export interface paths {
      *     const { data, error } = await api.GET('/stocks/{symbol}/financials', { params: { path: { symbol: 'ENGRO' }, query: { period: 'annual' } } });
      *     ```
      */
-    get: {
-      parameters: {
-        query?: {
-          /**
-           * @description annual or quarterly; default annual
-           * @example annual
-           */
-          period?: string;
-          /**
-           * @description csv: RFC 4180 with a header row (also chosen by Accept: text/csv); errors stay JSON
-           * @example json
-           */
-          format?: 'json' | 'csv';
-        };
-        header?: never;
-        path: {
-          /**
-           * @description a listed symbol, case-insensitive (e.g. ENGRO, 786, UBLP-ETF)
-           * @example ENGRO
-           */
-          symbol: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description periods */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              data: components['schemas']['FinancialsRow'][];
-              meta: {
-                /** @description server time of the response, ISO 8601 with UTC offset, to the second */
-                timestamp: string;
-                /** @description true when served from cache */
-                cached: boolean;
-                /** @description number of items in data */
-                count: number;
-              };
-            };
-          };
-        };
-        /** @description period is not one of annual, quarterly */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-        /** @description unknown symbol, or the exchange has no company page for it */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-        /** @description request validation failed (code bad_request) */
-        422: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-        /** @description more than the allowed requests a minute from this IP, or its exchange-fetch budget is spent */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-        /** @description unexpected server error (internal_error) */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-        /** @description the company page's financials could not be read (upstream_data_error) */
-        502: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-        /** @description the exchange was unreachable and nothing is cached (exchange_unavailable) */
-        503: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-      };
-    };
+    get: operations['listFinancials'];
     put?: never;
     post?: never;
     delete?: never;
@@ -887,116 +244,39 @@ export interface paths {
      *     });
      *     ```
      */
-    get: {
-      parameters: {
-        query?: {
-          /**
-           * @description financial-results, board-meetings, others; default all, newest first
-           * @example board-meetings
-           */
-          category?: string;
-          /**
-           * @description csv: RFC 4180 with a header row (also chosen by Accept: text/csv); errors stay JSON
-           * @example json
-           */
-          format?: 'json' | 'csv';
-        };
-        header?: never;
-        path: {
-          /**
-           * @description a listed symbol, case-insensitive (e.g. ENGRO, 786, UBLP-ETF)
-           * @example ENGRO
-           */
-          symbol: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description announcements */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              data: components['schemas']['Announcement'][];
-              meta: {
-                /** @description server time of the response, ISO 8601 with UTC offset, to the second */
-                timestamp: string;
-                /** @description true when served from cache */
-                cached: boolean;
-                /** @description number of items in data */
-                count: number;
-              };
-            };
-          };
-        };
-        /** @description category is not one of financial-results, board-meetings, others */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-        /** @description unknown symbol, or the exchange has no company page for it */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-        /** @description request validation failed (code bad_request) */
-        422: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-        /** @description more than the allowed requests a minute from this IP, or its exchange-fetch budget is spent */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-        /** @description unexpected server error (internal_error) */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-        /** @description the company page's announcements could not be read (upstream_data_error) */
-        502: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-        /** @description the exchange was unreachable and nothing is cached (exchange_unavailable) */
-        503: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-      };
+    get: operations['listAnnouncements'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/stocks/{symbol}/corporate-actions': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
     };
+    /**
+     * Corporate actions found in the portal’s own records
+     * @description Capital changes (bonus, right, split) where the portal’s adjusted daily series steps against the raw history, each confirmed or contradicted by the raw prices on its ex-date, and the cash dividends, bonus and right issues of the company payouts page. Oldest first. A step the raw prices contradict is listed with applied=false and a note. meta.coverage says how far back the record reaches: capital_changes_from (first day of the adjusted series, about five years), dividends_from (oldest payouts announcement; the page keeps about 17–18 months), face_value (PKR, the assumed face value behind the dividend amounts).
+     *
+     *     **Example request**
+     *
+     *     ```http
+     *     GET /stocks/ENGRO/corporate-actions
+     *     ```
+     *
+     *     **Typed client**
+     *
+     *     ```ts
+     *     const { data, error } = await api.GET('/stocks/{symbol}/corporate-actions', { params: { path: { symbol: 'ENGRO' } } });
+     *     ```
+     */
+    get: operations['listCorporateActions'];
     put?: never;
     post?: never;
     delete?: never;
@@ -1026,87 +306,7 @@ export interface paths {
      *     const { data, error } = await api.GET('/indices');
      *     ```
      */
-    get: {
-      parameters: {
-        query?: {
-          /**
-           * @description csv: RFC 4180 with a header row (also chosen by Accept: text/csv); errors stay JSON
-           * @example json
-           */
-          format?: 'json' | 'csv';
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description every index */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              data: components['schemas']['IndexLevel'][];
-              meta: {
-                /** @description server time of the response, ISO 8601 with UTC offset, to the second */
-                timestamp: string;
-                /** @description true when served from cache */
-                cached: boolean;
-                /** @description number of items in data */
-                count: number;
-              };
-            };
-          };
-        };
-        /** @description request validation failed (code bad_request) */
-        422: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-        /** @description more than the allowed requests a minute from this IP, or its exchange-fetch budget is spent */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-        /** @description unexpected server error (internal_error) */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-        /** @description the exchange page could not be read (upstream_data_error) or a caller proxy failed (proxy_unreachable) */
-        502: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-        /** @description the exchange was unreachable and nothing is cached (exchange_unavailable) */
-        503: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-      };
-    };
+    get: operations['listIndexLevels'];
     put?: never;
     post?: never;
     delete?: never;
@@ -1138,99 +338,7 @@ export interface paths {
      *     const { data, error } = await api.GET('/indices/{name}', { params: { path: { name: 'KSE100' } } });
      *     ```
      */
-    get: {
-      parameters: {
-        query?: {
-          /**
-           * @description csv: RFC 4180 with a header row (also chosen by Accept: text/csv); errors stay JSON
-           * @example json
-           */
-          format?: 'json' | 'csv';
-        };
-        header?: never;
-        path: {
-          /** @example KSE100 */
-          name: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description constituents */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              data: components['schemas']['IndexConstituent'][];
-              meta: {
-                /** @description server time of the response, ISO 8601 with UTC offset, to the second */
-                timestamp: string;
-                /** @description true when served from cache */
-                cached: boolean;
-                /** @description number of items in data */
-                count: number;
-              };
-            };
-          };
-        };
-        /** @description unknown index */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-        /** @description request validation failed (code bad_request) */
-        422: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-        /** @description more than the allowed requests a minute from this IP, or its exchange-fetch budget is spent */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-        /** @description unexpected server error (internal_error) */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-        /** @description the exchange page could not be read (upstream_data_error) or a caller proxy failed (proxy_unreachable) */
-        502: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-        /** @description the exchange was unreachable and nothing is cached (exchange_unavailable) */
-        503: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-      };
-    };
+    get: operations['listIndexConstituents'];
     put?: never;
     post?: never;
     delete?: never;
@@ -1260,87 +368,7 @@ export interface paths {
      *     const { data, error } = await api.GET('/sectors');
      *     ```
      */
-    get: {
-      parameters: {
-        query?: {
-          /**
-           * @description csv: RFC 4180 with a header row (also chosen by Accept: text/csv); errors stay JSON
-           * @example json
-           */
-          format?: 'json' | 'csv';
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description one row per sector */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              data: components['schemas']['SectorSummary'][];
-              meta: {
-                /** @description server time of the response, ISO 8601 with UTC offset, to the second */
-                timestamp: string;
-                /** @description true when served from cache */
-                cached: boolean;
-                /** @description number of items in data */
-                count: number;
-              };
-            };
-          };
-        };
-        /** @description request validation failed (code bad_request) */
-        422: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-        /** @description more than the allowed requests a minute from this IP, or its exchange-fetch budget is spent */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-        /** @description unexpected server error (internal_error) */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-        /** @description the exchange page could not be read (upstream_data_error) or a caller proxy failed (proxy_unreachable) */
-        502: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-        /** @description the exchange was unreachable and nothing is cached (exchange_unavailable) */
-        503: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-      };
-    };
+    get: operations['listSectors'];
     put?: never;
     post?: never;
     delete?: never;
@@ -1372,99 +400,7 @@ export interface paths {
      *     const { data, error } = await api.GET('/sectors/{name}/stocks', { params: { path: { name: 'cement' } } });
      *     ```
      */
-    get: {
-      parameters: {
-        query?: {
-          /**
-           * @description csv: RFC 4180 with a header row (also chosen by Accept: text/csv); errors stay JSON
-           * @example json
-           */
-          format?: 'json' | 'csv';
-        };
-        header?: never;
-        path: {
-          /** @example cement */
-          name: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description member symbols */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              data: string[];
-              meta: {
-                /** @description server time of the response, ISO 8601 with UTC offset, to the second */
-                timestamp: string;
-                /** @description true when served from cache */
-                cached: boolean;
-                /** @description number of items in data */
-                count: number;
-              };
-            };
-          };
-        };
-        /** @description unknown sector */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-        /** @description request validation failed (code bad_request) */
-        422: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-        /** @description more than the allowed requests a minute from this IP, or its exchange-fetch budget is spent */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-        /** @description unexpected server error (internal_error) */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-        /** @description the exchange page could not be read (upstream_data_error) or a caller proxy failed (proxy_unreachable) */
-        502: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-        /** @description the exchange was unreachable and nothing is cached (exchange_unavailable) */
-        503: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-      };
-    };
+    get: operations['listSectorStocks'];
     put?: never;
     post?: never;
     delete?: never;
@@ -1496,102 +432,7 @@ export interface paths {
      *     const { data, error } = await api.GET('/screener');
      *     ```
      */
-    get: {
-      parameters: {
-        query?: {
-          /**
-           * @description csv: RFC 4180 with a header row (also chosen by Accept: text/csv); errors stay JSON
-           * @example json
-           */
-          format?: 'json' | 'csv';
-        };
-        header?: {
-          /**
-           * @description http://, socks5:// or socks5h:// proxy (explicit port, optional user:pass@) for this request’s exchange fetches; must resolve to a public address; honoured only when the server enables passthrough (400 otherwise); not contacted when the answer is cached
-           * @example socks5h://user:secret@203.0.113.10:1080
-           */
-          'x-exchange-proxy'?: string;
-        };
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description one row per symbol */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              data: components['schemas']['ScreenerRow'][];
-              meta: {
-                /** @description server time of the response, ISO 8601 with UTC offset, to the second */
-                timestamp: string;
-                /** @description true when served from cache */
-                cached: boolean;
-                /** @description number of items in data */
-                count: number;
-              };
-            };
-          };
-        };
-        /** @description bad proxy header */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-        /** @description request validation failed (code bad_request) */
-        422: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-        /** @description more than the allowed requests a minute from this IP, or its exchange-fetch budget is spent */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-        /** @description unexpected server error (internal_error) */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-        /** @description the exchange page could not be read (upstream_data_error) or a caller proxy failed (proxy_unreachable) */
-        502: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-        /** @description the exchange was unreachable and nothing is cached (exchange_unavailable) */
-        503: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-      };
-    };
+    get: operations['listScreener'];
     put?: never;
     post?: never;
     delete?: never;
@@ -1621,79 +462,7 @@ export interface paths {
      *     const { data, error } = await api.GET('/market/summary');
      *     ```
      */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description index levels */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              data: components['schemas']['MarketSummary'];
-              meta: {
-                /** @description server time of the response, ISO 8601 with UTC offset, to the second */
-                timestamp: string;
-                /** @description true when served from cache */
-                cached: boolean;
-              };
-            };
-          };
-        };
-        /** @description request validation failed (code bad_request) */
-        422: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-        /** @description more than the allowed requests a minute from this IP, or its exchange-fetch budget is spent */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-        /** @description unexpected server error (internal_error) */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-        /** @description the exchange page could not be read (upstream_data_error) or a caller proxy failed (proxy_unreachable) */
-        502: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-        /** @description the exchange was unreachable and nothing is cached (exchange_unavailable) */
-        503: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-      };
-    };
+    get: operations['getMarketSummary'];
     put?: never;
     post?: never;
     delete?: never;
@@ -1714,36 +483,36 @@ export interface components {
       /** @description readiness only: `ok`, `degraded` or `disabled` */
       redis?: string;
     };
-    /** @description The spec fields join the screener and the market watch. The extras (circuit_breaker_* … as_of) come from the symbol's company page when the service holds a fresh copy; otherwise they are null and the page is fetched in the background (a quote never waits for it or fails because of it). Where both pages give a value (day_range_*), the newer page wins. */
+    /** @description The spec fields join the screener and the market watch. The extras (circuit_breaker_* … extras_as_of) come from the symbol's company page when the service holds a fresh copy; otherwise they are null and the page is fetched in the background (a quote never waits for it or fails because of it). Where both pages give a value (day_range_*), the newer page wins. */
     Quote: {
       symbol: string;
       /** @description company name as the portal lists it */
       name: string | null;
-      /** @description 4-digit PSX sector code, e.g. `0813` */
+      /** @description 4-digit PSX sector code as a string, e.g. `0813`, as /sectors gives it (the screener’s `sector` is the same code as a number, as the spec fixes it) */
       sector_code: string | null;
-      /** @description index codes the symbol is a constituent of */
-      listed_in: string[];
-      /** @description PKR; market-watch CURRENT, else the screener PRICE */
+      /** @description comma-separated codes of the indices the symbol is a constituent of, as the screener gives them; null when none */
+      listed_in: string | null;
+      /** @description PKR; market-watch CURRENT, else the screener PRICE; null where the portal prints 0 */
       price: number | null;
-      /** @description PKR */
+      /** @description PKR; null where the portal prints 0 (no share count) */
       market_cap: number | null;
-      /** @description trailing twelve months */
+      /** @description trailing twelve months; null where the portal prints 0 (loss-makers, no reported earnings) */
       pe_ratio: number | null;
-      /** @description percent */
+      /** @description percent; 0 is a real value (no dividend) */
       dividend_yield: number | null;
-      /** @description shares */
+      /** @description shares; null where the portal prints 0 */
       free_float: number | null;
-      /** @description shares a day, 30-day average */
+      /** @description shares a day, 30-day average; 0 is a real value */
       volume_avg_30d: number | null;
-      /** @description percent */
+      /** @description percent; null where the portal prints 0 (listed less than a year) */
       change_1y_pct: number | null;
-      /** @description PKR; last day's closing price */
+      /** @description PKR; last day's closing price; null where the portal prints 0 */
       ldcp: number | null;
-      /** @description PKR */
+      /** @description PKR; null where the portal prints 0 (no trade today) */
       open: number | null;
-      /** @description PKR */
+      /** @description PKR; null where the portal prints 0 (no trade today) */
       high: number | null;
-      /** @description PKR */
+      /** @description PKR; null where the portal prints 0 (no trade today) */
       low: number | null;
       /** @description shares traded today */
       volume: number | null;
@@ -1777,8 +546,10 @@ export interface components {
       haircut: number | null;
       /** @description percent, year to date, not adjusted for payouts (company page) */
       ytd_change_pct: number | null;
-      /** @description time of the company page's quote (`As of …`), ISO 8601 with +05:00 */
-      as_of: string | null;
+      /** @description when the price was read: the market-watch fetch time (the screener’s for a symbol not on the market watch), ISO 8601 with +05:00 */
+      as_of: string;
+      /** @description when the extras were read: the company page's own `As of …` time, ISO 8601 with +05:00 */
+      extras_as_of: string | null;
     };
     HistoricalRow: {
       /**
@@ -1807,6 +578,7 @@ export interface components {
         | 'negative_volume'
         | 'zero_volume_move'
         | 'beyond_price_limit'
+        | 'corporate_action'
       )[];
     };
     FundamentalsRow: {
@@ -1831,7 +603,7 @@ export interface components {
       idx_weight: number | null;
       /** @description index points contributed today */
       idx_point: number | null;
-      /** @description millions of PKR */
+      /** @description millions of PKR: the portal's MARKET CAP (M), the constituent's size in the index × its current price. Free-float indices (KSE100, KSE100PR, KSE30, KMI30, BKTI, OGTI, PSXDIV20, …; rows carry freefloat_m): free-float market capitalisation (FREEFLOAT (M) × price). Full-capitalisation indices (ALLSHR, KMIALLSHR; rows carry shares_m): total market capitalisation (SHARES (M) × price). 0 for a constituent without a trade today (current_index 0), as the portal prints it */
       market_cap_m: number | null;
       /** @description millions of shares; on indices whose table has FREEFLOAT (M) */
       freefloat_m?: number | null;
@@ -1874,25 +646,74 @@ export interface components {
       symbol: string;
       /** @description sector code as a number (0813 → 813) */
       sector: number | null;
-      /** @description comma-separated index codes */
+      /** @description comma-separated index codes; null when none */
       listed_in: string | null;
-      /** @description PKR */
+      /** @description PKR; null where the portal prints 0 (no share count) */
       market_cap: number | null;
-      /** @description PKR */
+      /** @description PKR; null where the portal prints 0 */
       price: number | null;
+      /** @description trailing twelve months; null where the portal prints 0 (loss-makers) */
       pe_ratio: number | null;
-      /** @description percent */
+      /** @description percent; 0 is a real value (no dividend) */
       dividend_yield: number | null;
-      /** @description shares */
+      /** @description shares; null where the portal prints 0 */
       free_float: number | null;
-      /** @description shares */
+      /** @description shares a day, 30-day average; 0 is a real value */
       volume_avg_30d: number | null;
-      /** @description percent */
+      /** @description percent; null where the portal prints 0 (listed less than a year) */
       change_1y_pct: number | null;
     };
     /** @description current index levels: `kse100`, `kse30`, `kmiallshare`, `allshare`, and every other index as its lowercase code */
     MarketSummary: {
       [key: string]: number;
+    };
+    AdjustedHistoricalRow: {
+      /**
+       * Format: date
+       * @description trading day, YYYY-MM-DD (Asia/Karachi)
+       */
+      date: string;
+      /** @description PKR, adjusted: raw open × adjustment_factor */
+      open: number | null;
+      /** @description PKR, adjusted */
+      high: number | null;
+      /** @description PKR, adjusted */
+      low: number | null;
+      /** @description PKR, adjusted */
+      close: number | null;
+      /** @description shares, adjusted: raw volume ÷ adjustment_factor, rounded to an integer */
+      volume: number | null;
+      /** @description true flags a data point that may be suspect because of corporate actions or data-feed issues */
+      is_anomaly: boolean;
+      /** @description anomaly codes; empty when the row is clean */
+      anomaly_reasons: (
+        | 'invalid_date'
+        | 'duplicate_date'
+        | 'non_positive_price'
+        | 'ohlc_inconsistent'
+        | 'negative_volume'
+        | 'zero_volume_move'
+        | 'beyond_price_limit'
+        | 'corporate_action'
+      )[];
+      /** @description raw price × adjustment_factor = adjusted price; 1 after the last action; null (and raw prices) when no adjustment could be made, with the reason in meta.adjustment.reason */
+      adjustment_factor: number | null;
+    };
+    CorporateAction: {
+      /** @description first trading day without the entitlement, YYYY-MM-DD; for payouts, the trading day before the book closure starts (T+1 settlement); null when the payouts row gives no book closure */
+      ex_date: string | null;
+      /** @description `capital_change`: bonus, right or split (the share count changes); `cash_dividend`; `other`: a payouts row whose details could not be read (listed, never applied) */
+      kind: 'capital_change' | 'cash_dividend' | 'other';
+      /** @description capital changes: shares after ÷ shares before as the adjusted series prices it (1.1 for a 10 % bonus, 2 for a 1:1 split; for a right issue the price factor, which depends on its subscription price); null otherwise */
+      ratio: number | null;
+      /** @description cash dividends: PKR per share = percent × face value, the face value taken as Rs 10 (the portal gives only the percent); null otherwise */
+      amount: number | null;
+      /** @description sources that agree: `adjusted_series_step` (the portal’s adjusted series steps by the ratio here), `raw_gap` (the raw prices gap by the ratio on this day, within the price limit around the previous close ÷ ratio), `beyond_price_limit` (the raw move exceeds the day’s circuit breaker), `payouts` (the company payouts page announces it) */
+      evidence: string[];
+      /** @description capital changes: used by historical?adjusted=true (only when the raw prices confirm the step); cash dividends: used by adjusted=true&dividends=true (when the raw close before the ex-date is known) */
+      applied: boolean;
+      /** @description why an action is not applied, what the payouts page calls it, assumptions */
+      note: string | null;
     };
     /** @description From the portal company page. Fields of a page section that could not be read are null (the section is logged and counted in psxmd_exchange_sections_missing_total). */
     Profile: {
@@ -1957,8 +778,24 @@ export interface components {
       error: {
         /** @description equals the HTTP status code */
         status: number;
-        /** @description bad_request, not_found, method_not_allowed, rate_limited, exchange_unavailable, upstream_data_error, proxy_unreachable, internal_error */
-        code: string;
+        /**
+         * @description `bad_request` (400): the request is not valid; `not_found` (404): not found; `method_not_allowed` (405): only GET and HEAD are supported; `request_timeout` (408): the request was not received in time; `payload_too_large` (413): this API takes no request body; `unsupported_media_type` (415): this API takes no request body; `bad_request` (422): request validation failed; `rate_limited` (429): rate limit exceeded; `headers_too_large` (431): the request line and headers exceed the server limit; `internal_error` (500): internal server error; `upstream_data_error` (502): the exchange's page could not be read; `proxy_unreachable` (502): the caller proxy could not be used; `exchange_unavailable` (503): the exchange could not be reached; `not_ready` (503): not ready
+         * @enum {string}
+         */
+        code:
+          | 'bad_request'
+          | 'not_found'
+          | 'method_not_allowed'
+          | 'request_timeout'
+          | 'payload_too_large'
+          | 'unsupported_media_type'
+          | 'rate_limited'
+          | 'headers_too_large'
+          | 'internal_error'
+          | 'upstream_data_error'
+          | 'proxy_unreachable'
+          | 'exchange_unavailable'
+          | 'not_ready';
         message: string;
       };
     };
@@ -1966,8 +803,2497 @@ export interface components {
   responses: never;
   parameters: never;
   requestBodies: never;
-  headers: never;
+  headers: {
+    /** @description validator of this representation (JSON and CSV differ); send it back in If-None-Match */
+    ETag: string;
+    /** @description when the portal data behind the answer was fetched (HTTP date); send it back in If-Modified-Since */
+    LastModified: string;
+    /** @description seconds since the cached data was fetched (absent on a fresh fetch) */
+    Age: number;
+    /** @description HIT (fresh cache), MISS (fetched for this request) or STALE (an old copy: the portal failed) */
+    XCache: 'HIT' | 'MISS' | 'STALE';
+    /** @description public, max-age=<seconds of freshness left>; no-store on errors */
+    CacheControl: string;
+    /** @description requests allowed per window per client IP */
+    RateLimitLimit: number;
+    /** @description requests left in the current window */
+    RateLimitRemaining: number;
+    /** @description seconds until the window resets */
+    RateLimitReset: number;
+    /** @description seconds to wait before retrying */
+    RetryAfter: number;
+    /** @description this request's id (the caller's X-Request-Id when it is a sane token) */
+    XRequestId: string;
+  };
   pathItems: never;
 }
 export type $defs = Record<string, never>;
-export type operations = Record<string, never>;
+export interface operations {
+  getHealth: {
+    parameters: {
+      query?: {
+        /**
+         * @description 1: readiness check (store, shutdown, Redis) instead of liveness
+         * @example 1
+         */
+        ready?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description `ok` while the service accepts requests */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['Health'];
+            meta: {
+              /** @description server time of the response, ISO 8601 with UTC offset, to the second */
+              timestamp: string;
+              /** @description true when served from cache */
+              cached: boolean;
+            };
+          };
+        };
+      };
+      /** @description a query parameter the endpoint does not take, or one given empty (the message names it and the accepted ones), or a request line Node cannot parse (code bad_request; the connection is then closed) */
+      400: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description the request line and headers exceed the server limit (code headers_too_large; the connection is then closed) */
+      431: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description readiness only: the local store is unusable or the process is shutting down (not_ready) */
+      503: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  listStocks: {
+    parameters: {
+      query?: {
+        /**
+         * @description only this index's constituents, e.g. KSE100 (not empty)
+         * @example KSE30
+         */
+        index?: string;
+        /**
+         * @description search symbols and company names (case-insensitive): then the list is {symbol, name, sector} objects, best matches first (exact symbol, symbol prefix, name prefix, name word prefix, substrings), at most 50
+         * @example habib
+         */
+        q?: string;
+        /**
+         * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
+         * @example json
+         */
+        format?: 'json' | 'csv';
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description symbols (tickers); with q, matches as {symbol, name, sector} */
+      200: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'Last-Modified': components['headers']['LastModified'];
+          Age: components['headers']['Age'];
+          'X-Cache': components['headers']['XCache'];
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: (string | components['schemas']['StockMatch'])[];
+            meta: {
+              /** @description server time of the response, ISO 8601 with UTC offset, to the second */
+              timestamp: string;
+              /** @description true when served from cache */
+              cached: boolean;
+              /** @description number of items in data */
+              count: number;
+              /** @description the time the data describes, ISO 8601 with the market's offset (+05:00): the page's own time where the portal prints one (the index levels' `As of …`), else when the portal was fetched. Part of the cached answer: a stale copy carries its own, older as_of */
+              as_of: string;
+            };
+          };
+          /**
+           * @example symbol
+           *     AIRLINK
+           *     BAFL
+           *     BAHL
+           *     DGKC
+           *     EFERT
+           *     ENGRO
+           */
+          'text/csv': string;
+        };
+      };
+      /** @description Not Modified: the If-None-Match ETag still matches (or, without If-None-Match, nothing changed since If-Modified-Since); no body */
+      304: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'Last-Modified': components['headers']['LastModified'];
+          Age: components['headers']['Age'];
+          'X-Cache': components['headers']['XCache'];
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description q is empty */
+      400: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unknown index */
+      404: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description request validation failed (code bad_request) */
+      422: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description more than the allowed requests a minute from this IP, or its exchange-fetch budget is spent */
+      429: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description the request line and headers exceed the server limit (code headers_too_large; the connection is then closed) */
+      431: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unexpected server error (internal_error) */
+      500: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description the exchange page could not be read (upstream_data_error) or a caller proxy failed (proxy_unreachable) */
+      502: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description the exchange was unreachable and nothing is cached (exchange_unavailable) */
+      503: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  getQuote: {
+    parameters: {
+      query?: {
+        /**
+         * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
+         * @example json
+         */
+        format?: 'json' | 'csv';
+      };
+      header?: never;
+      path: {
+        /**
+         * @description a listed symbol, case-insensitive (e.g. ENGRO, 786, UBLP-ETF)
+         * @example ENGRO
+         */
+        symbol: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description the quote */
+      200: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'Last-Modified': components['headers']['LastModified'];
+          Age: components['headers']['Age'];
+          'X-Cache': components['headers']['XCache'];
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['Quote'];
+            meta: {
+              /** @description server time of the response, ISO 8601 with UTC offset, to the second */
+              timestamp: string;
+              /** @description true when served from cache */
+              cached: boolean;
+              /** @description the time the data describes, ISO 8601 with the market's offset (+05:00): the page's own time where the portal prints one (the index levels' `As of …`), else when the portal was fetched. Part of the cached answer: a stale copy carries its own, older as_of */
+              as_of: string;
+            };
+          };
+          /**
+           * @example symbol,name,sector_code,listed_in,price,market_cap,pe_ratio,dividend_yield,free_float,volume_avg_30d,change_1y_pct,ldcp,open,high,low,volume,change,change_pct,as_of,circuit_breaker_low,circuit_breaker_high,day_range_low,day_range_high,week52_low,week52_high,bid_price,bid_volume,ask_price,ask_volume,var,haircut,ytd_change_pct,extras_as_of
+           *     ENGRO,Engro Corporation Limited,0809,"ALLSHR,KMI30,KMIALLSHR,KSE100,KSE100PR,KSE30",412.35,221267010000,10.0745,0,268300000,46457.07,107.995,426.83,426.13,436.43,409.02,22155,-14.48,-3.392,2026-11-20T16:35:02+05:00,384.15,469.51,409.02,436.43,329.16,515.14,412.3,2400,412.4,700,11,15,-7.08,2026-11-20T16:35:00+05:00
+           */
+          'text/csv': string;
+        };
+      };
+      /** @description Not Modified: the If-None-Match ETag still matches (or, without If-None-Match, nothing changed since If-Modified-Since); no body */
+      304: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'Last-Modified': components['headers']['LastModified'];
+          Age: components['headers']['Age'];
+          'X-Cache': components['headers']['XCache'];
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description a query parameter the endpoint does not take, or one given empty (the message names it and the accepted ones), or a request line Node cannot parse (code bad_request; the connection is then closed) */
+      400: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description SYMBOL not found */
+      404: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description request validation failed (code bad_request) */
+      422: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description more than the allowed requests a minute from this IP, or its exchange-fetch budget is spent */
+      429: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description the request line and headers exceed the server limit (code headers_too_large; the connection is then closed) */
+      431: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unexpected server error (internal_error) */
+      500: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description the exchange page could not be read (upstream_data_error) or a caller proxy failed (proxy_unreachable) */
+      502: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description the exchange was unreachable and nothing is cached (exchange_unavailable) */
+      503: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  listHistory: {
+    parameters: {
+      query?: {
+        /**
+         * @description first day, inclusive, YYYY-MM-DD
+         * @example 2025-06-12
+         */
+        start?: string;
+        /**
+         * @description last day, inclusive, YYYY-MM-DD
+         * @example 2025-06-16
+         */
+        end?: string;
+        /**
+         * @description asc (default): oldest first
+         * @example asc
+         */
+        order?: 'asc' | 'desc';
+        /**
+         * @description only the newest N rows of the range
+         * @example 100
+         */
+        limit?: number;
+        /**
+         * @description `true`: prices adjusted for the capital changes (bonus, right, split) the portal records and the raw prices confirm; each row gains adjustment_factor and meta.adjustment says how far the adjustment reaches. `false` (default): raw prices, as traded
+         * @example true
+         */
+        adjusted?: string;
+        /**
+         * @description `true` (with adjusted=true): also adjust for the cash dividends on the payouts page (about the last 17–18 months; meta.adjustment.dividends_from). `false` (default)
+         * @example false
+         */
+        dividends?: string;
+        /**
+         * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
+         * @example json
+         */
+        format?: 'json' | 'csv';
+      };
+      header?: never;
+      path: {
+        /**
+         * @description a listed symbol, case-insensitive (e.g. ENGRO, 786, UBLP-ETF)
+         * @example ENGRO
+         */
+        symbol: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description daily rows: HistoricalRow, or AdjustedHistoricalRow with adjusted=true */
+      200: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'Last-Modified': components['headers']['LastModified'];
+          Age: components['headers']['Age'];
+          'X-Cache': components['headers']['XCache'];
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: (components['schemas']['HistoricalRow'] | components['schemas']['AdjustedHistoricalRow'])[];
+            meta: {
+              /** @description server time of the response, ISO 8601 with UTC offset, to the second */
+              timestamp: string;
+              /** @description true when served from cache */
+              cached: boolean;
+              /** @description number of items in data */
+              count: number;
+              /** @description the time the data describes, ISO 8601 with the market's offset (+05:00): the page's own time where the portal prints one (the index levels' `As of …`), else when the portal was fetched. Part of the cached answer: a stale copy carries its own, older as_of */
+              as_of: string;
+              /** @description how far the adjustment reaches (adjusted=true only) */
+              adjustment?: {
+                /** @description `full`: every row is adjusted for the actions the evidence confirms; `partial`: some rows are older than the adjusted series (see partial_before); `unavailable`: the adjusted series is missing, empty or unreadable, the prices are raw and adjustment_factor is null (see reason) */
+                status: 'full' | 'partial' | 'unavailable';
+                /** @description first day of the portal’s adjusted series (about five years back) */
+                series_start: string | null;
+                /** @description rows before this date carry the factor known at series_start: capital changes before it are unknown; null when every row is covered */
+                partial_before: string | null;
+                /** @description true when cash dividends are in the factors (dividends=true) */
+                dividends: boolean;
+                /** @description oldest announcement on the payouts page: dividends before it are unknown (the page keeps about 17–18 months) */
+                dividends_from: string | null;
+                /** @description why the adjustment is unavailable, or why dividends were asked for but are not in it */
+                reason: string | null;
+              };
+            };
+          };
+          /**
+           * @example date,open,high,low,close,volume,is_anomaly,anomaly_reasons
+           *     2025-06-12,639.92,643.42,615.15,616.03,30869,false,
+           *     2025-06-13,620.25,635.38,618.81,619.69,105259,false,
+           *     2025-06-16,487.77,515.17,479.37,512.83,63210,true,beyond_price_limit
+           */
+          'text/csv': string;
+        };
+      };
+      /** @description Not Modified: the If-None-Match ETag still matches (or, without If-None-Match, nothing changed since If-Modified-Since); no body */
+      304: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'Last-Modified': components['headers']['LastModified'];
+          Age: components['headers']['Age'];
+          'X-Cache': components['headers']['XCache'];
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description start is after end; adjusted or dividends not true/false; dividends=true without adjusted=true */
+      400: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unknown symbol */
+      404: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description request validation failed (code bad_request) */
+      422: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description more than the allowed requests a minute from this IP, or its exchange-fetch budget is spent */
+      429: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description the request line and headers exceed the server limit (code headers_too_large; the connection is then closed) */
+      431: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unexpected server error (internal_error) */
+      500: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description the exchange page could not be read (upstream_data_error) or a caller proxy failed (proxy_unreachable) */
+      502: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description the exchange was unreachable and nothing is cached (exchange_unavailable) */
+      503: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  listFundamentals: {
+    parameters: {
+      query?: {
+        /**
+         * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
+         * @example json
+         */
+        format?: 'json' | 'csv';
+      };
+      header?: never;
+      path: {
+        /**
+         * @description a listed symbol, case-insensitive (e.g. ENGRO, 786, UBLP-ETF)
+         * @example ENGRO
+         */
+        symbol: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description reports, as the portal lists them */
+      200: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'Last-Modified': components['headers']['LastModified'];
+          Age: components['headers']['Age'];
+          'X-Cache': components['headers']['XCache'];
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['FundamentalsRow'][];
+            meta: {
+              /** @description server time of the response, ISO 8601 with UTC offset, to the second */
+              timestamp: string;
+              /** @description true when served from cache */
+              cached: boolean;
+              /** @description number of items in data */
+              count: number;
+              /** @description the time the data describes, ISO 8601 with the market's offset (+05:00): the page's own time where the portal prints one (the index levels' `As of …`), else when the portal was fetched. Part of the cached answer: a stale copy carries its own, older as_of */
+              as_of: string;
+            };
+          };
+          /**
+           * @example symbol,year,type,period_ended,posting_date,document
+           *     ENGRO,2026,Quarterly,2026-09-30,2026-10-22,https://financials.psx.com.pk/lib/DownloadPDF.php?id=201000
+           *     ENGRO,2025,Annual,2025,2026-03-30,https://financials.psx.com.pk/lib/DownloadPDF.php?id=201003
+           */
+          'text/csv': string;
+        };
+      };
+      /** @description Not Modified: the If-None-Match ETag still matches (or, without If-None-Match, nothing changed since If-Modified-Since); no body */
+      304: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'Last-Modified': components['headers']['LastModified'];
+          Age: components['headers']['Age'];
+          'X-Cache': components['headers']['XCache'];
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description a query parameter the endpoint does not take, or one given empty (the message names it and the accepted ones), or a request line Node cannot parse (code bad_request; the connection is then closed) */
+      400: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unknown symbol */
+      404: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description request validation failed (code bad_request) */
+      422: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description more than the allowed requests a minute from this IP, or its exchange-fetch budget is spent */
+      429: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description the request line and headers exceed the server limit (code headers_too_large; the connection is then closed) */
+      431: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unexpected server error (internal_error) */
+      500: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description the exchange page could not be read (upstream_data_error) or a caller proxy failed (proxy_unreachable) */
+      502: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description the exchange was unreachable and nothing is cached (exchange_unavailable) */
+      503: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  getProfile: {
+    parameters: {
+      query?: {
+        /**
+         * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
+         * @example json
+         */
+        format?: 'json' | 'csv';
+      };
+      header?: never;
+      path: {
+        /**
+         * @description a listed symbol, case-insensitive (e.g. ENGRO, 786, UBLP-ETF)
+         * @example ENGRO
+         */
+        symbol: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description the profile */
+      200: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'Last-Modified': components['headers']['LastModified'];
+          Age: components['headers']['Age'];
+          'X-Cache': components['headers']['XCache'];
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['Profile'];
+            meta: {
+              /** @description server time of the response, ISO 8601 with UTC offset, to the second */
+              timestamp: string;
+              /** @description true when served from cache */
+              cached: boolean;
+              /** @description the time the data describes, ISO 8601 with the market's offset (+05:00): the page's own time where the portal prints one (the index levels' `As of …`), else when the portal was fetched. Part of the cached answer: a stale copy carries its own, older as_of */
+              as_of: string;
+            };
+          };
+          /**
+           * @example symbol,name,sector,description,key_people,address,website,registrar,auditor,fiscal_year_end,shares_outstanding,free_float_shares,free_float_pct,market_cap
+           *     ENGRO,Engro Corporation Limited,FERTILIZER,Engro Corporation Limited is incorporated in Pakistan and is listed on the Pakistan Stock Exchange. Its principal activity is in the fertilizer sector.,"{""name"":""Tariq Hussain"",""role"":""CEO""};{""name"":""Farah Sheikh"",""role"":""Chairperson""};{""name"":""Farah Butt"",""role"":""Company Secretary""}","4th Floor, Engro Corporation Limited House, Rawalpindi",http://www.engro.com.pk,"THK Associates (Pvt.) Limited Plot No. 32-C, Jami Commercial Street 2, D.H.A., Phase VII, Karachi",A.F. Ferguson & Co. Chartered Accountants,December,536600000,268300000,50,221267010000
+           */
+          'text/csv': string;
+        };
+      };
+      /** @description Not Modified: the If-None-Match ETag still matches (or, without If-None-Match, nothing changed since If-Modified-Since); no body */
+      304: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'Last-Modified': components['headers']['LastModified'];
+          Age: components['headers']['Age'];
+          'X-Cache': components['headers']['XCache'];
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description a query parameter the endpoint does not take, or one given empty (the message names it and the accepted ones), or a request line Node cannot parse (code bad_request; the connection is then closed) */
+      400: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unknown symbol, or the exchange has no company page for it */
+      404: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description request validation failed (code bad_request) */
+      422: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description more than the allowed requests a minute from this IP, or its exchange-fetch budget is spent */
+      429: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description the request line and headers exceed the server limit (code headers_too_large; the connection is then closed) */
+      431: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unexpected server error (internal_error) */
+      500: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description the company page could not be read (upstream_data_error) */
+      502: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description the exchange was unreachable and nothing is cached (exchange_unavailable) */
+      503: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  listFinancials: {
+    parameters: {
+      query?: {
+        /**
+         * @description annual or quarterly; default annual
+         * @example annual
+         */
+        period?: string;
+        /**
+         * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
+         * @example json
+         */
+        format?: 'json' | 'csv';
+      };
+      header?: never;
+      path: {
+        /**
+         * @description a listed symbol, case-insensitive (e.g. ENGRO, 786, UBLP-ETF)
+         * @example ENGRO
+         */
+        symbol: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description periods */
+      200: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'Last-Modified': components['headers']['LastModified'];
+          Age: components['headers']['Age'];
+          'X-Cache': components['headers']['XCache'];
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['FinancialsRow'][];
+            meta: {
+              /** @description server time of the response, ISO 8601 with UTC offset, to the second */
+              timestamp: string;
+              /** @description true when served from cache */
+              cached: boolean;
+              /** @description number of items in data */
+              count: number;
+              /** @description the time the data describes, ISO 8601 with the market's offset (+05:00): the page's own time where the portal prints one (the index levels' `As of …`), else when the portal was fetched. Part of the cached answer: a stale copy carries its own, older as_of */
+              as_of: string;
+            };
+          };
+          /**
+           * @example period,sales,total_income,profit_after_taxation,eps,net_profit_margin_pct,eps_growth_pct,peg
+           *     2025,267896996000,114743199000,21963038000,40.93,8.2,-2.01,-5.01
+           *     2022,204780539000,126880622000,29346654000,54.69,14.33,,
+           */
+          'text/csv': string;
+        };
+      };
+      /** @description Not Modified: the If-None-Match ETag still matches (or, without If-None-Match, nothing changed since If-Modified-Since); no body */
+      304: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'Last-Modified': components['headers']['LastModified'];
+          Age: components['headers']['Age'];
+          'X-Cache': components['headers']['XCache'];
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description period is not one of annual, quarterly */
+      400: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unknown symbol, or the exchange has no company page for it */
+      404: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description request validation failed (code bad_request) */
+      422: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description more than the allowed requests a minute from this IP, or its exchange-fetch budget is spent */
+      429: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description the request line and headers exceed the server limit (code headers_too_large; the connection is then closed) */
+      431: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unexpected server error (internal_error) */
+      500: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description the company page's financials could not be read (upstream_data_error) */
+      502: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description the exchange was unreachable and nothing is cached (exchange_unavailable) */
+      503: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  listAnnouncements: {
+    parameters: {
+      query?: {
+        /**
+         * @description financial-results, board-meetings, others; default all, newest first
+         * @example board-meetings
+         */
+        category?: string;
+        /**
+         * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
+         * @example json
+         */
+        format?: 'json' | 'csv';
+      };
+      header?: never;
+      path: {
+        /**
+         * @description a listed symbol, case-insensitive (e.g. ENGRO, 786, UBLP-ETF)
+         * @example ENGRO
+         */
+        symbol: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description announcements */
+      200: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'Last-Modified': components['headers']['LastModified'];
+          Age: components['headers']['Age'];
+          'X-Cache': components['headers']['XCache'];
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['Announcement'][];
+            meta: {
+              /** @description server time of the response, ISO 8601 with UTC offset, to the second */
+              timestamp: string;
+              /** @description true when served from cache */
+              cached: boolean;
+              /** @description number of items in data */
+              count: number;
+              /** @description the time the data describes, ISO 8601 with the market's offset (+05:00): the page's own time where the portal prints one (the index levels' `As of …`), else when the portal was fetched. Part of the cached answer: a stale copy carries its own, older as_of */
+              as_of: string;
+            };
+          };
+          /**
+           * @example date,time,title,category,document_url
+           *     2026-10-06,,"Board Meeting for Announcement of Financial Results for the Quarter Ended September 30, 2026",board-meetings,https://dps.psx.com.pk/download/document/281003.pdf
+           *     2026-05-04,,Board Meeting for Agenda Other than Financial Results,board-meetings,https://dps.psx.com.pk/download/document/281004.pdf
+           */
+          'text/csv': string;
+        };
+      };
+      /** @description Not Modified: the If-None-Match ETag still matches (or, without If-None-Match, nothing changed since If-Modified-Since); no body */
+      304: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'Last-Modified': components['headers']['LastModified'];
+          Age: components['headers']['Age'];
+          'X-Cache': components['headers']['XCache'];
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description category is not one of financial-results, board-meetings, others */
+      400: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unknown symbol, or the exchange has no company page for it */
+      404: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description request validation failed (code bad_request) */
+      422: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description more than the allowed requests a minute from this IP, or its exchange-fetch budget is spent */
+      429: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description the request line and headers exceed the server limit (code headers_too_large; the connection is then closed) */
+      431: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unexpected server error (internal_error) */
+      500: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description the company page's announcements could not be read (upstream_data_error) */
+      502: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description the exchange was unreachable and nothing is cached (exchange_unavailable) */
+      503: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  listCorporateActions: {
+    parameters: {
+      query?: {
+        /**
+         * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
+         * @example json
+         */
+        format?: 'json' | 'csv';
+      };
+      header?: never;
+      path: {
+        /**
+         * @description a listed symbol, case-insensitive (e.g. ENGRO, 786, UBLP-ETF)
+         * @example ENGRO
+         */
+        symbol: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description actions, oldest first */
+      200: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'Last-Modified': components['headers']['LastModified'];
+          Age: components['headers']['Age'];
+          'X-Cache': components['headers']['XCache'];
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['CorporateAction'][];
+            meta: {
+              /** @description server time of the response, ISO 8601 with UTC offset, to the second */
+              timestamp: string;
+              /** @description true when served from cache */
+              cached: boolean;
+              /** @description number of items in data */
+              count: number;
+              /** @description the time the data describes, ISO 8601 with the market's offset (+05:00): the page's own time where the portal prints one (the index levels' `As of …`), else when the portal was fetched. Part of the cached answer: a stale copy carries its own, older as_of */
+              as_of: string;
+              /** @description how far back the record reaches */
+              coverage: {
+                /** @description first day of the portal’s adjusted series: capital changes before it cannot be found (null: no series) */
+                capital_changes_from: string | null;
+                /** @description oldest announcement on the payouts page (a rolling window of about 17–18 months); null when it lists none */
+                dividends_from: string | null;
+                /** @description PKR; the face value assumed for dividend amounts (the portal gives percents) */
+                face_value: number;
+              };
+            };
+          };
+          /**
+           * @example ex_date,kind,ratio,amount,evidence,applied,note
+           *     2025-06-16,capital_change,1.25,,adjusted_series_step;raw_gap;beyond_price_limit;payouts,true,bonus 25 % on the payouts page
+           */
+          'text/csv': string;
+        };
+      };
+      /** @description Not Modified: the If-None-Match ETag still matches (or, without If-None-Match, nothing changed since If-Modified-Since); no body */
+      304: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'Last-Modified': components['headers']['LastModified'];
+          Age: components['headers']['Age'];
+          'X-Cache': components['headers']['XCache'];
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description a query parameter the endpoint does not take, or one given empty (the message names it and the accepted ones), or a request line Node cannot parse (code bad_request; the connection is then closed) */
+      400: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unknown symbol */
+      404: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description request validation failed (code bad_request) */
+      422: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description more than the allowed requests a minute from this IP, or its exchange-fetch budget is spent */
+      429: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description the request line and headers exceed the server limit (code headers_too_large; the connection is then closed) */
+      431: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unexpected server error (internal_error) */
+      500: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description the exchange page could not be read (upstream_data_error) or a caller proxy failed (proxy_unreachable) */
+      502: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description the exchange was unreachable and nothing is cached (exchange_unavailable) */
+      503: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  listIndexLevels: {
+    parameters: {
+      query?: {
+        /**
+         * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
+         * @example json
+         */
+        format?: 'json' | 'csv';
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description every index */
+      200: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'Last-Modified': components['headers']['LastModified'];
+          Age: components['headers']['Age'];
+          'X-Cache': components['headers']['XCache'];
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['IndexLevel'][];
+            meta: {
+              /** @description server time of the response, ISO 8601 with UTC offset, to the second */
+              timestamp: string;
+              /** @description true when served from cache */
+              cached: boolean;
+              /** @description number of items in data */
+              count: number;
+              /** @description the time the data describes, ISO 8601 with the market's offset (+05:00): the page's own time where the portal prints one (the index levels' `As of …`), else when the portal was fetched. Part of the cached answer: a stale copy carries its own, older as_of */
+              as_of: string;
+            };
+          };
+          /**
+           * @example index,current,high,low,change,change_pct
+           *     KSE100,167978.58,169187.4,167492.2,-971.84,-0.5752
+           *     BKTI,47019.25,47122.73,46790.48,117.07,0.2496
+           *     HBLTTI,19097.05,,,3.87,0.0203
+           */
+          'text/csv': string;
+        };
+      };
+      /** @description Not Modified: the If-None-Match ETag still matches (or, without If-None-Match, nothing changed since If-Modified-Since); no body */
+      304: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'Last-Modified': components['headers']['LastModified'];
+          Age: components['headers']['Age'];
+          'X-Cache': components['headers']['XCache'];
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description a query parameter the endpoint does not take, or one given empty (the message names it and the accepted ones), or a request line Node cannot parse (code bad_request; the connection is then closed) */
+      400: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description request validation failed (code bad_request) */
+      422: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description more than the allowed requests a minute from this IP, or its exchange-fetch budget is spent */
+      429: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description the request line and headers exceed the server limit (code headers_too_large; the connection is then closed) */
+      431: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unexpected server error (internal_error) */
+      500: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description the exchange page could not be read (upstream_data_error) or a caller proxy failed (proxy_unreachable) */
+      502: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description the exchange was unreachable and nothing is cached (exchange_unavailable) */
+      503: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  listIndexConstituents: {
+    parameters: {
+      query?: {
+        /**
+         * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
+         * @example json
+         */
+        format?: 'json' | 'csv';
+      };
+      header?: never;
+      path: {
+        /** @example KSE100 */
+        name: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description constituents */
+      200: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'Last-Modified': components['headers']['LastModified'];
+          Age: components['headers']['Age'];
+          'X-Cache': components['headers']['XCache'];
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['IndexConstituent'][];
+            meta: {
+              /** @description server time of the response, ISO 8601 with UTC offset, to the second */
+              timestamp: string;
+              /** @description true when served from cache */
+              cached: boolean;
+              /** @description number of items in data */
+              count: number;
+              /** @description the time the data describes, ISO 8601 with the market's offset (+05:00): the page's own time where the portal prints one (the index levels' `As of …`), else when the portal was fetched. Part of the cached answer: a stale copy carries its own, older as_of */
+              as_of: string;
+            };
+          };
+          /**
+           * @example symbol,name,current_index,idx_weight,idx_point,market_cap_m,freefloat_m,ldcp,change,change_pct,volume
+           *     ABL,Allied Bank Limited,171.22,0.54,-13.9983,19604.69,114.5,173.84,-2.62,-1.507,4828963
+           *     AGP,AGP Limited,152.8,0.36,-8.9368,12835.2,84,155.08,-2.28,-1.47,451570
+           */
+          'text/csv': string;
+        };
+      };
+      /** @description Not Modified: the If-None-Match ETag still matches (or, without If-None-Match, nothing changed since If-Modified-Since); no body */
+      304: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'Last-Modified': components['headers']['LastModified'];
+          Age: components['headers']['Age'];
+          'X-Cache': components['headers']['XCache'];
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description a query parameter the endpoint does not take, or one given empty (the message names it and the accepted ones), or a request line Node cannot parse (code bad_request; the connection is then closed) */
+      400: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unknown index */
+      404: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description request validation failed (code bad_request) */
+      422: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description more than the allowed requests a minute from this IP, or its exchange-fetch budget is spent */
+      429: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description the request line and headers exceed the server limit (code headers_too_large; the connection is then closed) */
+      431: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unexpected server error (internal_error) */
+      500: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description the exchange page could not be read (upstream_data_error) or a caller proxy failed (proxy_unreachable) */
+      502: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description the exchange was unreachable and nothing is cached (exchange_unavailable) */
+      503: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  listSectors: {
+    parameters: {
+      query?: {
+        /**
+         * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
+         * @example json
+         */
+        format?: 'json' | 'csv';
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description one row per sector */
+      200: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'Last-Modified': components['headers']['LastModified'];
+          Age: components['headers']['Age'];
+          'X-Cache': components['headers']['XCache'];
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['SectorSummary'][];
+            meta: {
+              /** @description server time of the response, ISO 8601 with UTC offset, to the second */
+              timestamp: string;
+              /** @description true when served from cache */
+              cached: boolean;
+              /** @description number of items in data */
+              count: number;
+              /** @description the time the data describes, ISO 8601 with the market's offset (+05:00): the page's own time where the portal prints one (the index levels' `As of …`), else when the portal was fetched. Part of the cached answer: a stale copy carries its own, older as_of */
+              as_of: string;
+            };
+          };
+          /**
+           * @example sector_code,sector_name,advance,decline,unchanged,turnover,market_cap_b
+           *     0801,AUTOMOBILE ASSEMBLER,1,5,0,1699847,600
+           *     0804,CEMENT,2,6,0,14624855,844.4
+           */
+          'text/csv': string;
+        };
+      };
+      /** @description Not Modified: the If-None-Match ETag still matches (or, without If-None-Match, nothing changed since If-Modified-Since); no body */
+      304: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'Last-Modified': components['headers']['LastModified'];
+          Age: components['headers']['Age'];
+          'X-Cache': components['headers']['XCache'];
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description a query parameter the endpoint does not take, or one given empty (the message names it and the accepted ones), or a request line Node cannot parse (code bad_request; the connection is then closed) */
+      400: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description request validation failed (code bad_request) */
+      422: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description more than the allowed requests a minute from this IP, or its exchange-fetch budget is spent */
+      429: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description the request line and headers exceed the server limit (code headers_too_large; the connection is then closed) */
+      431: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unexpected server error (internal_error) */
+      500: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description the exchange page could not be read (upstream_data_error) or a caller proxy failed (proxy_unreachable) */
+      502: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description the exchange was unreachable and nothing is cached (exchange_unavailable) */
+      503: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  listSectorStocks: {
+    parameters: {
+      query?: {
+        /**
+         * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
+         * @example json
+         */
+        format?: 'json' | 'csv';
+      };
+      header?: never;
+      path: {
+        /** @example cement */
+        name: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description member symbols */
+      200: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'Last-Modified': components['headers']['LastModified'];
+          Age: components['headers']['Age'];
+          'X-Cache': components['headers']['XCache'];
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: string[];
+            meta: {
+              /** @description server time of the response, ISO 8601 with UTC offset, to the second */
+              timestamp: string;
+              /** @description true when served from cache */
+              cached: boolean;
+              /** @description number of items in data */
+              count: number;
+              /** @description the time the data describes, ISO 8601 with the market's offset (+05:00): the page's own time where the portal prints one (the index levels' `As of …`), else when the portal was fetched. Part of the cached answer: a stale copy carries its own, older as_of */
+              as_of: string;
+            };
+          };
+          /**
+           * @example symbol
+           *     CHCC
+           *     DGKC
+           *     FCCL
+           *     KOHC
+           *     LUCK
+           *     MLCF
+           *     PIOC
+           *     POWER
+           */
+          'text/csv': string;
+        };
+      };
+      /** @description Not Modified: the If-None-Match ETag still matches (or, without If-None-Match, nothing changed since If-Modified-Since); no body */
+      304: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'Last-Modified': components['headers']['LastModified'];
+          Age: components['headers']['Age'];
+          'X-Cache': components['headers']['XCache'];
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description a query parameter the endpoint does not take, or one given empty (the message names it and the accepted ones), or a request line Node cannot parse (code bad_request; the connection is then closed) */
+      400: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unknown sector */
+      404: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description request validation failed (code bad_request) */
+      422: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description more than the allowed requests a minute from this IP, or its exchange-fetch budget is spent */
+      429: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description the request line and headers exceed the server limit (code headers_too_large; the connection is then closed) */
+      431: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unexpected server error (internal_error) */
+      500: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description the exchange page could not be read (upstream_data_error) or a caller proxy failed (proxy_unreachable) */
+      502: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description the exchange was unreachable and nothing is cached (exchange_unavailable) */
+      503: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  listScreener: {
+    parameters: {
+      query?: {
+        /**
+         * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
+         * @example json
+         */
+        format?: 'json' | 'csv';
+      };
+      header?: {
+        /**
+         * @description http://, socks5:// or socks5h:// proxy (explicit port, optional user:pass@) for this request’s exchange fetches; must resolve to a public address; honoured only when the server enables passthrough (400 otherwise); not contacted when the answer is cached
+         * @example socks5h://user:secret@203.0.113.10:1080
+         */
+        'x-exchange-proxy'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description one row per symbol */
+      200: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'Last-Modified': components['headers']['LastModified'];
+          Age: components['headers']['Age'];
+          'X-Cache': components['headers']['XCache'];
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['ScreenerRow'][];
+            meta: {
+              /** @description server time of the response, ISO 8601 with UTC offset, to the second */
+              timestamp: string;
+              /** @description true when served from cache */
+              cached: boolean;
+              /** @description number of items in data */
+              count: number;
+              /** @description the time the data describes, ISO 8601 with the market's offset (+05:00): the page's own time where the portal prints one (the index levels' `As of …`), else when the portal was fetched. Part of the cached answer: a stale copy carries its own, older as_of */
+              as_of: string;
+            };
+          };
+          /**
+           * @example symbol,sector,listed_in,market_cap,price,pe_ratio,dividend_yield,free_float,volume_avg_30d,change_1y_pct
+           *     ABL,807,"ALLSHR,BKTI,JSGBKTI,KSE100,KSE100PR,PSXDIV20",196046900000,171.22,19.7486,0,114500000,2040695.35,90.8807
+           *     786R,813,,12325300,2.47,0,0,4990000,583401.3,0
+           */
+          'text/csv': string;
+        };
+      };
+      /** @description Not Modified: the If-None-Match ETag still matches (or, without If-None-Match, nothing changed since If-Modified-Since); no body */
+      304: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'Last-Modified': components['headers']['LastModified'];
+          Age: components['headers']['Age'];
+          'X-Cache': components['headers']['XCache'];
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description bad proxy header */
+      400: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description request validation failed (code bad_request) */
+      422: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description more than the allowed requests a minute from this IP, or its exchange-fetch budget is spent */
+      429: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description the request line and headers exceed the server limit (code headers_too_large; the connection is then closed) */
+      431: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unexpected server error (internal_error) */
+      500: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description the exchange page could not be read (upstream_data_error) or a caller proxy failed (proxy_unreachable) */
+      502: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description the exchange was unreachable and nothing is cached (exchange_unavailable) */
+      503: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  getMarketSummary: {
+    parameters: {
+      query?: {
+        /**
+         * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
+         * @example json
+         */
+        format?: 'json' | 'csv';
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description index levels */
+      200: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'Last-Modified': components['headers']['LastModified'];
+          Age: components['headers']['Age'];
+          'X-Cache': components['headers']['XCache'];
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['MarketSummary'];
+            meta: {
+              /** @description server time of the response, ISO 8601 with UTC offset, to the second */
+              timestamp: string;
+              /** @description true when served from cache */
+              cached: boolean;
+              /** @description the time the data describes, ISO 8601 with the market's offset (+05:00): the page's own time where the portal prints one (the index levels' `As of …`), else when the portal was fetched. Part of the cached answer: a stale copy carries its own, older as_of */
+              as_of: string;
+            };
+          };
+          /**
+           * @example kse100,kse30,kmiallshare,allshare,kmi30
+           *     167978.58,49896.57,65827.98,101771.11,239177.06
+           */
+          'text/csv': string;
+        };
+      };
+      /** @description Not Modified: the If-None-Match ETag still matches (or, without If-None-Match, nothing changed since If-Modified-Since); no body */
+      304: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'Last-Modified': components['headers']['LastModified'];
+          Age: components['headers']['Age'];
+          'X-Cache': components['headers']['XCache'];
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description a query parameter the endpoint does not take, or one given empty (the message names it and the accepted ones), or a request line Node cannot parse (code bad_request; the connection is then closed) */
+      400: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description request validation failed (code bad_request) */
+      422: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description more than the allowed requests a minute from this IP, or its exchange-fetch budget is spent */
+      429: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description the request line and headers exceed the server limit (code headers_too_large; the connection is then closed) */
+      431: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unexpected server error (internal_error) */
+      500: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description the exchange page could not be read (upstream_data_error) or a caller proxy failed (proxy_unreachable) */
+      502: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description the exchange was unreachable and nothing is cached (exchange_unavailable) */
+      503: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+}

@@ -6,17 +6,23 @@ import { isSpace } from './text.ts';
 const POW10 = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15];
 
 /**
- * Round to 4 decimals. The portal's `data-order` values are printed binary floats
- * (`-1.7239999999999998`, `892213549.6899999`, `368.9200000000128`); the display shows 2 decimals,
- * so 4 keep everything the portal means and drop the noise.
+ * The portal's value without binary float noise. Its `data-order` values are printed binary floats
+ * (`-1.7239999999999998`, `892213549.6899999`, `368.9200000000128`): the shortest form at 12
+ * significant digits drops the noise and keeps every digit the portal means (`17.804780876494025`
+ * keeps 12 of them, where a cut at 4 decimals left 17.8048). Large values (rupee market caps with
+ * paisa, `21343031117.37`) keep 4 decimals, which 12 significant digits would cut. Never -0.
  */
-export function round4(value: number): number {
+export function denoise(value: number): number {
   if (value === 0) return 0;
   if (!Number.isFinite(value) || Number.isInteger(value)) return value;
+  const rounded = Math.abs(value) < 1e8 ? Number(value.toPrecision(12)) : round4(value);
+  return rounded === 0 ? 0 : rounded;
+}
+
+function round4(value: number): number {
   // Below 1e11, value × 1e4 stays under 2^53, so Math.round is exact and the division is correctly
   // rounded; beyond it, toFixed does the decimal rounding.
-  const rounded = Math.abs(value) < 1e11 ? Math.round(value * 1e4) / 1e4 : Number(value.toFixed(4));
-  return rounded === 0 ? 0 : rounded;
+  return Math.abs(value) < 1e11 ? Math.round(value * 1e4) / 1e4 : Number(value.toFixed(4));
 }
 
 /** How the portal shows a value it does not have. */
@@ -136,12 +142,12 @@ export function parseOrderNumber(order: string | null): number | null {
 
 /**
  * A cell's number: null when the text is blank or `N/A`/`-` (even when `data-order` says 0, as
- * for a stale index's high and low), else `data-order`, else the display text; rounded by round4.
+ * for a stale index's high and low), else `data-order`, else the display text; rounded by denoise.
  */
 export function cellNumber(cell: Cell | undefined): number | null {
   if (cell === undefined || isNotAvailable(cell.text)) return null;
   const value = parseOrderNumber(cell.order) ?? parseNumberText(cell.text);
-  return value === null ? null : round4(value);
+  return value === null ? null : denoise(value);
 }
 
 /** A count (volume, advances): cellNumber rounded to an integer. */
@@ -157,9 +163,9 @@ export function cellInteger(cell: Cell | undefined): number | null {
 export function cellScaledNumber(cell: Cell | undefined, textScale: number): number | null {
   if (cell === undefined || isNotAvailable(cell.text)) return null;
   const raw = parseOrderNumber(cell.order);
-  if (raw !== null) return round4(raw);
+  if (raw !== null) return denoise(raw);
   const shown = parseNumberText(cell.text);
-  return shown === null ? null : round4(shown * textScale);
+  return shown === null ? null : denoise(shown * textScale);
 }
 
 /** The cell's text, or null when blank or `N/A`. */

@@ -23,7 +23,7 @@ import type {
   FinancialPeriod,
   KeyPerson,
 } from '../types.ts';
-import { isNotAvailable, parseNumberText, round4 } from './cells.ts';
+import { denoise, isNotAvailable, parseNumberText } from './cells.ts';
 import { requirePageText } from './columns.ts';
 import { karachiDateTime, monthNumber, parseDisplayDate } from './dates.ts';
 import {
@@ -59,13 +59,13 @@ function numberOf(text: string | null | undefined): number | null {
   const trimmed = text.trim();
   if (isNotAvailable(trimmed)) return null;
   const value = parseNumberText(trimmed);
-  return value === null ? null : round4(value);
+  return value === null ? null : denoise(value);
 }
 
 /** Thousands to units, without the float noise of `449003552.7 * 1000`. */
 function fromThousands(value: number | null, scale: number): number | null {
   if (value === null) return null;
-  return round4(Math.round(value * scale * 1e4) / 1e4);
+  return denoise(Math.round(value * scale * 1e4) / 1e4);
 }
 
 // ---- sections ----

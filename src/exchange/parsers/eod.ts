@@ -6,7 +6,7 @@
 // answers `status: 1` with `data: []`.
 import { UpstreamDataError } from '../../errors.ts';
 import type { EodRow } from '../types.ts';
-import { round4 } from './cells.ts';
+import { denoise } from './cells.ts';
 import { requirePageText } from './columns.ts';
 import { karachiDateFromEpoch } from './dates.ts';
 
@@ -57,9 +57,9 @@ export function parseEod(jsonText: string): EodRow[] {
     const open = optionalNumber(item[3], 'open', i);
     rows.push({
       date,
-      close: round4(close),
+      close: denoise(close),
       volume: volume === null ? null : Math.round(volume),
-      open: open === null ? null : round4(open),
+      open: open === null ? null : denoise(open),
     });
   });
   return rows;

@@ -10,7 +10,7 @@ import {
   isNotAvailable,
   parseNumberText,
   parseOrderNumber,
-  round4,
+  denoise,
   splitList,
 } from '../../../src/exchange/parsers/cells.ts';
 import type { Cell } from '../../../src/exchange/parsers/table.ts';
@@ -28,30 +28,37 @@ function cell(text: string, extra: Partial<Cell> = {}): Cell {
   };
 }
 
-describe('round4', () => {
-  it('drops float noise', () => {
-    assert.equal(round4(-1.7239999999999998), -1.724);
-    assert.equal(round4(892213549.6899999), 892213549.69);
-    assert.equal(round4(368.9200000000128), 368.92);
-    assert.equal(round4(12835200000.000002), 12835200000);
-    assert.equal(round4(0.8630000000000001), 0.863);
-    assert.equal(round4(17.804780876494025), 17.8048);
+describe('denoise', () => {
+  it('drops float noise and keeps the digits the portal means', () => {
+    assert.equal(denoise(-1.7239999999999998), -1.724);
+    assert.equal(denoise(892213549.6899999), 892213549.69);
+    assert.equal(denoise(368.9200000000128), 368.92);
+    assert.equal(denoise(12835200000.000002), 12835200000);
+    assert.equal(denoise(0.8630000000000001), 0.863);
+    // A cut at 4 decimals made this 17.8048.
+    assert.equal(denoise(17.804780876494025), 17.8047808765);
+    assert.equal(denoise(0.000012345678901234), 0.0000123456789012);
   });
 
   it('keeps integers, large values and non-finite values, and never returns -0', () => {
-    assert.equal(round4(4496408), 4496408);
-    assert.equal(round4(123456789012.34567), 123456789012.3457);
-    assert.ok(Object.is(round4(-0.00001), 0));
-    assert.ok(Object.is(round4(-0), 0));
-    assert.ok(Number.isNaN(round4(NaN)));
+    assert.equal(denoise(4496408), 4496408);
+    assert.equal(denoise(123456789012.34567), 123456789012.3457);
+    assert.ok(Object.is(denoise(-1e-320), 0) || Object.is(denoise(-1e-320), -1e-320));
+    assert.ok(Object.is(denoise(-0), 0));
+    assert.ok(Number.isNaN(denoise(NaN)));
   });
 
-  it('is idempotent and within half a unit of the 4th decimal', () => {
+  it('is idempotent and within 12 significant digits of the value', () => {
     fc.assert(
       fc.property(fc.double({ min: -1e15, max: 1e15, noNaN: true }), (x) => {
-        const r = round4(x);
-        assert.equal(round4(r), r);
-        assert.ok(Math.abs(r - x) <= 0.00005 + Math.abs(x) * 1e-15, `${x} → ${r}`);
+        const r = denoise(x);
+        assert.equal(denoise(r), r);
+        // 12 significant digits, and never fewer than 4 decimals.
+        assert.ok(
+          Math.abs(r - x) <= Math.min(Math.abs(x) * 5e-12, 0.00005) + Math.abs(x) * 1e-15,
+          `${x} → ${r}`,
+        );
+        assert.ok(!Object.is(r, -0));
       }),
     );
   });

@@ -62,7 +62,7 @@ describe('parseIndexLevels', () => {
           low: 169872.13,
           current: 169969.32,
           change: 368.92,
-          changePct: 0.2175,
+          changePct: 0.21752307188,
           staleSince: null,
         },
       ],
@@ -80,7 +80,7 @@ describe('parseIndexLevels', () => {
         low: null,
         current: 19129.73,
         change: 3.99,
-        changePct: 0.0209,
+        changePct: 0.020861937891,
         staleSince: '2026-09-29T18:30:00+05:00',
       },
     ]);

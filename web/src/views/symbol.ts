@@ -209,7 +209,7 @@ function quoteCard(q: Quote, sectorName: string | null): HTMLElement {
           ? h('a', { href: `#/sector/${encodeURIComponent(q.sector_code)}` }, sectorName ?? q.sector_code)
           : '—',
       ),
-      fact('Listed in', q.listed_in.length ? q.listed_in.join(', ') : '—', true),
+      fact('Listed in', q.listed_in ? q.listed_in.split(',').join(', ') : '—', true),
     ),
   );
 }
