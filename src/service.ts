@@ -16,17 +16,11 @@ import { MemoryWindowCounter, type WindowCounter } from './limits/window-counter
 import { ExchangeClient } from './exchange/client.ts';
 import { Datasets } from './market/datasets.ts';
 import { buildApp } from './server/app.ts';
+import type { Readiness } from './routes/health.ts';
 import { Metrics } from './server/metrics.ts';
 import { proxyPassthrough, type PassthroughOptions } from './server/proxy-gate.ts';
 import { contextBuilder, passthroughDisabled } from './server/request-context.ts';
 import { createResponder } from './server/respond.ts';
-
-export interface Readiness {
-  ready: boolean;
-  store: 'ok' | 'failing';
-  redis: 'ok' | 'degraded' | 'disabled';
-  shuttingDown: boolean;
-}
 
 export interface Service {
   app: FastifyInstance;

@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { Readiness } from '../service.ts';
 import { sendError } from '../server/error-handler.ts';
 import { envelope } from '../server/envelope.ts';
 import { singleEnvelope } from '../server/schemas.ts';
@@ -10,6 +9,15 @@ import { singleEnvelope } from '../server/schemas.ts';
 // like the others (spec); probes should come from an address of their own.
 // `?ready=1` is readiness for load balancers: 503 only while the local store is unusable or the
 // process is shutting down; a lost Redis is reported as degraded but keeps the replica in rotation.
+
+/** What `?ready=1` reports; the composition root (src/service.ts) knows the parts it is made of. */
+export interface Readiness {
+  ready: boolean;
+  store: 'ok' | 'failing';
+  redis: 'ok' | 'degraded' | 'disabled';
+  shuttingDown: boolean;
+}
+
 export async function healthRoutes(
   app: FastifyInstance,
   opts: { readiness: () => Readiness },

@@ -11,7 +11,7 @@ import { marketRoutes } from '../routes/market.ts';
 import { sectorRoutes } from '../routes/sectors.ts';
 import { stockRoutes } from '../routes/stocks.ts';
 import type { RouteDeps } from '../routes/deps.ts';
-import type { Readiness } from '../service.ts';
+import type { Readiness } from '../routes/health.ts';
 import { createStampingServer, EXPOSED_HEADERS, requestIdOf } from './http-server.ts';
 import { registerMetrics, type Metrics } from './metrics.ts';
 import { BROTLI_OPTIONS, type Responder } from './respond.ts';
