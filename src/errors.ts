@@ -1,5 +1,5 @@
 // Every failure the service can name is one of these classes. Each carries the HTTP status and the
-// envelope code; src/server/error-handler.ts is the one place that turns them into responses.
+// envelope code; src/http/error-handler.ts is the one place that turns them into responses.
 import type { PageKind } from './exchange/types.ts';
 
 export abstract class ServiceError extends Error {

@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { fundamentals } from '../market/fundamentals.ts';
-import { historical } from '../market/history.ts';
-import { quote } from '../market/quotes.ts';
-import { listStocks } from '../market/stocks.ts';
-import { errorResponses, FormatQuery, listEnvelope, singleEnvelope, SymbolParam } from '../server/schemas.ts';
+import { fundamentals } from '../../market/fundamentals.ts';
+import { historical } from '../../market/history.ts';
+import { quote } from '../../market/quotes.ts';
+import { listStocks } from '../../market/stocks.ts';
+import { errorResponses, FormatQuery, listEnvelope, singleEnvelope, SymbolParam } from '../schemas.ts';
 import type { RouteDeps } from './deps.ts';
 
 const HistoricalQuery = Type.Object({

@@ -5,13 +5,13 @@ import cors from '@fastify/cors';
 import swagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance, type FastifyServerOptions, type onRequestHookHandler } from 'fastify';
 import { namedSchemas } from '../market/models.ts';
-import { healthRoutes } from '../routes/health.ts';
-import { indexRoutes } from '../routes/indices.ts';
-import { marketRoutes } from '../routes/market.ts';
-import { sectorRoutes } from '../routes/sectors.ts';
-import { stockRoutes } from '../routes/stocks.ts';
-import type { RouteDeps } from '../routes/deps.ts';
-import type { Readiness } from '../routes/health.ts';
+import { healthRoutes } from './routes/health.ts';
+import { indexRoutes } from './routes/indices.ts';
+import { marketRoutes } from './routes/market.ts';
+import { sectorRoutes } from './routes/sectors.ts';
+import { stockRoutes } from './routes/stocks.ts';
+import type { RouteDeps } from './routes/deps.ts';
+import type { Readiness } from './routes/health.ts';
 import { createStampingServer, EXPOSED_HEADERS, requestIdOf } from './http-server.ts';
 import { registerMetrics, type Metrics } from './metrics.ts';
 import { BROTLI_OPTIONS, type Responder } from './respond.ts';
@@ -44,7 +44,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     trustProxy: opts.trustProxy,
     // A caller's X-Request-Id is kept (and echoed) when it is a sane token; otherwise a new one.
     requestIdHeader: false,
-    // The server stamps the id (src/server/http-server.ts); requests that never passed through it
+    // The server stamps the id (src/http/http-server.ts); requests that never passed through it
     // (inject) get one here.
     genReqId: requestIdOf,
     serverFactory: createStampingServer,
@@ -103,7 +103,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
 
   // Not API endpoints, registered before the request limit so that it never counts them (the
   // limit's own file says why). Data answers compress themselves (gzip made once per data
-  // version, src/server/respond.ts); the documents and the dashboard's files go through
+  // version, src/http/respond.ts); the documents and the dashboard's files go through
   // @fastify/compress, whose hooks stay off the data routes. Brotli at its default quality 11
   // would cost ~100× gzip's CPU for a few percent.
   await registerMetrics(app, opts.metrics);

@@ -36,7 +36,7 @@ export interface Responder {
   /**
    * The response a repeat of an earlier GET gets while its answer is still fresh (a cache HIT with
    * the same view), from the bytes already prepared, before validation and the handler run (the
-   * replay hook in src/server/app.ts). Undefined when the handler must answer it (never seen, no
+   * replay hook in src/http/app.ts). Undefined when the handler must answer it (never seen, no
    * longer fresh, gzip not made yet, brotli only, conditional, CSV, a caller proxy).
    */
   replay(req: FastifyRequest): Replay | undefined;

@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { sendError } from '../server/error-handler.ts';
-import { envelope } from '../server/envelope.ts';
-import { singleEnvelope } from '../server/schemas.ts';
+import { sendError } from '../error-handler.ts';
+import { envelope } from '../envelope.ts';
+import { singleEnvelope } from '../schemas.ts';
 
 // Liveness never touches the portal. It is an API endpoint and counts against the request limit
 // like the others (spec); probes should come from an address of their own.

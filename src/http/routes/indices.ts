@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { constituents, levels } from '../market/indices.ts';
-import { errorResponses, FormatQuery, listEnvelope } from '../server/schemas.ts';
+import { constituents, levels } from '../../market/indices.ts';
+import { errorResponses, FormatQuery, listEnvelope } from '../schemas.ts';
 import type { RouteDeps } from './deps.ts';
 
 export async function indexRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { sectorMembers, sectorSummary } from '../market/sectors.ts';
-import { errorResponses, FormatQuery, listEnvelope } from '../server/schemas.ts';
+import { sectorMembers, sectorSummary } from '../../market/sectors.ts';
+import { errorResponses, FormatQuery, listEnvelope } from '../schemas.ts';
 import type { RouteDeps } from './deps.ts';
 
 export async function sectorRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {

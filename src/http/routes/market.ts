@@ -1,13 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import { marketSummary } from '../market/indices.ts';
-import { screener } from '../market/screener.ts';
-import {
-  errorResponses,
-  FormatQuery,
-  listEnvelope,
-  ProxyHeaders,
-  singleEnvelope,
-} from '../server/schemas.ts';
+import { marketSummary } from '../../market/indices.ts';
+import { screener } from '../../market/screener.ts';
+import { errorResponses, FormatQuery, listEnvelope, ProxyHeaders, singleEnvelope } from '../schemas.ts';
 import type { RouteDeps } from './deps.ts';
 
 export async function marketRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {

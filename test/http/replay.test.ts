@@ -1,5 +1,5 @@
 // Repeats of fresh cached answers get the responder's prepared bytes before validation and the
-// handler (the replay hook in src/server/app.ts). A client must not be able to tell: same status,
+// handler (the replay hook in src/http/app.ts). A client must not be able to tell: same status,
 // headers and body as the handler gives, the same limits, and never an answer the handler would no
 // longer give.
 import assert from 'node:assert/strict';
