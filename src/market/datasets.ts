@@ -2,7 +2,7 @@
 // portal page and parses it. Market services build answers from these; nothing else touches the
 // exchange client.
 import type { Logger } from 'pino';
-import { karachiDate } from '../cache/market-clock.ts';
+import { karachiDate } from '../time/market-clock.ts';
 import type { Cached, HistorySeries } from '../cache/types.ts';
 import type { DatasetCache } from '../cache/dataset-cache.ts';
 import type { FreshnessKind, FreshnessPolicy } from '../cache/freshness.ts';

@@ -2,7 +2,7 @@
 import type { MarketWatchRow } from '../types.ts';
 import { cellInteger, cellNumber } from './cells.ts';
 import { cellAt, requirePageText, selectTable } from './columns.ts';
-import { extractTables } from './table.ts';
+import { extractTables } from '../html/table.ts';
 import { LISTING_COLUMNS, listingOf } from './listing.ts';
 
 const COLUMNS = {

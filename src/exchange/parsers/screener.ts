@@ -3,7 +3,7 @@
 import type { ScreenerRow } from '../types.ts';
 import { cellNumber } from './cells.ts';
 import { cellAt, preferTableId, requirePageText, selectTable } from './columns.ts';
-import { extractTables } from './table.ts';
+import { extractTables } from '../html/table.ts';
 import { LISTING_COLUMNS, listingOf } from './listing.ts';
 
 const COLUMNS = {

@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import type { FreshnessKind, MarketClockConfig } from '../../src/cache/market-clock.ts';
+import type { FreshnessKind, MarketClockConfig } from '../../src/time/market-clock.ts';
 import {
   DEFAULT_MARKET_CLOCK_CONFIG,
   freshUntil,
@@ -9,7 +9,7 @@ import {
   karachiDate,
   nextSessionClose,
   nextSessionOpen,
-} from '../../src/cache/market-clock.ts';
+} from '../../src/time/market-clock.ts';
 
 // The pinned week: Mon 2026-10-05 … Fri 2026-10-09, Sat 10-10, Sun 10-11, Mon 10-12.
 const DAYS = {

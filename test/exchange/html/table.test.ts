@@ -1,8 +1,8 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { extractTables } from '../../../src/exchange/parsers/table.ts';
+import { extractTables } from '../../../src/exchange/html/table.ts';
 import { collapseWhitespace } from '../../../src/exchange/parsers/text.ts';
-import { page, symbolCell, table, td } from './html.ts';
+import { page, symbolCell, table, td } from '../parsers/html.ts';
 
 describe('extractTables', () => {
   it('reads headers trimmed, lowercased and collapsed, with their data-name', () => {

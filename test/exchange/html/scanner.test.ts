@@ -9,7 +9,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Tokenizer, type QuoteType, type TokenizerCallbacks } from 'htmlparser2';
-import { scanHtml, type ScanCallbacks } from '../../../src/exchange/parsers/scanner.ts';
+import { scanHtml, type ScanCallbacks } from '../../../src/exchange/html/scanner.ts';
 import { createDataset, mulberry32, type Rng } from '../../../dev/fake-portal/dataset.ts';
 import {
   renderCarousel,
@@ -26,7 +26,7 @@ import {
   renderSectorSummary,
   renderSymbolsJson,
 } from '../../../dev/fake-portal/pages.ts';
-import { page, symbolCell, table, td } from './html.ts';
+import { page, symbolCell, table, td } from '../parsers/html.ts';
 
 // The repository root is three levels up from test/exchange/parsers; the recordings sit beside it.
 const RECORDED = fileURLToPath(new URL('../../../../shared/dps-recorded/', import.meta.url));

@@ -1,6 +1,6 @@
 // A purpose-built HTML scanner for the table extractor. It emits exactly the callback sequence of
 // htmlparser2's Tokenizer in HTML mode with `decodeEntities: false`, fed the whole page in one
-// `write()` and then `end()` (test/exchange/parsers/scanner.test.ts checks this against the
+// `write()` and then `end()` (test/exchange/html/scanner.test.ts checks this against the
 // Tokenizer on every recorded and generated page, hand-written edge cases and a fuzz corpus).
 //
 // Why not the Tokenizer itself: it runs one state-switch per character, and on the 430 KB history
