@@ -12,7 +12,7 @@ import { sectorRoutes } from './routes/sectors.ts';
 import { stockRoutes } from './routes/stocks.ts';
 import type { RouteDeps } from './routes/deps.ts';
 import type { Readiness } from './routes/health.ts';
-import { createStampingServer, EXPOSED_HEADERS, requestIdOf } from './http-server.ts';
+import { EXPOSED_HEADERS, requestIdOf, stampCommonHeaders } from './common-headers.ts';
 import { registerMetrics, type Metrics } from './metrics.ts';
 import { BROTLI_OPTIONS, type Responder } from './respond.ts';
 import { registerDashboard } from './dashboard.ts';
@@ -44,10 +44,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     trustProxy: opts.trustProxy,
     // A caller's X-Request-Id is kept (and echoed) when it is a sane token; otherwise a new one.
     requestIdHeader: false,
-    // The server stamps the id (src/http/http-server.ts); requests that never passed through it
-    // (inject) get one here.
     genReqId: requestIdOf,
-    serverFactory: createStampingServer,
     ajv: { customOptions: { coerceTypes: 'array', removeAdditional: false } },
   });
   // While shutting down, a keep-alive connection is closed as soon as its answer in flight is done,
@@ -65,6 +62,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     done();
   });
 
+  app.addHook('onRequest', stampCommonHeaders);
   registerErrorHandling(app);
   for (const schema of [...namedSchemas, ErrorEnvelope]) app.addSchema(schema);
 
