@@ -103,7 +103,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   // limit's own file says why). Data answers compress themselves (gzip made once per data
   // version, src/http/respond.ts); the documents and the dashboard's files go through
   // @fastify/compress, whose hooks stay off the data routes. Brotli at its default quality 11
-  // would cost ~100× gzip's CPU for a few percent.
+  // would cost far more CPU than gzip for a few percent.
   await registerMetrics(app, opts.metrics);
   await app.register(async (scope) => {
     await scope.register(compress, {

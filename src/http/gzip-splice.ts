@@ -22,9 +22,9 @@ export interface GzipHead {
 
 /**
  * Deflates the head on the thread pool (never on the event loop), in one pass: with zlib's default
- * 16 KB output chunks a 280 KB history went back and forth between the pool and the event loop
- * three times, and while a cold burst's 1,000 waiters kept the loop busy each return waited for
- * them (gzip ready 30–39 ms after it started instead of ~10: bench/README.md).
+ * 16 KB output chunks a large history goes back and forth between the pool and the event loop
+ * several times, and while a cold burst's waiters keep the loop busy each return waits for them
+ * (measured in bench/README.md).
  */
 export async function gzipHead(head: Buffer): Promise<GzipHead> {
   const deflated = await deflateRaw(head, {

@@ -26,10 +26,10 @@ export class Metrics {
     labelNames: ['route', 'method', 'status'] as const,
     registers: [this.registry],
     collect: () => {
-      for (const held of this.requestCounts.values()) {
-        if (held.pending === 0) continue;
-        this.requests.inc(held.labels, held.pending);
-        held.pending = 0;
+      for (const counted of this.requestCounts.values()) {
+        if (counted.pending === 0) continue;
+        this.requests.inc(counted.labels, counted.pending);
+        counted.pending = 0;
       }
     },
   });

@@ -1,6 +1,6 @@
 // The request latency histogram, as a prom-client metric of its own. prom-client's Histogram
-// checks, converts and hashes the labels on every observe(), even on a bound child: ~1.5 µs of a
-// cached answer's ~45 µs (bench/README.md). Here a (route, method) pair is resolved to its bucket
+// checks, converts and hashes the labels on every observe(), even on a bound child: a measurable
+// share of a cached answer's cost (bench/README.md). Here a (route, method) pair is resolved to its bucket
 // counts once, and observing is a bucket search and three additions. The exposition is the one
 // prom-client writes for a Histogram (cumulative `le` buckets, +Inf, _sum, _count).
 import type { Registry } from 'prom-client';

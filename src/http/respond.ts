@@ -72,7 +72,7 @@ const GZIP_MIN_BYTES = 1024;
 
 const gzip = promisify(zlib.gzip);
 const brotli = promisify(zlib.brotliCompress);
-/** Quality 11 (the default) costs ~100× gzip's CPU for a few percent; 4 is about gzip's cost. */
+/** Quality 11 (the default) costs far more CPU than gzip for a few percent; 4 is about gzip's cost. */
 export const BROTLI_OPTIONS = { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } };
 
 export function createResponder(maxBytes: number, now: () => number = Date.now): Responder {

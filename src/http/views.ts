@@ -40,8 +40,8 @@ export class ViewCache {
   /** The view of `answer` under `viewKey`, made when its version is new. */
   of(answer: Answer<unknown>, viewKey: string): View {
     const { version } = answer.provenance;
-    const held = this.views.get(viewKey);
-    if (held && held.version === version) return held;
+    const existing = this.views.get(viewKey);
+    if (existing && existing.version === version) return existing;
     const json = JSON.stringify(answer.data);
     const view: View = {
       version,
@@ -97,8 +97,8 @@ function recentBodiesCache(maxBytes: number): (view: View, tail: string, second:
       bodies = new Map();
       bytes = 0;
     }
-    const held = bodies.get(view);
-    if (held?.tail === tail) return held;
+    const made = bodies.get(view);
+    if (made?.tail === tail) return made;
     const recent: RecentBodies = { tail };
     // Counted as one identity body (the larger); a gzip body is a fraction of it.
     if (bytes + view.head.length <= maxBytes) {

@@ -36,7 +36,7 @@ export class PortalBudget {
   ) {}
 
   /** Admits one portal fetch for `ctx` or throws the error the client should see. */
-  async take(ctx: Requester): Promise<Release> {
+  async admit(ctx: Requester): Promise<Release> {
     const { perIp, global, proxyPerIp, proxyMaxInFlight } = this.limits;
     if (ctx.proxy) {
       if (this.proxiedInFlight >= proxyMaxInFlight) {

@@ -27,8 +27,8 @@ export async function quote(
   const symbol = normaliseSymbol(rawSymbol);
   const [screener, marketWatch] = await Promise.all([datasets.screener(ctx), datasets.marketWatch(ctx)]);
   const known = quotesOf(screener)(marketWatch);
-  const held = known.get(symbol);
-  if (held !== undefined) return held;
+  const made = known.get(symbol);
+  if (made !== undefined) return made;
   const sc = bySymbol(screener.value).get(symbol) as ScreenerRow | undefined;
   const mw = bySymbol(marketWatch.value).get(symbol) as MarketWatchRow | undefined;
   if (!sc && !mw) throw new NotFoundError(`${symbol} not found`);

@@ -34,44 +34,44 @@ describe('MemoryWindowCounter', () => {
 describe('PortalBudget', () => {
   it('allows perIp fetches a minute per client, then 429 with the seconds until the window resets', async () => {
     const { b, rejected, advance } = budget({ perIp: 2 });
-    await b.take(direct('a'));
+    await b.admit(direct('a'));
     advance(20_000);
-    await b.take(direct('a'));
-    await assert.rejects(b.take(direct('a')), (err: RateLimitedError) => {
+    await b.admit(direct('a'));
+    await assert.rejects(b.admit(direct('a')), (err: RateLimitedError) => {
       assert.ok(err instanceof RateLimitedError);
       assert.equal(err.retryAfter, 40);
       return true;
     });
     assert.deepEqual(rejected, ['ip']);
-    await b.take(direct('b')); // another client has its own budget
+    await b.admit(direct('b')); // another client has its own budget
     advance(40_000);
-    await b.take(direct('a')); // a new window
+    await b.admit(direct('a')); // a new window
   });
 
   it('refuses every client with 503 once the global budget is spent', async () => {
     const { b, rejected } = budget({ global: 2 });
-    await b.take(direct('a'));
-    await b.take(direct('b'));
-    await assert.rejects(b.take(direct('c')), ExchangeUnavailableError);
+    await b.admit(direct('a'));
+    await b.admit(direct('b'));
+    await assert.rejects(b.admit(direct('c')), ExchangeUnavailableError);
     assert.deepEqual(rejected, ['global']);
   });
 
   it('bounds proxied fetches in flight until they are released', async () => {
     const { b, rejected } = budget({ proxyMaxInFlight: 1 });
     const proxied = { clientIp: 'a', proxy: {} as never };
-    const release = await b.take(proxied);
-    await assert.rejects(b.take(proxied), RateLimitedError);
+    const release = await b.admit(proxied);
+    await assert.rejects(b.admit(proxied), RateLimitedError);
     assert.deepEqual(rejected, ['proxy-in-flight']);
     release();
     release(); // twice changes nothing
-    const again = await b.take(proxied);
-    await assert.rejects(b.take(proxied), RateLimitedError);
+    const again = await b.admit(proxied);
+    await assert.rejects(b.admit(proxied), RateLimitedError);
     again();
   });
 
   it('with limits of 0 admits everything', async () => {
     const { b, rejected } = budget();
-    for (let i = 0; i < 100; i++) await b.take(direct('a'));
+    for (let i = 0; i < 100; i++) await b.admit(direct('a'));
     assert.deepEqual(rejected, []);
   });
 });
