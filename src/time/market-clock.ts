@@ -11,6 +11,8 @@
 //
 // Every function takes the instant it reasons about; none reads the clock. Results are epoch ms.
 
+import { DAY_MS, formatDay, KARACHI_OFFSET_MS, karachiDay } from './karachi.ts';
+
 export type FreshnessKind = 'intraday' | 'symbols' | 'reports' | 'history';
 
 export interface MarketClockConfig {
@@ -31,8 +33,6 @@ export const DEFAULT_MARKET_CLOCK_CONFIG: Readonly<MarketClockConfig> = Object.f
 /** A Date or epoch milliseconds. */
 export type Instant = Date | number;
 
-const OFFSET_MS = 5 * 3_600_000;
-const DAY_MS = 86_400_000;
 const MINUTE_MS = 60_000;
 
 /** [open, close) in minutes after Karachi midnight, indexed by weekday (0 = Sunday). */
@@ -177,13 +177,9 @@ function sessionsOn(day: number): readonly Session[] {
   return SESSIONS[(((day + 4) % 7) + 7) % 7] ?? [];
 }
 
-function karachiDay(ms: number): number {
-  return Math.floor((ms + OFFSET_MS) / DAY_MS);
-}
-
 /** The instant of minute-of-day `minute` on Karachi day `day`. */
 function at(day: number, minute: number): number {
-  return day * DAY_MS + minute * MINUTE_MS - OFFSET_MS;
+  return day * DAY_MS + minute * MINUTE_MS - KARACHI_OFFSET_MS;
 }
 
 function toMs(instant: Instant): number {
@@ -195,20 +191,4 @@ function toMs(instant: Instant): number {
 function ttlMs(sec: number, name: string): number {
   if (!Number.isFinite(sec) || sec < 0) throw new RangeError(`${name} must be a non-negative number`);
   return sec * 1000;
-}
-
-// Howard Hinnant's civil_from_days.
-function formatDay(day: number): string {
-  const z = day + 719_468;
-  const era = Math.floor(z / 146_097);
-  const doe = z - era * 146_097;
-  const yoe = Math.floor(
-    (doe - Math.floor(doe / 1460) + Math.floor(doe / 36_524) - Math.floor(doe / 146_096)) / 365,
-  );
-  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
-  const mp = Math.floor((5 * doy + 2) / 153);
-  const d = doy - Math.floor((153 * mp + 2) / 5) + 1;
-  const m = mp < 10 ? mp + 3 : mp - 9;
-  const y = yoe + era * 400 + (m <= 2 ? 1 : 0);
-  return `${String(y).padStart(4, '0')}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
 }
