@@ -2,6 +2,37 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import prettier from 'eslint-config-prettier';
 
+// The layers of src/, top to bottom: http (server and routes) → market → cache, limits → time,
+// exchange → proxy. A file may import from its own layer or lower ones, never higher, so the
+// direction a newcomer reads in the folders is the one the code has (CI fails a wrong-way import).
+// Type-only imports count too: they tie the files together just the same.
+const LAYERS = [
+  { dir: 'http', above: [] },
+  { dir: 'market', above: ['http'] },
+  { dir: 'cache', above: ['http', 'market'] },
+  { dir: 'limits', above: ['http', 'market'] },
+  { dir: 'time', above: ['http', 'market', 'cache', 'limits'] },
+  { dir: 'exchange', above: ['http', 'market', 'cache', 'limits'] },
+  { dir: 'proxy', above: ['http', 'market', 'cache', 'limits', 'time', 'exchange'] },
+];
+
+const layerRules = LAYERS.filter((l) => l.above.length > 0).map(({ dir, above }) => ({
+  files: [`src/${dir}/**/*.ts`],
+  rules: {
+    'no-restricted-imports': [
+      'error',
+      {
+        patterns: [
+          {
+            group: above.flatMap((a) => [`**/${a}/*`, `**/${a}/**`, `../${a}/*`]),
+            message: `src/${dir} is below ${above.join(', ')}: it must not import from them (eslint.config.js, LAYERS).`,
+          },
+        ],
+      },
+    ],
+  },
+}));
+
 export default tseslint.config(
   { ignores: ['node_modules', '**/dist', 'web/dist', '.tools', 'data', 'test-results', 'bench/results'] },
   js.configs.recommended,
@@ -23,4 +54,5 @@ export default tseslint.config(
       globals: { process: 'readonly', console: 'readonly', setTimeout: 'readonly', URL: 'readonly' },
     },
   },
+  ...layerRules,
 );

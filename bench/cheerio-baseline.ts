@@ -20,7 +20,7 @@ import {
   monthNumber,
   parseDisplayDate,
 } from '../src/exchange/parsers/dates.ts';
-import type { Cell } from '../src/exchange/parsers/table.ts';
+import type { Cell } from '../src/exchange/html/table.ts';
 import { collapseWhitespace } from '../src/exchange/parsers/text.ts';
 import type {
   HistoryRow,

@@ -11,7 +11,7 @@ export interface Config {
   /** When true, the client IP is taken from X-Forwarded-For (only behind a trusted reverse proxy). */
   trustProxy: boolean;
   logLevel: string;
-  /** Repeats of fresh cached answers get prepared bytes before the handler (src/server/app.ts). */
+  /** Repeats of fresh cached answers get prepared bytes before the handler (src/http/app.ts). */
   hitReplay: boolean;
   /** Parse synthetic pages before listening, so the first real ones run optimised code. */
   parserWarmUp: boolean;

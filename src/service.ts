@@ -15,18 +15,12 @@ import { RequestLimit } from './limits/request-limit.ts';
 import { MemoryWindowCounter, type WindowCounter } from './limits/window-counter.ts';
 import { ExchangeClient } from './exchange/client.ts';
 import { Datasets } from './market/datasets.ts';
-import { buildApp } from './server/app.ts';
-import { Metrics } from './server/metrics.ts';
-import { proxyPassthrough, type PassthroughOptions } from './server/proxy-gate.ts';
-import { contextBuilder, passthroughDisabled } from './server/request-context.ts';
-import { createResponder } from './server/respond.ts';
-
-export interface Readiness {
-  ready: boolean;
-  store: 'ok' | 'failing';
-  redis: 'ok' | 'degraded' | 'disabled';
-  shuttingDown: boolean;
-}
+import { buildApp } from './http/app.ts';
+import type { Readiness } from './http/routes/health.ts';
+import { Metrics } from './http/metrics.ts';
+import { proxyPassthrough, type PassthroughOptions } from './http/proxy-gate.ts';
+import { contextBuilder, passthroughDisabled } from './http/request-context.ts';
+import { createResponder } from './http/respond.ts';
 
 export interface Service {
   app: FastifyInstance;

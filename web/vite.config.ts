@@ -1,5 +1,5 @@
 // `npm run build:web`: builds the dashboard into web/dist, which the service serves at /
-// (src/server/dashboard.ts). Everything is bundled: the page needs nothing from outside the service.
+// (src/http/dashboard.ts). Everything is bundled: the page needs nothing from outside the service.
 import { defineConfig } from 'vite';
 
 // This folder, whatever directory vite is started from (npm scripts run it from the project root).

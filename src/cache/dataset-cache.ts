@@ -80,10 +80,10 @@ export class DatasetCache {
    * `get`). Callers check it before building a `DatasetSpec`, whose closures cost more than the read.
    */
   fresh<T>(key: string): Promise<Cached<T>> | undefined {
-    const held = this.memory.get(key);
-    if (held === undefined || this.now() >= held.freshUntil) return undefined;
+    const entry = this.memory.get(key);
+    if (entry === undefined || this.now() >= entry.freshUntil) return undefined;
     this.opts.onRead?.(key, 'HIT', 'memory');
-    return this.hit(held) as Promise<Cached<T>>;
+    return this.hit(entry) as Promise<Cached<T>>;
   }
 
   async get<T>(spec: DatasetSpec<T>): Promise<Cached<T>> {

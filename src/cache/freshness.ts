@@ -1,6 +1,6 @@
 // The freshness policy as the cache sees it: a deadline for a dataset fetched at a given time.
 // The rules themselves (market sessions, TTLs) live in market-clock.ts.
-import { freshUntil, type FreshnessKind, type MarketClockConfig } from './market-clock.ts';
+import { freshUntil, type FreshnessKind, type MarketClockConfig } from '../time/market-clock.ts';
 
 export type { FreshnessKind };
 

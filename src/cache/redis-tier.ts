@@ -117,9 +117,9 @@ export class RedisTier implements SharedTier {
     const poll = this.opts.pollMs ?? 25;
     while (this.now() < deadline) {
       await sleep(poll);
-      const held = await this.link.call((r) => r.exists(leaseKey(key)));
-      if (held === undefined) return undefined;
-      if (held === 0) break;
+      const leased = await this.link.call((r) => r.exists(leaseKey(key)));
+      if (leased === undefined) return undefined;
+      if (leased === 0) break;
     }
     const entry = (await this.read(key)) as CacheEntry<T> | undefined;
     return entry && entry.fetchedAt > newerThan ? entry : undefined;

@@ -2,7 +2,6 @@
 // fetches a minute got every client refused), so portal fetches are rationed per client IP and in
 // total. Only fetches count; cache hits and single-flight waiters never do.
 import { ExchangeUnavailableError, RateLimitedError } from '../errors.ts';
-import type { RequestContext } from '../market/context.ts';
 import type { WindowCounter } from './window-counter.ts';
 
 export interface BudgetLimits {
@@ -13,6 +12,13 @@ export interface BudgetLimits {
   /** Stricter limits for fetches through a caller's proxy (X-Exchange-Proxy). */
   proxyPerIp: number;
   proxyMaxInFlight: number;
+}
+
+/** Who a portal fetch is for: the market's RequestContext is one. */
+export interface Requester {
+  clientIp: string;
+  /** Set when the fetch goes through the caller's own proxy (X-Exchange-Proxy). */
+  proxy?: unknown;
 }
 
 /** Called when the fetch it admitted has finished. */
@@ -30,7 +36,7 @@ export class PortalBudget {
   ) {}
 
   /** Admits one portal fetch for `ctx` or throws the error the client should see. */
-  async take(ctx: RequestContext): Promise<Release> {
+  async admit(ctx: Requester): Promise<Release> {
     const { perIp, global, proxyPerIp, proxyMaxInFlight } = this.limits;
     if (ctx.proxy) {
       if (this.proxiedInFlight >= proxyMaxInFlight) {

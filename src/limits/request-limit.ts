@@ -2,7 +2,7 @@
 // rate_limited beyond it, and RateLimit-* headers on every counted response. One object says what
 // is counted (the key), over which window, and where (the store); @fastify/rate-limit enforces it.
 // What is not an API endpoint is not counted: /metrics, /openapi.json, /docs and the dashboard's
-// files cost the portal nothing, and a page load is several of them (src/server/app.ts registers
+// files cost the portal nothing, and a page load is several of them (src/http/app.ts registers
 // them before the limit, so its per-route hook never reaches them).
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';

@@ -58,18 +58,18 @@ export function answerKey(resource: string, ...parts: (string | object)[]): stri
 }
 
 /**
- * Memoises a derived view of a cached dataset. Datasets are immutable once cached, so the array or
- * object identity is the version: a refresh produces a new object and the old view is collected.
+ * Memoises a value derived from a cached dataset (rows in the API's shape). Datasets are immutable once cached, so the array or
+ * object identity is the version: a refresh produces a new object and the old value is collected.
  */
 export function derived<S extends object, T>(derive: (source: S) => T): (source: S) => T {
-  const views = new WeakMap<S, T>();
+  const memo = new WeakMap<S, T>();
   return (source) => {
-    let view = views.get(source);
-    if (view === undefined) {
-      view = derive(source);
-      views.set(source, view);
+    let value = memo.get(source);
+    if (value === undefined) {
+      value = derive(source);
+      memo.set(source, value);
     }
-    return view;
+    return value;
   };
 }
 

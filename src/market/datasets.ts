@@ -2,7 +2,7 @@
 // portal page and parses it. Market services build answers from these; nothing else touches the
 // exchange client.
 import type { Logger } from 'pino';
-import { karachiDate } from '../cache/market-clock.ts';
+import { karachiDate } from '../time/market-clock.ts';
 import type { Cached, HistorySeries } from '../cache/types.ts';
 import type { DatasetCache } from '../cache/dataset-cache.ts';
 import type { FreshnessKind, FreshnessPolicy } from '../cache/freshness.ts';
@@ -39,7 +39,7 @@ import type { RequestContext } from './context.ts';
 /** Decides whether a portal fetch may happen now on behalf of a client; throws when it may not. */
 export interface FetchBudget {
   /** Resolves to a release callback for when the admitted fetch has finished. */
-  take(ctx: RequestContext): Promise<() => void>;
+  admit(ctx: RequestContext): Promise<() => void>;
 }
 
 export interface DatasetsOptions {
@@ -106,8 +106,8 @@ export class Datasets {
     const { cache, freshness, logger } = this.opts;
     const now = this.opts.now ?? Date.now;
     const key = `history:${symbol}`;
-    const held = cache.fresh<HistorySeries>(key);
-    if (held !== undefined) return held;
+    const fresh = cache.fresh<HistorySeries>(key);
+    if (fresh !== undefined) return fresh;
     return cache.get<HistorySeries>({
       key,
       load: async (previous) => {
@@ -232,8 +232,8 @@ export class Datasets {
     ctx: RequestContext,
   ): Promise<Cached<T>> {
     const { cache } = this.opts;
-    const held = cache.fresh<T>(key);
-    if (held !== undefined) return held;
+    const fresh = cache.fresh<T>(key);
+    if (fresh !== undefined) return fresh;
     const policy = this.opts.freshness;
     return cache.get<T>({
       key,
@@ -246,7 +246,7 @@ export class Datasets {
   /** One portal fetch on behalf of a client: its budget first, then its route (direct or its proxy). */
   private async fetch<T>(req: PortalRequest, ctx: RequestContext, parse: (text: string) => T): Promise<T> {
     const { client, budget } = this.opts;
-    const release = budget ? await budget.take(ctx) : undefined;
+    const release = budget ? await budget.admit(ctx) : undefined;
     try {
       const route = ctx.proxy ? await ctx.proxy.resolveRoute() : client.direct;
       return parse(await client.fetchText(req, route));

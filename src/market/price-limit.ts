@@ -4,20 +4,14 @@
 // Everything is computed in integer paise (Rs 0.01, the tick size) and basis points so that
 // binary floating point never decides a rounding.
 
+import { parseIsoDay } from '../time/karachi.ts';
+
+/** Re-exported for the anomaly checks, which read days as the limits do. */
+export { parseIsoDay };
+
 export interface PriceLimitBand {
   lower: number;
   upper: number;
-}
-
-/** `YYYY-MM-DD` → days since 1970-01-01, or NaN when it is not a real calendar date. */
-export function parseIsoDay(date: string): number {
-  if (date.length !== 10 || date.charCodeAt(4) !== 45 || date.charCodeAt(7) !== 45) return NaN;
-  const y = digit(date, 0) * 1000 + digit(date, 1) * 100 + digit(date, 2) * 10 + digit(date, 3);
-  const m = digit(date, 5) * 10 + digit(date, 6);
-  const d = digit(date, 8) * 10 + digit(date, 9);
-  // A non-digit made one of them NaN, and every comparison with NaN is false.
-  if (!(y >= 0 && m >= 1 && m <= 12 && d >= 1 && d <= daysInMonth(y, m))) return NaN;
-  return daysFromCivil(y, m, d);
 }
 
 // Effective-from dates of each limit. The 2024 steps are SECP's published fortnightly schedule.
@@ -85,24 +79,4 @@ function requireDay(date: string): number {
   const day = parseIsoDay(date);
   if (Number.isNaN(day)) throw new RangeError(`not a YYYY-MM-DD date: ${JSON.stringify(date)}`);
   return day;
-}
-
-function digit(s: string, i: number): number {
-  const c = s.charCodeAt(i) - 48;
-  return c >= 0 && c <= 9 ? c : NaN;
-}
-
-function daysInMonth(y: number, m: number): number {
-  if (m === 2) return (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0 ? 29 : 28;
-  return m === 4 || m === 6 || m === 9 || m === 11 ? 30 : 31;
-}
-
-// Howard Hinnant's days_from_civil: proleptic Gregorian, no Date object per call.
-function daysFromCivil(y: number, m: number, d: number): number {
-  const yy = m <= 2 ? y - 1 : y;
-  const era = Math.floor(yy / 400);
-  const yoe = yy - era * 400;
-  const doy = Math.floor((153 * (m + (m > 2 ? -3 : 9)) + 2) / 5) + d - 1;
-  const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
-  return era * 146_097 + doe - 719_468;
 }

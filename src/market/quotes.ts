@@ -29,8 +29,8 @@ export async function quote(
   const symbol = normaliseSymbol(rawSymbol);
   const [screener, marketWatch] = await Promise.all([datasets.screener(ctx), datasets.marketWatch(ctx)]);
   const known = quotesOf(screener)(marketWatch);
-  const held = known.get(symbol);
-  if (held !== undefined) return addQuoteExtras(datasets, symbol, held, marketWatch.fetchedAt, ctx);
+  const made = known.get(symbol);
+  if (made !== undefined) return addQuoteExtras(datasets, symbol, made, marketWatch.fetchedAt, ctx);
   const sc = bySymbol(screener.value).get(symbol) as ScreenerRow | undefined;
   const mw = bySymbol(marketWatch.value).get(symbol) as MarketWatchRow | undefined;
   if (!sc && !mw) throw await notQuoted(datasets, symbol, ctx);

@@ -22,7 +22,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { after, before, describe, it } from 'node:test';
 import { startFakePortal, type FakePortal } from '../../dev/fake-portal/server.ts';
-import { API_VERSION } from '../../src/server/app.ts';
+import { API_VERSION } from '../../src/http/app.ts';
 import { startService, type RunningService } from '../helpers/service.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { startFakePortal, type FakePortal } from '../../dev/fake-portal/server.ts';
-import { registerDashboard } from '../../src/server/dashboard.ts';
+import { registerDashboard } from '../../src/http/dashboard.ts';
 import { http, startService, type RunningService } from '../helpers/service.ts';
 
 describe('dashboard files', () => {

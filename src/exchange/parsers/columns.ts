@@ -3,7 +3,7 @@
 // Open/Current/Change columns).
 import { UpstreamDataError } from '../../errors.ts';
 import type { PageKind } from '../types.ts';
-import type { Cell, Row, Table } from './table.ts';
+import type { Cell, Row, Table } from '../html/table.ts';
 
 export interface ColumnSpec {
   /** Accepted header texts, lowercased with whitespace collapsed (`idx point`, not `IDX POINT `). */

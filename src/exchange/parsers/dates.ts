@@ -1,7 +1,6 @@
-// Dates on the portal are Asia/Karachi: UTC+5 all year (Pakistan has kept no daylight saving since
-// 2009), so plain arithmetic replaces Intl here.
-const KARACHI_OFFSET_SECONDS = 5 * 3600;
-const KARACHI_OFFSET = '+05:00';
+// Dates on the portal are Asia/Karachi (src/time/karachi.ts has the calendar arithmetic); this
+// file reads the portal's spellings of them.
+import { daysInMonth, formatDay, KARACHI_OFFSET, karachiDay } from '../../time/karachi.ts';
 
 const TWO_DIGITS: readonly string[] = Array.from({ length: 61 }, (_, i) => String(i).padStart(2, '0'));
 
@@ -22,11 +21,6 @@ const MONTHS: Readonly<Record<string, number>> = {
 
 function twoDigits(value: number): string {
   return TWO_DIGITS[value] ?? String(value).padStart(2, '0');
-}
-
-function daysInMonth(year: number, month: number): number {
-  if (month === 2) return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28;
-  return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
 }
 
 /** `YYYY-MM-DD`, or null for an impossible date. */
@@ -56,26 +50,16 @@ export function monthNumber(name: string): number | null {
   return MONTHS[name.slice(0, 3).toLowerCase()] ?? null;
 }
 
-/**
- * The Karachi calendar date of an instant given in epoch seconds, as `YYYY-MM-DD`.
- * Days-to-civil conversion after H. Hinnant's `civil_from_days`: no Date object per row.
- */
+const FIRST_DAY = -354_285; // 1000-01-01
+const LAST_DAY = 2_932_896; // 9999-12-31
+
+/** The Karachi calendar date of an instant given in epoch seconds, as `YYYY-MM-DD`. */
 export function karachiDateFromEpoch(epochSeconds: number): string | null {
   if (!Number.isFinite(epochSeconds)) return null;
-  const days = Math.floor((epochSeconds + KARACHI_OFFSET_SECONDS) / 86400);
-  const z = days + 719468;
-  const era = Math.floor(z / 146097);
-  const dayOfEra = z - era * 146097;
-  const yearOfEra = Math.floor(
-    (dayOfEra - Math.floor(dayOfEra / 1460) + Math.floor(dayOfEra / 36524) - Math.floor(dayOfEra / 146096)) /
-      365,
-  );
-  const dayOfYear = dayOfEra - (365 * yearOfEra + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100));
-  const monthIndex = Math.floor((5 * dayOfYear + 2) / 153);
-  const day = dayOfYear - Math.floor((153 * monthIndex + 2) / 5) + 1;
-  const month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9;
-  const year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0);
-  return isoDate(year, month, day);
+  const day = karachiDay(epochSeconds * 1000);
+  // isoDate's years, 1000–9999.
+  if (day < FIRST_DAY || day > LAST_DAY) return null;
+  return formatDay(day);
 }
 
 const MONTH_FIRST = /^([A-Za-z]{3,9})\.?\s+(\d{1,2}),?\s+(\d{4})$/;

@@ -3,8 +3,8 @@
 // (scanner.ts, htmlparser2's Tokenizer callbacks) without a full HTML tree builder: a closing tag
 // closes the nearest open element of that name (implying the ones inside it), a stray closing tag
 // is ignored, and void elements never open. That is all the portal's templates need.
-import { decodeAttribute, decodeText } from './entities.ts';
-import { scanHtml, type ScanCallbacks } from './scanner.ts';
+import { decodeAttribute, decodeText } from '../html/entities.ts';
+import { scanHtml, type ScanCallbacks } from '../html/scanner.ts';
 import { collapseWhitespace } from './text.ts';
 
 export interface TextNode {

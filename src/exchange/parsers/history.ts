@@ -6,7 +6,7 @@ import type { HistoryRow } from '../types.ts';
 import { cellInteger, cellNumber, parseOrderNumber } from './cells.ts';
 import { cellAt, preferTableId, requirePageText, selectTable } from './columns.ts';
 import { karachiDateFromEpoch, parseDisplayDate } from './dates.ts';
-import { extractTables, type Cell } from './table.ts';
+import { extractTables, type Cell } from '../html/table.ts';
 
 const COLUMNS = {
   date: { labels: ['date'], dataName: 'time', required: true },

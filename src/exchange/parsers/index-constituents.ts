@@ -3,7 +3,7 @@
 import type { IndexConstituentRow, IndexConstituentsPage } from '../types.ts';
 import { cellInteger, cellNumber, cellScaledNumber, cellSymbol, cellText } from './cells.ts';
 import { cellAt, requirePageText, selectTable } from './columns.ts';
-import { extractTables } from './table.ts';
+import { extractTables } from '../html/table.ts';
 
 const COLUMNS = {
   symbol: { labels: ['symbol'], required: true },

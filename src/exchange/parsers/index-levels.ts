@@ -5,7 +5,7 @@ import type { IndexLevelRow, IndexLevelsPage } from '../types.ts';
 import { cellNumber, isSymbol } from './cells.ts';
 import { cellAt, requirePageText, selectTable } from './columns.ts';
 import { karachiDateTime, monthNumber } from './dates.ts';
-import { extractTables, type Cell, type Table } from './table.ts';
+import { extractTables, type Cell, type Table } from '../html/table.ts';
 
 const COLUMNS = {
   index: { labels: ['index'], required: true },

@@ -1,7 +1,7 @@
 // The columns the screener and the market watch share: who the row is about.
 import { cellSymbol, cellText, splitList } from './cells.ts';
 import { cellAt } from './columns.ts';
-import type { Row } from './table.ts';
+import type { Row } from '../html/table.ts';
 
 /** The shared SYMBOL / SECTOR / LISTED IN columns of a board row. */
 export const LISTING_COLUMNS = {

@@ -9,7 +9,7 @@ import type { PayoutEntry, PayoutRow } from '../types.ts';
 import { cellText } from './cells.ts';
 import { cellAt, requirePageText } from './columns.ts';
 import { isoDate, karachiDateTime, parseDisplayDate } from './dates.ts';
-import { extractTables } from './table.ts';
+import { extractTables } from '../html/table.ts';
 
 const HEADERS = ['date', 'financial results', 'details', 'book closure'] as const;
 

@@ -7,7 +7,7 @@ import type { ReportRow } from '../types.ts';
 import { cellSymbol, cellText } from './cells.ts';
 import { cellAt, requirePageText, selectTable } from './columns.ts';
 import { parseDisplayDate } from './dates.ts';
-import { extractTables, type Cell, type Row } from './table.ts';
+import { extractTables, type Cell, type Row } from '../html/table.ts';
 
 const COLUMNS = {
   type: { labels: ['reports', 'report', 'type', 'report type'], required: true },

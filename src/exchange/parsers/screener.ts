@@ -3,7 +3,7 @@
 import type { ScreenerRow } from '../types.ts';
 import { cellNumber } from './cells.ts';
 import { cellAt, preferTableId, requirePageText, selectTable } from './columns.ts';
-import { extractTables } from './table.ts';
+import { extractTables } from '../html/table.ts';
 import { LISTING_COLUMNS, listingOf } from './listing.ts';
 
 const COLUMNS = {
@@ -30,8 +30,8 @@ export function parseScreener(html: string): ScreenerRow[] {
     const listing = listingOf(row, c);
     if (listing === null) continue;
     // Spelled out: `{ ...listing, … }` copies the listing, then adds the other eight properties one
-    // by one; a literal with every property allocates the row in its final shape. Mapping the 729-row
-    // screener's cells to rows took 1.05 ms instead of 5.8 ms at best.
+    // by one; a literal with every property allocates the row in its final shape (several times
+    // faster: bench/README.md, round 2).
     rows.push({
       symbol: listing.symbol,
       name: listing.name,

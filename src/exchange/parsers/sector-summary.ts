@@ -4,7 +4,7 @@
 import type { SectorMembers, SectorPage, SectorSummaryRow } from '../types.ts';
 import { cellInteger, cellNumber, cellSymbol, cellText } from './cells.ts';
 import { cellAt, requirePageText, selectTable } from './columns.ts';
-import { extractTables, type Cell } from './table.ts';
+import { extractTables, type Cell } from '../html/table.ts';
 
 const SUMMARY_COLUMNS = {
   code: { labels: ['sector code'], required: true },

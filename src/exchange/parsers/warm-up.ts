@@ -1,6 +1,6 @@
 // V8 runs new code in its interpreter until it has seen enough of it to optimise. In a process
-// that has just started, the first two 2,000-row history pages took 170–200 ms each to parse, the
-// third 12–30 ms, the tenth ~10 ms (bench/README.md, "Warm-up"). Without a warm-up the first
+// that has just started, the first large history pages parse an order of magnitude slower than
+// later ones (bench/README.md, round 3). Without a warm-up the first
 // callers after a start or deploy pay that, a cold burst's thousand waiters included. Parsing
 // synthetic pages in the portal's structure before the server listens moves the cost to start-up.
 import { performance } from 'node:perf_hooks';

@@ -13,7 +13,7 @@ import {
   denoise,
   splitList,
 } from '../../../src/exchange/parsers/cells.ts';
-import type { Cell } from '../../../src/exchange/parsers/table.ts';
+import type { Cell } from '../../../src/exchange/html/table.ts';
 
 function cell(text: string, extra: Partial<Cell> = {}): Cell {
   return {

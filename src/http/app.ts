@@ -1,0 +1,231 @@
+// The HTTP surface: plugins (CORS, request limit, OpenAPI), routes, and the not-found / wrong-method
+// answers. Everything the routes need arrives as dependencies; nothing here fetches or parses.
+import compress from '@fastify/compress';
+import cors from '@fastify/cors';
+import swagger from '@fastify/swagger';
+import Fastify, { type FastifyInstance, type FastifyServerOptions, type onRequestHookHandler } from 'fastify';
+import { companySchemas, namedSchemas } from '../market/models.ts';
+import { companyRoutes } from './routes/company.ts';
+import { corporateActionRoutes } from './routes/corporate-actions.ts';
+import { healthRoutes } from './routes/health.ts';
+import { indexRoutes } from './routes/indices.ts';
+import { marketRoutes } from './routes/market.ts';
+import { sectorRoutes } from './routes/sectors.ts';
+import { stockRoutes } from './routes/stocks.ts';
+import type { RouteDeps } from './routes/deps.ts';
+import type { Readiness } from './routes/health.ts';
+import { EXPOSED_HEADERS, requestIdOf, stampCommonHeaders } from './common-headers.ts';
+import { registerMetrics, type Metrics } from './metrics.ts';
+import { BROTLI_OPTIONS, type Responder } from './respond.ts';
+import { registerDashboard } from './dashboard.ts';
+import { registerDocs } from './docs.ts';
+import { enforceRequestLimit, type RequestLimit } from '../limits/request-limit.ts';
+import { frameworkErrors, registerErrorHandling, sendError } from './error-handler.ts';
+import { BadRequestError, MethodNotAllowedError, NotFoundError, clientText } from '../errors.ts';
+import { clientErrorHandler } from './raw-errors.ts';
+import { ErrorEnvelope } from './schemas.ts';
+
+export interface AppOptions {
+  deps: RouteDeps;
+  /** The request limit (off when its `perMinute` is 0). */
+  requestLimit: RequestLimit;
+  trustProxy: boolean;
+  logger: FastifyServerOptions['loggerInstance'];
+  metrics: Metrics;
+  /** Repeats of fresh cached answers get the responder's prepared bytes (see registerReplay). */
+  hitReplay: boolean;
+  readiness: () => Readiness;
+  onRateLimited?: () => void;
+}
+
+export const API_VERSION = '0.1.0';
+
+// The package is private and carries no licence of its own; the document says so.
+const OPENAPI_LICENSE = {
+  name: 'Proprietary: private package, no licence granted (see package.json)',
+  url: 'https://docs.npmjs.com/cli/v11/configuring-npm/package-json#license',
+};
+const OPENAPI_CONTACT = { name: 'PSX market data maintainers' };
+
+const IDLE_SWEEP_MS = 50;
+
+export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: opts.logger,
+    trustProxy: opts.trustProxy,
+    // A caller's X-Request-Id is kept (and echoed) when it is a sane token; otherwise a new one.
+    requestIdHeader: false,
+    genReqId: requestIdOf,
+    ajv: { customOptions: { coerceTypes: 'array', removeAdditional: false } },
+    // Every failure in the envelope, including the router's own and Node's HTTP parser's.
+    frameworkErrors,
+    clientErrorHandler,
+    // Each path parameter's schema (its maxLength) decides how long it may be, not the router's
+    // default of 100; beyond this the router still refuses, with the same 422.
+    routerOptions: { maxParamLength: 1000 },
+  });
+  // While shutting down, a keep-alive connection is closed as soon as its answer in flight is done,
+  // so a client's idle socket cannot hold the process open past the graceful window. Node closes
+  // only the connections idle at close(); sweeping again until the server has closed catches the
+  // rest without any per-request work (Fastify answers new requests 503 meanwhile).
+  let sweeper: NodeJS.Timeout | undefined;
+  app.addHook('preClose', (done) => {
+    sweeper = setInterval(() => app.server.closeIdleConnections(), IDLE_SWEEP_MS);
+    sweeper.unref();
+    done();
+  });
+  app.addHook('onClose', (_instance, done) => {
+    clearInterval(sweeper);
+    done();
+  });
+
+  app.addHook('onRequest', stampCommonHeaders);
+  registerErrorHandling(app);
+  for (const schema of [...namedSchemas, ...companySchemas, ErrorEnvelope]) app.addSchema(schema);
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'PSX market data',
+        version: API_VERSION,
+        description:
+          'Read-only JSON API over the Pakistan Stock Exchange data portal. Every success is {data, meta}; every error is {error:{status, code, message}}. Other methods than GET and HEAD answer 405 method_not_allowed with Allow; an OPTIONS without Access-Control-Request-Method answers 400 (a CORS preflight answers 204).',
+        license: OPENAPI_LICENSE,
+        contact: OPENAPI_CONTACT,
+      },
+      // Relative: the document describes whichever server serves it.
+      servers: [{ url: '/', description: 'the server that serves this document' }],
+      // Public by design (spec: Authentication): no scheme, no credentials.
+      security: [],
+      tags: [
+        { name: 'stocks', description: 'listed symbols, quotes, daily history and filed reports' },
+        { name: 'indices', description: 'index levels and index constituents' },
+        { name: 'sectors', description: 'sector summary and sector members' },
+        { name: 'market', description: 'the screener table and the market summary' },
+        { name: 'service', description: 'liveness and readiness' },
+      ],
+    },
+    // Components keep their schema $id as name instead of def-0, def-1… (stack-notes).
+    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
+  });
+
+  // Preflights only: the plugin sits in a scope of its own, so its hook runs for its OPTIONS route
+  // and for nothing else.
+  // An OPTIONS without Access-Control-Request-Method is not a preflight: it gets the envelope, not
+  // the plugin's text/plain (its strict check is off so that this hook, added first, decides).
+  await app.register(async (scope) => {
+    scope.addHook('onRequest', (req, reply, done) => {
+      if (req.method === 'OPTIONS' && req.headers['access-control-request-method'] === undefined) {
+        reply.header('allow', 'GET, HEAD, OPTIONS');
+        void sendError(
+          reply,
+          new BadRequestError(
+            'OPTIONS is answered only as a CORS preflight (with Access-Control-Request-Method); this API takes GET and HEAD',
+          ),
+        );
+        return;
+      }
+      done();
+    });
+    await scope.register(cors, {
+      origin: '*',
+      methods: ['GET', 'HEAD'],
+      exposedHeaders: EXPOSED_HEADERS,
+      strictPreflight: false,
+    });
+  });
+
+  const getPaths = new Set<string>();
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    if (methods.includes('GET')) getPaths.add(route.url);
+  });
+
+  // Not API endpoints, registered before the request limit so that it never counts them (the
+  // limit's own file says why). Data answers compress themselves (gzip made once per data
+  // version, src/http/respond.ts); the documents and the dashboard's files go through
+  // @fastify/compress, whose hooks stay off the data routes. Brotli at its default quality 11
+  // would cost far more CPU than gzip for a few percent.
+  await registerMetrics(app, opts.metrics);
+  await app.register(async (scope) => {
+    await scope.register(compress, {
+      threshold: 2048,
+      encodings: ['br', 'gzip', 'deflate'],
+      brotliOptions: BROTLI_OPTIONS,
+      zlibOptions: { level: 6 },
+      globalDecompression: false,
+    });
+    await registerDocs(scope);
+    await registerDashboard(scope);
+    scope.get('/openapi.json', { schema: { hide: true } }, (_req, reply) => reply.send(app.swagger()));
+  });
+
+  // Every route registered from here on is an API endpoint: counted by the request limit, and
+  // replayed when it repeats a fresh answer.
+  const limit = opts.requestLimit;
+  if (limit.enabled) await enforceRequestLimit(app, limit, opts.onRateLimited);
+  if (opts.hitReplay) registerReplay(app, opts.deps.respond);
+
+  await app.register(healthRoutes, { readiness: opts.readiness });
+  await app.register(stockRoutes, opts.deps);
+  await app.register(companyRoutes, opts.deps);
+  await app.register(corporateActionRoutes, opts.deps);
+  await app.register(indexRoutes, opts.deps);
+  await app.register(sectorRoutes, opts.deps);
+  await app.register(marketRoutes, opts.deps);
+
+  // Every path answers only GET and HEAD; other methods get 405 with Allow (CORS owns OPTIONS).
+  await app.register(async (scope) => {
+    for (const url of getPaths) {
+      scope.route({
+        method: ['POST', 'PUT', 'PATCH', 'DELETE'],
+        url,
+        schema: { hide: true },
+        handler: (_req, reply) => {
+          reply.header('allow', 'GET, HEAD');
+          return sendError(reply, new MethodNotAllowedError());
+        },
+      });
+    }
+  });
+
+  app.setNotFoundHandler({ preHandler: limit.enabled ? app.rateLimit() : undefined }, (req, reply) =>
+    sendError(
+      reply,
+      new NotFoundError(`no such endpoint: ${req.method} ${clientText(req.url.split('?')[0] ?? '', 64)}`),
+    ),
+  );
+
+  return app;
+}
+
+/**
+ * A GET that repeats a URL whose answer is still fresh gets the responder's prepared bytes from an
+ * onRequest hook of its route, after every hook before it (the request limit among them) and
+ * before validation and the handler: a repeat of an answered URL validates the same and reads the
+ * same fresh datasets, so it would get the same view. The request is Fastify's like any other:
+ * its id, CORS headers, limit, access log, metrics and error handling are the ones every request
+ * gets. Cold requests are not held here; concurrent misses share the cache's single flight.
+ */
+function registerReplay(app: FastifyInstance, respond: Responder): void {
+  const replayHook: onRequestHookHandler = (req, reply, done) => {
+    const replay = req.method === 'GET' ? respond.replay(req) : undefined;
+    if (replay === undefined) return done();
+    req.log.debug('replayed a fresh answer');
+    reply.headers(replay.headers).send(replay.body);
+  };
+  // A route's own onRequest hooks run after the app's: appending the replay to each route's
+  // list, as @fastify/rate-limit adds its check (registered before this), keeps the check first.
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    if (!methods.includes('GET')) return;
+    const own =
+      route.onRequest === undefined
+        ? []
+        : Array.isArray(route.onRequest)
+          ? route.onRequest
+          : [route.onRequest];
+    route.onRequest = [...own, replayHook];
+  });
+}

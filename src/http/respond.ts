@@ -1,0 +1,230 @@
+// Success responses: headers (caching, negotiation) and the body from the view cache. A cached
+// answer's `data` is serialised once per data version and kept as bytes (plus a gzip of them,
+// made once, and the ETag); each response only appends a fresh `meta`. Serialising a large answer
+// per request is several times slower than sending cached bytes (stack-notes, bench/README.md).
+import { promisify } from 'node:util';
+import zlib from 'node:zlib';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Provenance } from '../cache/types.ts';
+import type { Answer } from '../market/answer.ts';
+import { toCsv } from './csv.ts';
+import { metaTail } from './envelope.ts';
+import { gzipHead, type GzipHead } from './gzip-splice.ts';
+import { isNotModified } from './conditional.ts';
+import { encodingOf, representationByAccept, wantsCsv } from './negotiation.ts';
+import { PROXY_HEADERS } from './request-context.ts';
+import { gzipBody, identityBody, ViewCache, type View } from './views.ts';
+
+/**
+ * Answers can also be had as CSV (`?format=csv` or `Accept: text/csv`), saved under this name; a
+ * single object is one row. `columns` is the header row of an empty list (the model's fields).
+ */
+export interface CsvOptions {
+  filename: string;
+  columns: readonly string[];
+}
+
+export interface Responder {
+  /**
+   * Sends `answer` (JSON, or CSV when `csv` is given and the client asks for it), its serialised
+   * form cached under `answer.key`, aged by its version. A string in place of `csv` is an explicit
+   * view key, accepted while routes written before `Answer.key` are adapted; it wins over the
+   * answer's own key.
+   */
+  send(
+    req: FastifyRequest,
+    reply: FastifyReply,
+    answer: Answer<unknown>,
+    csv?: CsvOptions | string,
+    legacyCsv?: CsvOptions,
+  ): FastifyReply | Promise<FastifyReply>;
+  /**
+   * The response a repeat of an earlier GET gets while its answer is still fresh (a cache HIT with
+   * the same view), from the bytes already prepared, before validation and the handler run (the
+   * replay hook in src/http/app.ts). Undefined when the handler must answer it (never seen, no
+   * longer fresh, gzip not made yet, brotli only, conditional, CSV, a caller proxy).
+   */
+  replay(req: FastifyRequest): Replay | undefined;
+}
+
+/** A prepared 200 for a repeated request: headers and body, ready to send. */
+export interface Replay {
+  headers: Record<string, string | number>;
+  body: Buffer;
+}
+
+/** What a JSON 200 told about its URL: which view answers it, and until when. */
+interface Remembered {
+  viewKey: string;
+  version: string;
+  fetchedAt: number;
+  freshUntil: number;
+  vary: string;
+  /** The replays of the current second (their Age, max-age and timestamp change by the second). */
+  second?: number;
+  identity?: Replay;
+  gzip?: Replay;
+}
+
+// Distinct URLs answered from the cache; beyond this the oldest is forgotten (its repeats go
+// through the routes, which answer them just as well).
+const REMEMBERED_URLS_MAX = 10_000;
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+const CSV_TYPE = 'text/csv; charset=utf-8';
+// Below this, compression buys nothing worth a header.
+const GZIP_MIN_BYTES = 1024;
+
+const gzip = promisify(zlib.gzip);
+const brotli = promisify(zlib.brotliCompress);
+/** Quality 11 (the default) costs far more CPU than gzip for a few percent; 4 is about gzip's cost. */
+export const BROTLI_OPTIONS = { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } };
+
+export function createResponder(maxBytes: number, now: () => number = Date.now): Responder {
+  const views = new ViewCache(maxBytes);
+  // By raw URL: a repeat of the same bytes routes, validates and reads the same fresh datasets, so
+  // it gets the same view. Entries hold the view's key, not the view: the LRU above bounds memory.
+  const remembered = new Map<string, Remembered>();
+  /** Lets repeats of this request be replayed while the answer is fresh. */
+  function remember(req: FastifyRequest, viewKey: string, view: View, p: Provenance, vary: string): void {
+    const url = req.raw.url;
+    if (req.method !== 'GET' || url === undefined || p.state === 'STALE') return;
+    if (remembered.get(url)?.version === view.version) return;
+    if (remembered.size >= REMEMBERED_URLS_MAX) remembered.delete(remembered.keys().next().value as string);
+    remembered.set(url, {
+      viewKey,
+      version: view.version,
+      fetchedAt: p.fetchedAt,
+      freshUntil: p.freshUntil,
+      vary,
+    });
+  }
+
+  return {
+    send(req, reply, answer, csvOrKey, legacyCsv) {
+      const viewKey = typeof csvOrKey === 'string' ? csvOrKey : answer.key;
+      const csv = typeof csvOrKey === 'string' ? legacyCsv : csvOrKey;
+      const view = views.of(answer, viewKey);
+      const asCsv = csv !== undefined && wantsCsv(req);
+      const vary = csv ? 'accept, accept-encoding' : 'accept-encoding';
+      reply.header('vary', vary);
+      const etag = asCsv ? `${view.etag.slice(0, -1)}-csv"` : view.etag;
+      const nowMs = now();
+      cachingHeaders(reply, answer.provenance, etag, view.lastModified, nowMs);
+      if (isNotModified(req.headers, { etag, lastModifiedMs: answer.provenance.fetchedAt })) {
+        return reply.code(304).send();
+      }
+      const encoding = encodingOf(req.headers['accept-encoding']);
+      if (asCsv) {
+        if (view.csv === undefined) {
+          const rows = Array.isArray(answer.data) ? (answer.data as unknown[]) : [answer.data];
+          view.csv = Buffer.from(toCsv(rows, csv.columns));
+          views.update(viewKey, view); // re-weigh it with its CSV
+        }
+        reply.header('content-disposition', `attachment; filename="${csv.filename}.csv"`);
+        reply.type(CSV_TYPE);
+        if (view.csv.length < GZIP_MIN_BYTES || encoding === null) return reply.send(view.csv);
+        reply.header('content-encoding', encoding);
+        if (encoding === 'br') return brotli(view.csv, BROTLI_OPTIONS).then((body) => reply.send(body));
+        view.csvGzip ??= gzip(view.csv);
+        return view.csvGzip.then((body) => reply.send(body));
+      }
+      // Only answers a client asking for CSV by Accept could not have had are replayed.
+      if (representationByAccept(req.headers.accept) !== 'csv')
+        remember(req, viewKey, view, answer.provenance, vary);
+      const deliver = (body: Buffer): FastifyReply => reply.send(body);
+      const tail = metaTail(answer.provenance.state !== 'MISS', view.count, nowMs, view.metaExtra);
+      const recent = views.bodies(view, tail, Math.floor(nowMs / 1000));
+      reply.type(JSON_TYPE);
+      if (view.head.length < GZIP_MIN_BYTES || encoding === null) {
+        return deliver(identityBody(recent, view.head));
+      }
+      reply.header('content-encoding', encoding);
+      // Brotli cannot be spliced like gzip; it is made per response, on the thread pool, for the
+      // rare client that accepts br but not gzip.
+      if (encoding === 'br') {
+        return brotli(identityBody(recent, view.head), BROTLI_OPTIONS).then(deliver);
+      }
+      if (view.gzipReady !== undefined) {
+        return deliver(gzipBody(recent, view.gzipReady));
+      }
+      view.gzip ??= gzipHead(view.head).then((head) => (view.gzipReady = head));
+      // A cold burst's waiters all land here: they share one body, as later responses do.
+      return view.gzip.then((head) => deliver(gzipBody(recent, head)));
+    },
+
+    replay(req) {
+      const url = req.raw.url;
+      const known = url === undefined ? undefined : remembered.get(url);
+      if (known === undefined || !replayable(req)) return undefined;
+      const nowMs = now();
+      const view = views.peek(known.viewKey);
+      if (nowMs >= known.freshUntil || view?.version !== known.version) {
+        remembered.delete(url as string);
+        return undefined;
+      }
+      const encoding = encodingOf(req.headers['accept-encoding']);
+      const compressed = encoding !== null && view.head.length >= GZIP_MIN_BYTES;
+      if (compressed && (encoding !== 'gzip' || view.gzipReady === undefined)) return undefined;
+      const second = Math.floor(nowMs / 1000);
+      if (known.second !== second) {
+        known.second = second;
+        known.identity = known.gzip = undefined;
+      }
+      const made = compressed ? known.gzip : known.identity;
+      if (made !== undefined) return made;
+      // A repeat within freshness is what the handler would answer as a HIT.
+      const tail = metaTail(true, view.count, nowMs, view.metaExtra);
+      const recent = views.bodies(view, tail, second);
+      const body = compressed
+        ? gzipBody(recent, view.gzipReady as GzipHead)
+        : identityBody(recent, view.head);
+      // In the order send() sets them.
+      const headers: Record<string, string | number> = {
+        vary: known.vary,
+        'x-cache': 'HIT',
+        etag: view.etag,
+        'last-modified': view.lastModified,
+        'cache-control': `public, max-age=${secondsUntil(known.freshUntil, nowMs)}`,
+        age: secondsUntil(nowMs, known.fetchedAt),
+        'content-type': JSON_TYPE,
+      };
+      if (compressed) headers['content-encoding'] = 'gzip';
+      const replay = { headers, body };
+      if (compressed) known.gzip = replay;
+      else known.identity = replay;
+      return replay;
+    },
+  };
+}
+
+/** Requests whose answer could depend on more than the URL and Accept-Encoding go to the handler. */
+function replayable(req: FastifyRequest): boolean {
+  const { headers } = req;
+  if (headers['if-none-match'] !== undefined || headers['if-modified-since'] !== undefined) return false;
+  if (representationByAccept(headers.accept) === 'csv') return false;
+  for (const name of PROXY_HEADERS) if (headers[name] !== undefined) return false;
+  return true;
+}
+
+function cachingHeaders(
+  reply: FastifyReply,
+  p: Provenance,
+  etag: string,
+  lastModified: string,
+  nowMs: number,
+): void {
+  reply.header('x-cache', p.state);
+  reply.header('etag', etag);
+  reply.header('last-modified', lastModified);
+  reply.header(
+    'cache-control',
+    `public, max-age=${p.state === 'STALE' ? 0 : secondsUntil(p.freshUntil, nowMs)}`,
+  );
+  if (p.state !== 'MISS') reply.header('age', secondsUntil(nowMs, p.fetchedAt));
+}
+
+/** Whole seconds from `from` to `to`, never negative (max-age, Age). */
+function secondsUntil(to: number, from: number): number {
+  return Math.max(0, Math.floor((to - from) / 1000));
+}

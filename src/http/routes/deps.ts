@@ -1,0 +1,11 @@
+import type { FastifyRequest } from 'fastify';
+import type { Datasets } from '../../market/datasets.ts';
+import type { RequestContext } from '../../market/context.ts';
+import type { Responder } from '../respond.ts';
+
+/** What every route plugin receives: the market's datasets and the response writer. */
+export interface RouteDeps {
+  datasets: Datasets;
+  respond: Responder;
+  contextOf: (req: FastifyRequest) => RequestContext;
+}

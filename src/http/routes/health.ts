@@ -1,0 +1,63 @@
+import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { NotReadyError } from '../../errors.ts';
+import { sendError } from '../error-handler.ts';
+import { envelope } from '../envelope.ts';
+import { errorRef, singleEnvelope } from '../schemas.ts';
+
+// Liveness never touches the portal. It is an API endpoint and counts against the request limit
+// like the others (spec); probes should come from an address of their own.
+// `?ready=1` is readiness for load balancers: 503 only while the local store is unusable or the
+// process is shutting down; a lost Redis is reported as degraded but keeps the replica in rotation.
+
+/** What `?ready=1` reports; the composition root (src/service.ts) knows the parts it is made of. */
+export interface Readiness {
+  ready: boolean;
+  store: 'ok' | 'failing';
+  redis: 'ok' | 'degraded' | 'disabled';
+  shuttingDown: boolean;
+}
+
+export async function healthRoutes(
+  app: FastifyInstance,
+  opts: { readiness: () => Readiness },
+): Promise<void> {
+  app.withTypeProvider<TypeBoxTypeProvider>().get(
+    '/health',
+    {
+      schema: {
+        operationId: 'getHealth',
+        summary: 'Liveness, or readiness with ?ready=1',
+        tags: ['service'],
+        querystring: Type.Object(
+          {
+            ready: Type.Optional(
+              Type.String({ description: '1: readiness check (store, shutdown, Redis) instead of liveness' }),
+            ),
+          },
+          { additionalProperties: false },
+        ),
+        response: {
+          200: singleEnvelope('Health', '`ok` while the service accepts requests', false),
+          503: errorRef(
+            'readiness only: the local store is unusable or the process is shutting down (not_ready)',
+          ),
+        },
+      },
+    },
+    (req, reply) => {
+      reply.header('cache-control', 'no-store');
+      if (req.query.ready === undefined || req.query.ready === '0') {
+        return reply.type('application/json; charset=utf-8').send(envelope('{"status":"ok"}', false, -1));
+      }
+      const r = opts.readiness();
+      if (!r.ready) {
+        const why = r.shuttingDown ? 'shutting down' : 'the local store is unusable';
+        return sendError(reply, new NotReadyError(`not ready: ${why}`));
+      }
+      const body = { status: r.redis === 'degraded' ? 'degraded' : 'ok', store: r.store, redis: r.redis };
+      return reply.type('application/json; charset=utf-8').send(envelope(JSON.stringify(body), false, -1));
+    },
+  );
+}

@@ -1,0 +1,59 @@
+import type { FastifyInstance } from 'fastify';
+import { marketSummary } from '../../market/indices.ts';
+import { screener } from '../../market/screener.ts';
+import { ScreenerRow } from '../../market/models.ts';
+import {
+  columnsOf,
+  errorResponses,
+  FormatQuery,
+  listEnvelope,
+  ProxyHeaders,
+  singleEnvelope,
+} from '../schemas.ts';
+import type { RouteDeps } from './deps.ts';
+
+export async function marketRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {
+  const { datasets, respond, contextOf } = deps;
+
+  app.get(
+    '/screener',
+    {
+      schema: {
+        operationId: 'listScreener',
+        summary: 'Screener table',
+        description:
+          'Optional header X-Exchange-Proxy (or X-PSX-Proxy): http://, socks5:// or socks5h:// proxy for this request’s exchange traffic, honoured only when the server enables passthrough; never contacted when the answer is cached.',
+        tags: ['market'],
+        querystring: FormatQuery,
+        headers: ProxyHeaders,
+        response: {
+          200: listEnvelope('ScreenerRow', 'one row per symbol'),
+          ...errorResponses({ 400: 'bad proxy header' }),
+        },
+      },
+    },
+    async (req, reply) =>
+      respond.send(req, reply, await screener(datasets, contextOf(req)), {
+        filename: 'screener',
+        columns: columnsOf(ScreenerRow),
+      }),
+  );
+
+  app.get(
+    '/market/summary',
+    {
+      schema: {
+        operationId: 'getMarketSummary',
+        summary: 'Index levels at a glance',
+        tags: ['market'],
+        querystring: FormatQuery,
+        response: { 200: singleEnvelope('MarketSummary', 'index levels'), ...errorResponses() },
+      },
+    },
+    async (req, reply) =>
+      respond.send(req, reply, await marketSummary(datasets, contextOf(req)), {
+        filename: 'market-summary',
+        columns: [],
+      }),
+  );
+}

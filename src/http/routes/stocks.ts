@@ -1,0 +1,195 @@
+import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { fundamentals } from '../../market/fundamentals.ts';
+import { adjustedHistorical, parseAdjustedFlags } from '../../market/adjusted-history.ts';
+import { historical } from '../../market/history.ts';
+import { AdjustmentMeta } from '../../market/models.ts';
+import { quote } from '../../market/quotes.ts';
+import { SEARCH_LIMIT, searchStocks } from '../../market/search.ts';
+import { listStocks } from '../../market/stocks.ts';
+import {
+  AdjustedHistoricalRow,
+  FundamentalsRow,
+  HistoricalRow,
+  Quote,
+  StockMatch,
+} from '../../market/models.ts';
+import {
+  columnsOf,
+  errorResponses,
+  FormatQuery,
+  listEnvelope,
+  query,
+  singleEnvelope,
+  SymbolParam,
+  SYMBOL_COLUMNS,
+} from '../schemas.ts';
+import type { RouteDeps } from './deps.ts';
+
+const HistoricalQuery = query({
+  start: Type.Optional(Type.String({ format: 'date', description: 'first day, inclusive, YYYY-MM-DD' })),
+  end: Type.Optional(Type.String({ format: 'date', description: 'last day, inclusive, YYYY-MM-DD' })),
+  order: Type.Optional(Type.Enum(['asc', 'desc'], { description: 'asc (default): oldest first' })),
+  limit: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: 100_000, description: 'only the newest N rows of the range' }),
+  ),
+  // Strings checked by the service, so a bad value is a 400 that names the accepted ones.
+  adjusted: Type.Optional(
+    Type.String({
+      description:
+        '`true`: prices adjusted for the capital changes (bonus, right, split) the portal records and the raw prices confirm; each row gains adjustment_factor and meta.adjustment says how far the adjustment reaches. `false` (default): raw prices, as traded',
+      examples: ['true'],
+    }),
+  ),
+  dividends: Type.Optional(
+    Type.String({
+      description:
+        '`true` (with adjusted=true): also adjust for the cash dividends on the payouts page (about the last 17–18 months; meta.adjustment.dividends_from). `false` (default)',
+    }),
+  ),
+});
+
+export async function stockRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {
+  const r = app.withTypeProvider<TypeBoxTypeProvider>();
+  const { datasets, respond, contextOf } = deps;
+
+  r.get(
+    '/stocks',
+    {
+      schema: {
+        operationId: 'listStocks',
+        summary: 'Listed symbols',
+        tags: ['stocks'],
+        querystring: query({
+          index: Type.Optional(
+            Type.String({
+              minLength: 1,
+              maxLength: 40,
+              description: "only this index's constituents, e.g. KSE100 (not empty)",
+            }),
+          ),
+          q: Type.Optional(
+            Type.String({
+              maxLength: 50,
+              description: `search symbols and company names (case-insensitive): then the list is {symbol, name, sector} objects, best matches first (exact symbol, symbol prefix, name prefix, name word prefix, substrings), at most ${SEARCH_LIMIT}`,
+            }),
+          ),
+        }),
+        response: {
+          200: listEnvelope(
+            Type.Union([Type.String(), Type.Unsafe({ $ref: 'StockMatch#' })]),
+            'symbols (tickers); with q, matches as {symbol, name, sector}',
+          ),
+          ...errorResponses({ 400: 'q is empty', 404: 'unknown index' }),
+        },
+      },
+    },
+    async (req, reply) => {
+      const { index, q } = req.query;
+      if (q !== undefined) {
+        const found = await searchStocks(datasets, q, contextOf(req));
+        return respond.send(req, reply, found, {
+          filename: 'stocks-search',
+          columns: columnsOf(StockMatch),
+        });
+      }
+      const answer = await listStocks(datasets, contextOf(req), index);
+      return respond.send(req, reply, answer, {
+        filename: index ? `stocks-${index.toUpperCase().replace(/[^A-Z0-9]+/g, '-')}` : 'stocks',
+        columns: SYMBOL_COLUMNS,
+      });
+    },
+  );
+
+  r.get(
+    '/stocks/:symbol/quote',
+    {
+      schema: {
+        operationId: 'getQuote',
+        summary: "A symbol's quote",
+        tags: ['stocks'],
+        params: SymbolParam,
+        querystring: FormatQuery,
+        response: {
+          200: singleEnvelope('Quote', 'the quote'),
+          ...errorResponses({ 404: 'SYMBOL not found' }),
+        },
+      },
+    },
+    async (req, reply) => {
+      const answer = await quote(datasets, req.params.symbol, contextOf(req));
+      return respond.send(req, reply, answer, {
+        filename: `${answer.data.symbol}-quote`,
+        columns: columnsOf(Quote),
+      });
+    },
+  );
+
+  r.get(
+    '/stocks/:symbol/historical',
+    {
+      schema: {
+        operationId: 'listHistory',
+        summary: 'Daily history',
+        description:
+          'One row per trading day over [start, end] (both optional; default: the whole history), oldest first unless order=desc. By default prices are as traded, not adjusted for corporate actions; is_anomaly flags suspect rows. With adjusted=true every row is an AdjustedHistoricalRow: open/high/low/close × adjustment_factor, volume ÷ adjustment_factor (rounded), ex-dates of confirmed capital changes carry the anomaly reason corporate_action, and meta.adjustment = {status: full|partial|unavailable, series_start: first day of the portal’s adjusted series, partial_before: rows before this date carry the factor known at series_start (capital changes before it are unknown), dividends: whether cash dividends are in the factors, dividends_from: oldest payouts announcement, reason: why the adjustment is unavailable or dividends are missing}. When the adjusted series is missing, empty or unreadable the rows stay raw with adjustment_factor null and the reason in meta (503 when nothing is cached and the exchange is down).',
+        tags: ['stocks'],
+        params: SymbolParam,
+        querystring: HistoricalQuery,
+        response: {
+          200: listEnvelope(
+            Type.Union([
+              Type.Unsafe({ $ref: 'HistoricalRow#' }),
+              Type.Unsafe({ $ref: 'AdjustedHistoricalRow#' }),
+            ]),
+            'daily rows: HistoricalRow, or AdjustedHistoricalRow with adjusted=true',
+            { adjustment: Type.Optional(AdjustmentMeta) },
+          ),
+          ...errorResponses({
+            400: 'start is after end; adjusted or dividends not true/false; dividends=true without adjusted=true',
+            404: 'unknown symbol',
+          }),
+        },
+      },
+    },
+    async (req, reply) => {
+      const { start, end, order, limit } = req.query;
+      const symbol = req.params.symbol.toUpperCase();
+      const flags = parseAdjustedFlags(req.query.adjusted, req.query.dividends);
+      const range = { start, end, order, limit };
+      const answer = flags.adjusted
+        ? await adjustedHistorical(datasets, symbol, { ...range, dividends: flags.dividends }, contextOf(req))
+        : await historical(datasets, symbol, range, contextOf(req));
+      return respond.send(req, reply, answer, {
+        filename: `${symbol}-historical`,
+        columns: columnsOf(flags.adjusted ? AdjustedHistoricalRow : HistoricalRow),
+      });
+    },
+  );
+
+  r.get(
+    '/stocks/:symbol/fundamentals',
+    {
+      schema: {
+        operationId: 'listFundamentals',
+        summary: 'Financial reports filed',
+        tags: ['stocks'],
+        params: SymbolParam,
+        querystring: FormatQuery,
+        response: {
+          200: listEnvelope('FundamentalsRow', 'reports, as the portal lists them'),
+          ...errorResponses({ 404: 'unknown symbol' }),
+        },
+      },
+    },
+    async (req, reply) => {
+      const answer = await fundamentals(datasets, req.params.symbol, contextOf(req));
+      const symbol = req.params.symbol.toUpperCase();
+      return respond.send(req, reply, answer, {
+        filename: `${symbol}-fundamentals`,
+        columns: columnsOf(FundamentalsRow),
+      });
+    },
+  );
+}

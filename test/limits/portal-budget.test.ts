@@ -1,0 +1,77 @@
+// The portal budget rations portal fetches per client and in total, on a clock the test moves.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { ExchangeUnavailableError, RateLimitedError } from '../../src/errors.ts';
+import { PortalBudget } from '../../src/limits/portal-budget.ts';
+import { MemoryWindowCounter } from '../../src/limits/window-counter.ts';
+
+function budget(limits: Partial<ConstructorParameters<typeof PortalBudget>[1]> = {}) {
+  let clock = 1_000_000;
+  const rejected: string[] = [];
+  const b = new PortalBudget(
+    new MemoryWindowCounter(() => clock),
+    { perIp: 0, global: 0, proxyPerIp: 0, proxyMaxInFlight: 4, ...limits },
+    (scope) => rejected.push(scope),
+  );
+  return { b, rejected, advance: (ms: number) => (clock += ms) };
+}
+
+const direct = (ip: string) => ({ clientIp: ip });
+
+describe('MemoryWindowCounter', () => {
+  it('counts within a window and starts again when it resets', async () => {
+    let clock = 0;
+    const c = new MemoryWindowCounter(() => clock);
+    assert.deepEqual(await c.hit('k', 60_000), { count: 1, resetMs: 60_000 });
+    clock = 59_000;
+    assert.deepEqual(await c.hit('k', 60_000), { count: 2, resetMs: 1_000 });
+    assert.equal((await c.hit('other', 60_000)).count, 1, 'keys count apart');
+    clock = 60_000;
+    assert.deepEqual(await c.hit('k', 60_000), { count: 1, resetMs: 60_000 });
+  });
+});
+
+describe('PortalBudget', () => {
+  it('allows perIp fetches a minute per client, then 429 with the seconds until the window resets', async () => {
+    const { b, rejected, advance } = budget({ perIp: 2 });
+    await b.admit(direct('a'));
+    advance(20_000);
+    await b.admit(direct('a'));
+    await assert.rejects(b.admit(direct('a')), (err: RateLimitedError) => {
+      assert.ok(err instanceof RateLimitedError);
+      assert.equal(err.retryAfter, 40);
+      return true;
+    });
+    assert.deepEqual(rejected, ['ip']);
+    await b.admit(direct('b')); // another client has its own budget
+    advance(40_000);
+    await b.admit(direct('a')); // a new window
+  });
+
+  it('refuses every client with 503 once the global budget is spent', async () => {
+    const { b, rejected } = budget({ global: 2 });
+    await b.admit(direct('a'));
+    await b.admit(direct('b'));
+    await assert.rejects(b.admit(direct('c')), ExchangeUnavailableError);
+    assert.deepEqual(rejected, ['global']);
+  });
+
+  it('bounds proxied fetches in flight until they are released', async () => {
+    const { b, rejected } = budget({ proxyMaxInFlight: 1 });
+    const proxied = { clientIp: 'a', proxy: {} as never };
+    const release = await b.admit(proxied);
+    await assert.rejects(b.admit(proxied), RateLimitedError);
+    assert.deepEqual(rejected, ['proxy-in-flight']);
+    release();
+    release(); // twice changes nothing
+    const again = await b.admit(proxied);
+    await assert.rejects(b.admit(proxied), RateLimitedError);
+    again();
+  });
+
+  it('with limits of 0 admits everything', async () => {
+    const { b, rejected } = budget();
+    for (let i = 0; i < 100; i++) await b.admit(direct('a'));
+    assert.deepEqual(rejected, []);
+  });
+});
