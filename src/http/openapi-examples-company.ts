@@ -1,6 +1,6 @@
 // OpenAPI examples of the company endpoints (#17), kept apart from openapi-examples.ts so the two
 // can change independently. Values are the fake portal's (`npm run demo`).
-import type { OperationExamples } from './openapi-examples.ts';
+import type { OperationExamples } from './openapi-example-types.ts';
 
 const SYMBOL_404 = [{ code: 'not_found', message: 'NOSUCH not found' }];
 const SYMBOL_422 = [

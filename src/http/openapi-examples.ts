@@ -5,6 +5,9 @@
 // (dev/fake-portal), so whatever /docs shows can be reproduced with `npm run demo`.
 
 import { COMPANY_OPERATION_EXAMPLES, ENGRO_QUOTE_EXTRAS } from './openapi-examples-company.ts';
+import type { ErrorExample, OperationExamples } from './openapi-example-types.ts';
+
+export type { OperationExamples } from './openapi-example-types.ts';
 
 /** The parts of an OpenAPI 3.1 document this module reads or writes. */
 export interface OpenApiDoc {
@@ -20,29 +23,6 @@ interface OpenApiOperation {
 
 interface OpenApiMediaType {
   examples?: Record<string, { summary: string; value: unknown }>;
-}
-
-interface ErrorExample {
-  code: string;
-  message: string;
-  summary?: string;
-}
-
-export interface OperationExamples {
-  /** Example value per parameter name (path and query). */
-  params: Record<string, string | number>;
-  /** The example request: path and query string, as a caller would send it. */
-  request: string;
-  /** The same request through the typed client (packages/client, `api` is a client from createClient). */
-  client: string;
-  /** The example `data` of the 200 answer. */
-  data: unknown;
-  /** Extra `meta` fields of the 200 answer, for endpoints that add some. */
-  meta?: Record<string, unknown>;
-  /** More 200 examples (another switch of the same endpoint), by name. */
-  alternatives?: Record<string, { request: string; data: unknown; meta?: Record<string, unknown> }>;
-  /** Error examples that differ from the defaults below, by status. */
-  errors?: Partial<Record<number, ErrorExample[]>>;
 }
 
 /** The fake portal's "now" (Fri 2026-11-20, 4:35 PM in Karachi), so examples agree with the demo. */
