@@ -1285,6 +1285,774 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/stocks/{symbol}/intraday': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Today's prints or bars
+     * @description Today's trades from the exchange's intraday series: with interval=tick one row per print {time, price, volume}, oldest first; otherwise {time, open, high, low, close, volume, trades} bars. Fresh for CACHE_INTRADAY_TTL (15 minutes) while the market is open, until the next open when it is closed; an empty list before the first print of the day.
+     *
+     *     **Example request**
+     *
+     *     ```http
+     *     GET /stocks/HBL/intraday?interval=15m
+     *     ```
+     *
+     *     **Typed client**
+     *
+     *     ```ts
+     *     const { data, error } = await api.GET('/stocks/{symbol}/intraday', { params: { path: { symbol: 'HBL' }, query: { interval: '15m' } } });
+     *     ```
+     */
+    get: {
+      parameters: {
+        query?: {
+          /**
+           * @description tick: every print, oldest first; 1m…60m: OHLCV bars on the Karachi clock (a 60m bar starts on the hour), only for intervals with prints. Default 5m.
+           * @example 15m
+           */
+          interval?: 'tick' | '1m' | '5m' | '15m' | '30m' | '60m';
+          /**
+           * @description csv: RFC 4180 with a header row (also chosen by Accept: text/csv); errors stay JSON
+           * @example json
+           */
+          format?: 'json' | 'csv';
+        };
+        header?: never;
+        path: {
+          /**
+           * @description a listed symbol, case-insensitive (e.g. ENGRO, 786, UBLP-ETF)
+           * @example HBL
+           */
+          symbol: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description prints (interval=tick) or bars, oldest first */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              data: (components['schemas']['StockTick'] | components['schemas']['IntradayBar'])[];
+              meta: {
+                /** @description server time of the response, ISO 8601 with UTC offset, to the second */
+                timestamp: string;
+                /** @description true when served from cache */
+                cached: boolean;
+                /** @description number of items in data */
+                count: number;
+              };
+            };
+          };
+        };
+        /** @description unknown symbol */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description request validation failed (code bad_request) */
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description more than the allowed requests a minute from this IP, or its exchange-fetch budget is spent */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description unexpected server error (internal_error) */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description the exchange page could not be read (upstream_data_error) or a caller proxy failed (proxy_unreachable) */
+        502: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description the exchange was unreachable and nothing is cached (exchange_unavailable) */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/indices/{name}/intraday': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * An index's ticks or bars today
+     * @description The exchange serves an intraday series for index codes (about one tick every 15 s): interval=tick gives {time, value, volume}; bars as for a stock. 404 for an unknown index, or one the exchange has no series for.
+     *
+     *     **Example request**
+     *
+     *     ```http
+     *     GET /indices/KSE100/intraday?interval=60m
+     *     ```
+     *
+     *     **Typed client**
+     *
+     *     ```ts
+     *     const { data, error } = await api.GET('/indices/{name}/intraday', { params: { path: { name: 'KSE100' }, query: { interval: '60m' } } });
+     *     ```
+     */
+    get: {
+      parameters: {
+        query?: {
+          /**
+           * @description tick: every print, oldest first; 1m…60m: OHLCV bars on the Karachi clock (a 60m bar starts on the hour), only for intervals with prints. Default 5m.
+           * @example 60m
+           */
+          interval?: 'tick' | '1m' | '5m' | '15m' | '30m' | '60m';
+          /**
+           * @description csv: RFC 4180 with a header row (also chosen by Accept: text/csv); errors stay JSON
+           * @example json
+           */
+          format?: 'json' | 'csv';
+        };
+        header?: never;
+        path: {
+          /** @example KSE100 */
+          name: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description ticks (interval=tick) or bars, oldest first */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              data: (components['schemas']['IndexTick'] | components['schemas']['IntradayBar'])[];
+              meta: {
+                /** @description server time of the response, ISO 8601 with UTC offset, to the second */
+                timestamp: string;
+                /** @description true when served from cache */
+                cached: boolean;
+                /** @description number of items in data */
+                count: number;
+              };
+            };
+          };
+        };
+        /** @description unknown index, or no intraday series for it */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description request validation failed (code bad_request) */
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description more than the allowed requests a minute from this IP, or its exchange-fetch budget is spent */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description unexpected server error (internal_error) */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description the exchange page could not be read (upstream_data_error) or a caller proxy failed (proxy_unreachable) */
+        502: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description the exchange was unreachable and nothing is cached (exchange_unavailable) */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/indices/{name}/historical': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Daily index levels
+     * @description One row per trading day over [start, end] (both optional; default the whole series, about five years), oldest first unless order=desc, from the exchange's end-of-day series for the index. high and low are always null: that series has none.
+     *
+     *     **Example request**
+     *
+     *     ```http
+     *     GET /indices/KSE100/historical?start=2026-11-16&end=2026-11-17
+     *     ```
+     *
+     *     **Typed client**
+     *
+     *     ```ts
+     *     const { data, error } = await api.GET('/indices/{name}/historical', { params: { path: { name: 'KSE100' }, query: { start: '2026-11-16', end: '2026-11-17' } } });
+     *     ```
+     */
+    get: {
+      parameters: {
+        query?: {
+          /**
+           * @description first day, inclusive, YYYY-MM-DD
+           * @example 2026-11-16
+           */
+          start?: string;
+          /**
+           * @description last day, inclusive, YYYY-MM-DD
+           * @example 2026-11-17
+           */
+          end?: string;
+          /**
+           * @description asc (default): oldest first
+           * @example asc
+           */
+          order?: 'asc' | 'desc';
+          /**
+           * @description only the newest N rows of the range
+           * @example 100
+           */
+          limit?: number;
+          /**
+           * @description csv: RFC 4180 with a header row (also chosen by Accept: text/csv); errors stay JSON
+           * @example json
+           */
+          format?: 'json' | 'csv';
+        };
+        header?: never;
+        path: {
+          /** @example KSE100 */
+          name: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description daily levels */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              data: components['schemas']['IndexHistoricalRow'][];
+              meta: {
+                /** @description server time of the response, ISO 8601 with UTC offset, to the second */
+                timestamp: string;
+                /** @description true when served from cache */
+                cached: boolean;
+                /** @description number of items in data */
+                count: number;
+              };
+            };
+          };
+        };
+        /** @description start is after end */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description unknown index */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description request validation failed (code bad_request) */
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description more than the allowed requests a minute from this IP, or its exchange-fetch budget is spent */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description unexpected server error (internal_error) */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description the exchange page could not be read (upstream_data_error) or a caller proxy failed (proxy_unreachable) */
+        502: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description the exchange was unreachable and nothing is cached (exchange_unavailable) */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/quotes': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Quotes of many symbols
+     * @description The quote of each symbol asked, in the order asked, each once, built from the same two cached exchange pages as the single quote (one exchange fetch per page however many symbols). Symbols the exchange does not list are named in meta.not_found instead of failing the call.
+     *
+     *     **Example request**
+     *
+     *     ```http
+     *     GET /quotes?symbols=ENGRO,NOSUCH
+     *     ```
+     *
+     *     **Typed client**
+     *
+     *     ```ts
+     *     const { data, error } = await api.GET('/quotes', { params: { query: { symbols: 'ENGRO,NOSUCH' } } });
+     *     ```
+     */
+    get: {
+      parameters: {
+        query: {
+          /**
+           * @description comma-separated symbols, case-insensitive, at most 100 (duplicates count once), e.g. ENGRO,HBL,LUCK
+           * @example ENGRO,NOSUCH
+           */
+          symbols: string;
+          /**
+           * @description csv: RFC 4180 with a header row (also chosen by Accept: text/csv); errors stay JSON
+           * @example json
+           */
+          format?: 'json' | 'csv';
+        };
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description quotes in the order asked */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              data: components['schemas']['Quote'][];
+              meta: {
+                /** @description server time of the response, ISO 8601 with UTC offset */
+                timestamp: string;
+                /** @description true when served from cache */
+                cached: boolean;
+                /** @description number of items in data */
+                count: number;
+                /** @description symbols asked for that the exchange does not list */
+                not_found: string[];
+              };
+            };
+          };
+        };
+        /** @description no symbols, more than 100, or a malformed one */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description request validation failed (code bad_request) */
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description more than the allowed requests a minute from this IP, or its exchange-fetch budget is spent */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description unexpected server error (internal_error) */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description the exchange page could not be read (upstream_data_error) or a caller proxy failed (proxy_unreachable) */
+        502: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description the exchange was unreachable and nothing is cached (exchange_unavailable) */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/market/movers': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Top gainers, losers or most active
+     * @description From the cached market watch: gainers by change_pct (highest first, only rising symbols), losers by change_pct (lowest first, only falling ones), active by volume. Ties by symbol.
+     *
+     *     **Example request**
+     *
+     *     ```http
+     *     GET /market/movers?by=gainers&limit=2
+     *     ```
+     *
+     *     **Typed client**
+     *
+     *     ```ts
+     *     const { data, error } = await api.GET('/market/movers', { params: { query: { by: 'gainers', limit: 2 } } });
+     *     ```
+     */
+    get: {
+      parameters: {
+        query?: {
+          /**
+           * @description gainers (default), losers or active
+           * @example gainers
+           */
+          by?: 'gainers' | 'losers' | 'active';
+          /**
+           * @description default 10
+           * @example 2
+           */
+          limit?: number;
+          /**
+           * @description csv: RFC 4180 with a header row (also chosen by Accept: text/csv); errors stay JSON
+           * @example json
+           */
+          format?: 'json' | 'csv';
+        };
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description the movers, best first */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              data: components['schemas']['Mover'][];
+              meta: {
+                /** @description server time of the response, ISO 8601 with UTC offset, to the second */
+                timestamp: string;
+                /** @description true when served from cache */
+                cached: boolean;
+                /** @description number of items in data */
+                count: number;
+              };
+            };
+          };
+        };
+        /** @description request validation failed (code bad_request) */
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description more than the allowed requests a minute from this IP, or its exchange-fetch budget is spent */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description unexpected server error (internal_error) */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description the exchange page could not be read (upstream_data_error) or a caller proxy failed (proxy_unreachable) */
+        502: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description the exchange was unreachable and nothing is cached (exchange_unavailable) */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/market/breadth': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Advances, declines and totals
+     * @description Counted over the cached market watch (the regular board): symbols above, below and at LDCP, and the day’s total volume and value (Σ current × volume).
+     *
+     *     **Example request**
+     *
+     *     ```http
+     *     GET /market/breadth
+     *     ```
+     *
+     *     **Typed client**
+     *
+     *     ```ts
+     *     const { data, error } = await api.GET('/market/breadth');
+     *     ```
+     */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description market breadth */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              data: components['schemas']['Breadth'];
+              meta: {
+                /** @description server time of the response, ISO 8601 with UTC offset, to the second */
+                timestamp: string;
+                /** @description true when served from cache */
+                cached: boolean;
+              };
+            };
+          };
+        };
+        /** @description request validation failed (code bad_request) */
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description more than the allowed requests a minute from this IP, or its exchange-fetch budget is spent */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description unexpected server error (internal_error) */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description the exchange page could not be read (upstream_data_error) or a caller proxy failed (proxy_unreachable) */
+        502: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description the exchange was unreachable and nothing is cached (exchange_unavailable) */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1447,6 +2215,91 @@ export interface components {
     /** @description current index levels: `kse100`, `kse30`, `kmiallshare`, `allshare`, and every other index as its lowercase code */
     MarketSummary: {
       [key: string]: number;
+    };
+    /** @description one of today's prints, as the exchange lists them */
+    StockTick: {
+      /**
+       * Format: date-time
+       * @description ISO 8601 with the Karachi offset, e.g. 2026-11-20T09:35:12+05:00
+       */
+      time: string;
+      /** @description PKR */
+      price: number;
+      /** @description shares in this print (may be 0) */
+      volume: number;
+    };
+    /** @description one of today's index ticks (about every 15 s) */
+    IndexTick: {
+      /**
+       * Format: date-time
+       * @description ISO 8601 with the Karachi offset, e.g. 2026-11-20T09:35:12+05:00
+       */
+      time: string;
+      /** @description index points */
+      value: number;
+      /** @description shares traded in the index since the previous tick */
+      volume: number;
+    };
+    /** @description one bar; intervals without a print have no bar */
+    IntradayBar: {
+      /**
+       * Format: date-time
+       * @description start of the bar on the Karachi clock (bars cover [time, time + interval)), +05:00
+       */
+      time: string;
+      /** @description first print of the bar (PKR, or points for an index) */
+      open: number;
+      high: number;
+      low: number;
+      /** @description last print of the bar */
+      close: number;
+      /** @description sum of the prints’ volumes */
+      volume: number;
+      /** @description prints in the bar (a print may carry volume 0) */
+      trades: number;
+    };
+    IndexHistoricalRow: {
+      /**
+       * Format: date
+       * @description trading day, YYYY-MM-DD (Asia/Karachi)
+       */
+      date: string;
+      /** @description points; the series’ fourth column, the open [upstream: probable for indices] */
+      open: number | null;
+      /** @description always null: the exchange’s daily index series has no high */
+      high: null;
+      /** @description always null: the exchange’s daily index series has no low */
+      low: null;
+      /** @description points */
+      close: number;
+      /** @description shares */
+      volume: number | null;
+    };
+    Mover: {
+      symbol: string;
+      name: string | null;
+      /** @description PKR; market-watch CURRENT */
+      price: number;
+      /** @description PKR, against LDCP */
+      change: number;
+      /** @description percent, against LDCP */
+      change_pct: number;
+      /** @description shares traded today */
+      volume: number;
+    };
+    Breadth: {
+      /** @description symbols trading above LDCP */
+      advances: number;
+      /** @description symbols trading below LDCP */
+      declines: number;
+      /** @description symbols at LDCP */
+      unchanged: number;
+      /** @description symbols on the market watch (advances + declines + unchanged) */
+      total: number;
+      /** @description shares traded today across the market watch */
+      total_volume: number;
+      /** @description PKR; Σ CURRENT × VOLUME over the market watch (an estimate: the portal gives no turnover value) */
+      total_value: number;
     };
     ErrorEnvelope: {
       error: {

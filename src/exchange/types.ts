@@ -12,7 +12,9 @@ export type PageKind =
   | 'index-levels'
   | 'sector-summary'
   | 'history'
-  | 'reports';
+  | 'reports'
+  | 'intraday'
+  | 'index-series';
 
 /** One item of `GET /symbols`. */
 export interface PortalSymbol {
@@ -155,4 +157,27 @@ export interface ReportRow {
   postingDate: string;
   /** Absolute URL of the PDF. */
   document: string;
+}
+
+/** One trade of `GET /timeseries/int/{SYM}`. */
+export interface IntradayTick {
+  /** Epoch seconds (a true instant). */
+  epoch: number;
+  price: number;
+  volume: number;
+}
+
+/** Today's trades, oldest first; `known: false` when the portal does not know the code. */
+export interface IntradaySeries {
+  known: boolean;
+  ticks: IntradayTick[];
+}
+
+/** One day of `GET /timeseries/eod/{INDEX}`: the portal has no high or low. */
+export interface IndexSeriesRow {
+  /** Calendar date in Asia/Karachi, `YYYY-MM-DD`. */
+  date: string;
+  open: number | null;
+  close: number;
+  volume: number | null;
 }

@@ -4,6 +4,8 @@ import type { Cached, Provenance } from '../cache/types.ts';
 export interface Answer<T> {
   data: T;
   provenance: Provenance;
+  /** Members added to the envelope's meta for this answer (e.g. `not_found` of a batch). */
+  meta?: Record<string, unknown>;
 }
 
 export function answerFrom<S, T>(cached: Cached<S>, data: T): Answer<T> {

@@ -10,6 +10,8 @@ import type { ExchangeClient, PortalRequest } from '../exchange/client.ts';
 import {
   parseHistory,
   parseIndexConstituents,
+  parseIndexSeries,
+  parseIntraday,
   parseIndexLevels,
   parseMarketWatch,
   parseReports,
@@ -21,6 +23,8 @@ import type {
   HistoryRow,
   IndexConstituentsPage,
   IndexLevelsPage,
+  IndexSeriesRow,
+  IntradaySeries,
   MarketWatchRow,
   PortalSymbol,
   ReportRow,
@@ -143,6 +147,38 @@ export class Datasets {
       path: `/company/reports/${encodeURIComponent(symbol)}`,
     };
     return this.read(`reports:${symbol}`, 'reports', req, (html) => parseReports(html, symbol), ctx);
+  }
+
+  /**
+   * Today's trades of a symbol or an index code (`/timeseries/int`, upstream.md §5), oldest first.
+   * `code` is a normalised symbol or a known index code.
+   */
+  intraday(code: string, ctx: RequestContext): Promise<Cached<IntradaySeries>> {
+    const req: PortalRequest = {
+      kind: 'intraday',
+      method: 'GET',
+      path: `/timeseries/int/${encodeURIComponent(code)}`,
+    };
+    return this.read(`intraday:${code}`, 'intraday', req, parseIntraday, ctx);
+  }
+
+  /**
+   * An index's daily levels (`/timeseries/eod/{INDEX}`), oldest first. Fresh like a history: the
+   * series grows by one row a trading day. `code` must be a known index code.
+   */
+  indexSeries(code: string, ctx: RequestContext): Promise<Cached<IndexSeriesRow[]>> {
+    const { cache, freshness } = this.opts;
+    const key = `index-series:${code}`;
+    const held = cache.fresh<IndexSeriesRow[]>(key);
+    if (held !== undefined) return held;
+    const req: PortalRequest = { kind: 'index-series', method: 'GET', path: `/timeseries/eod/${code}` };
+    return cache.get<IndexSeriesRow[]>({
+      key,
+      load: () => this.fetch(req, ctx, parseIndexSeries),
+      freshUntil: (rows, fetchedAt) =>
+        freshness.freshUntil('history', fetchedAt, rows[rows.length - 1]?.date),
+      sizeOf: (rows) => rows.length * 120 + 200,
+    });
   }
 
   private read<T>(

@@ -5,6 +5,9 @@ import cors from '@fastify/cors';
 import swagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { namedSchemas } from '../market/models.ts';
+import { liveSchemas } from '../market/models-live.ts';
+import { boardRoutes } from '../routes/board.ts';
+import { intradayRoutes } from '../routes/intraday.ts';
 import { healthRoutes } from '../routes/health.ts';
 import { indexRoutes } from '../routes/indices.ts';
 import { marketRoutes } from '../routes/market.ts';
@@ -81,7 +84,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   });
 
   registerErrorHandling(app);
-  for (const schema of [...namedSchemas, ErrorEnvelope]) app.addSchema(schema);
+  for (const schema of [...namedSchemas, ...liveSchemas, ErrorEnvelope]) app.addSchema(schema);
 
   await app.register(swagger, {
     openapi: {
@@ -130,6 +133,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(indexRoutes, opts.deps);
   await app.register(sectorRoutes, opts.deps);
   await app.register(marketRoutes, opts.deps);
+  await app.register(intradayRoutes, opts.deps);
+  await app.register(boardRoutes, opts.deps);
   // Data answers compress themselves (gzip made once per data version, src/server/respond.ts); the
   // documents and the dashboard's files go through @fastify/compress, whose hooks stay off the
   // data routes. Brotli at its default quality 11 would cost ~100× gzip's CPU for a few percent.

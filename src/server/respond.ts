@@ -21,6 +21,8 @@ interface View {
   /** Last-Modified, formatted once per version. */
   lastModified: string;
   count: number;
+  /** Members the answer adds to meta (`,"not_found":[…]`), or ''. */
+  metaExtra: string;
   /** Made on the first request that accepts gzip. */
   gzip?: Promise<GzipHead>;
   gzipReady?: GzipHead;
@@ -133,6 +135,7 @@ export function createResponder(maxBytes: number, now: () => number = Date.now):
       etag: `"${createHash('sha1').update(json).digest('base64url')}"`,
       lastModified: new Date(answer.provenance.fetchedAt).toUTCString(),
       count: Array.isArray(answer.data) ? answer.data.length : -1,
+      metaExtra: metaMembers(answer.meta),
     };
     views.set(viewKey, view);
     return view;
@@ -172,7 +175,7 @@ export function createResponder(maxBytes: number, now: () => number = Date.now):
         if (replays) replayable(req.raw.url as string);
         return sent;
       };
-      const tail = metaTail(answer.provenance.state !== 'MISS', view.count);
+      const tail = metaTail(answer.provenance.state !== 'MISS', view.count, view.metaExtra);
       const recent = recentBodies(view, tail);
       reply.type(JSON_TYPE);
       if (view.head.length < GZIP_MIN_BYTES || encoding === null) {
@@ -210,7 +213,7 @@ export function createResponder(maxBytes: number, now: () => number = Date.now):
       if (compressed && (encoding !== 'gzip' || view.gzipReady === undefined)) return undefined;
       // A repeat within freshness is what the routes would answer as a HIT.
       const hit = state === 'HIT';
-      const tail = metaTail(hit, view.count);
+      const tail = metaTail(hit, view.count, view.metaExtra);
       const recent = recentBodies(view, tail);
       const body = compressed
         ? gzipBody(recent, view.gzipReady as GzipHead)
@@ -285,9 +288,17 @@ function accepts(header: string, coding: string): boolean {
 }
 
 /** The part after `{"data":…`: `,"meta":{…}}`, with `count` on lists only (spec: Response envelope). */
-function metaTail(cached: boolean, count: number): string {
+function metaTail(cached: boolean, count: number, extra = ''): string {
   const countPart = count >= 0 ? `,"count":${count}` : '';
-  return `,"meta":{"timestamp":"${timestampNow()}","cached":${cached}${countPart}}}`;
+  return `,"meta":{"timestamp":"${timestampNow()}","cached":${cached}${countPart}${extra}}}`;
+}
+
+/** An answer's own meta members as JSON text after a comma, made once per view. */
+function metaMembers(meta: Record<string, unknown> | undefined): string {
+  if (meta === undefined) return '';
+  return Object.entries(meta)
+    .map(([name, value]) => `,${JSON.stringify(name)}:${JSON.stringify(value)}`)
+    .join('');
 }
 
 /** `{"data":…,"meta":{…}}` for answers built outside the responder (health). */

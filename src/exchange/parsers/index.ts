@@ -8,3 +8,5 @@ export { parseIndexLevels } from './index-levels.ts';
 export { parseSectorSummary } from './sector-summary.ts';
 export { parseHistory } from './history.ts';
 export { parseReports } from './reports.ts';
+export { parseIntraday } from './intraday.ts';
+export { parseIndexSeries } from './index-series.ts';
