@@ -18,6 +18,7 @@ import { Metrics } from './server/metrics.ts';
 import { proxyPassthrough, type PassthroughOptions } from './server/proxy-gate.ts';
 import { contextBuilder, passthroughDisabled } from './server/request-context.ts';
 import { createResponder } from './server/respond.ts';
+import { LiveQuotes } from './stream/live-quotes.ts';
 
 export interface Readiness {
   ready: boolean;
@@ -32,6 +33,8 @@ export interface Service {
   client: ExchangeClient;
   datasets: Datasets;
   metrics: Metrics;
+  /** Open quote streams and their poller (GET /stream/quotes). */
+  live: LiveQuotes;
   readiness(): Readiness;
   /** Stops accepting, lets in-flight requests finish, then closes the store and Redis. */
   close(): Promise<void>;
@@ -126,6 +129,22 @@ export async function createService(
     }),
   });
 
+  const live = new LiveQuotes({
+    datasets,
+    redis,
+    pollSeconds: config.stream.pollSeconds,
+    heartbeatSeconds: config.stream.heartbeatSeconds,
+    maxPerIp: config.stream.maxPerIp,
+    followMarketClock: config.cache.followMarketClock,
+    logger,
+    metrics: {
+      onOpenChange: (open) => metrics.streamsOpen.set(open),
+      onEvents: (count) => metrics.streamEvents.inc(count),
+      onDrop: (reason) => metrics.streamDrops.inc({ reason }),
+      onPoll: (outcome) => metrics.streamPolls.inc({ outcome }),
+    },
+  });
+
   let shuttingDown = false;
   const readiness = (): Readiness => {
     const storeOk = store.isHealthy();
@@ -154,6 +173,7 @@ export async function createService(
     hitReplay: config.hitReplay,
     readiness,
     onRateLimited: () => metrics.rejections.inc({ limit: 'request_rate' }),
+    live,
   });
 
   // Connecting overlapped everything above; a replica that listened before its link is up would
@@ -171,9 +191,13 @@ export async function createService(
     client,
     datasets,
     metrics,
+    live,
     readiness,
     async close() {
       shuttingDown = true;
+      // Streams never finish on their own: they end first (a final comment each), so the server's
+      // graceful close only waits for ordinary requests.
+      await live.close();
       await app.close();
       await client.close();
       store.close();

@@ -124,6 +124,22 @@ export class DatasetCache {
     }
   }
 
+  /**
+   * Fetches `spec` now even while the held copy is fresh (the live-quote poller's read), sharing a
+   * fetch already in flight; the result replaces the copy as any refresh does.
+   */
+  async reload<T>(spec: DatasetSpec<T>): Promise<Cached<T>> {
+    const { entry } = await this.lookup(spec);
+    const fresh = await this.refresh(spec, entry);
+    this.opts.onRead?.(spec.key, 'MISS', 'exchange');
+    return this.answer(fresh, 'MISS');
+  }
+
+  /** Drops the memory copy of `key`, so the next read consults the shared tier (another replica refreshed it). */
+  forget(key: string): void {
+    this.memory.delete(key);
+  }
+
   /** A copy of whatever is held for `key`, however old (no fetch). */
   async peek<T>(spec: DatasetSpec<T>): Promise<CacheEntry<T> | undefined> {
     return (await this.lookup(spec)).entry;

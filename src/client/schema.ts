@@ -2053,6 +2053,132 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/stream/quotes': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Live quotes (Server-Sent Events)
+     * @description A text/event-stream of `quote` events, each `id: <n>`, `event: quote`, `data: <Quote JSON>`: first one per symbol (the snapshot), then one whenever a symbol’s price, change or volume changes. One poller feeds every stream: it reads the exchange’s market watch every STREAM_POLL_SECONDS (default 20) while the market is open, and not at all when it is closed. A `: heartbeat` comment every 15 s keeps proxies from closing an idle stream. Reconnect with the Last-Event-ID header to get the events missed in the last five minutes (else a fresh snapshot). Symbols the exchange does not list are named in a `: not_found …` comment; 404 when none is listed. At most STREAM_MAX_PER_IP (default 5) streams per client address (429 beyond). When the server shuts down it sends `: server shutting down` and closes; reconnect.
+     *
+     *     **Example request**
+     *
+     *     ```http
+     *     GET /stream/quotes?symbols=HBL,ENGRO
+     *     ```
+     *
+     *     **Typed client**
+     *
+     *     ```ts
+     *     const { data, error } = new EventSource('/stream/quotes?symbols=HBL,ENGRO').addEventListener('quote', (e) => JSON.parse(e.data));
+     *     ```
+     */
+    get: {
+      parameters: {
+        query: {
+          /**
+           * @description comma-separated symbols, case-insensitive, at most 100 (duplicates count once), e.g. ENGRO,HBL,LUCK
+           * @example HBL,ENGRO
+           */
+          symbols: string;
+        };
+        header?: {
+          /**
+           * @description the id of the last event received, to resume after a reconnect
+           * @example 41
+           */
+          'last-event-id'?: string;
+        };
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description the event stream */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/event-stream': string;
+          };
+        };
+        /** @description no symbols, more than 100, or a malformed one */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description none of the symbols is listed */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description request validation failed (code bad_request) */
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description this address already has STREAM_MAX_PER_IP streams open (or the request rate limit) */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description unexpected server error (internal_error) */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description the exchange page could not be read (upstream_data_error) or a caller proxy failed (proxy_unreachable) */
+        502: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description the exchange was unreachable and nothing is cached (exchange_unavailable) */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {

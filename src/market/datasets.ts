@@ -76,6 +76,26 @@ export class Datasets {
     return this.read('market-watch', 'intraday', req, parseMarketWatch, ctx);
   }
 
+  /**
+   * The market watch fetched now, fresh or not (the live-quote poller, src/stream/): the answer
+   * also refreshes the cached page every quote is built from.
+   */
+  reloadMarketWatch(ctx: RequestContext): Promise<Cached<MarketWatchRow[]>> {
+    const policy = this.opts.freshness;
+    const req: PortalRequest = { kind: 'market-watch', method: 'GET', path: '/market-watch' };
+    return this.opts.cache.reload<MarketWatchRow[]>({
+      key: 'market-watch',
+      load: () => this.fetch(req, ctx, parseMarketWatch),
+      freshUntil: (_value, fetchedAt) => policy.freshUntil('intraday', fetchedAt),
+      sizeOf: (value) => JSON.stringify(value).length * 2,
+    });
+  }
+
+  /** Another replica refreshed the market watch: the next read takes its copy from the shared tier. */
+  forgetMarketWatch(): void {
+    this.opts.cache.forget('market-watch');
+  }
+
   /** `code` must be a known index code (see indices.ts); the portal is never asked for arbitrary paths. */
   indexConstituents(code: string, ctx: RequestContext): Promise<Cached<IndexConstituentsPage>> {
     const req: PortalRequest = { kind: 'index-constituents', method: 'GET', path: `/indices/${code}` };

@@ -8,6 +8,8 @@ import { namedSchemas } from '../market/models.ts';
 import { liveSchemas } from '../market/models-live.ts';
 import { boardRoutes } from '../routes/board.ts';
 import { intradayRoutes } from '../routes/intraday.ts';
+import { streamRoutes } from '../routes/stream.ts';
+import type { LiveQuotes } from '../stream/live-quotes.ts';
 import { healthRoutes } from '../routes/health.ts';
 import { indexRoutes } from '../routes/indices.ts';
 import { marketRoutes } from '../routes/market.ts';
@@ -38,6 +40,8 @@ export interface AppOptions {
   hitReplay: boolean;
   readiness: () => Readiness;
   onRateLimited?: () => void;
+  /** Live quotes for GET /stream/quotes (absent: no stream route). */
+  live?: LiveQuotes;
 }
 
 export const API_VERSION = '0.1.0';
@@ -135,6 +139,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(marketRoutes, opts.deps);
   await app.register(intradayRoutes, opts.deps);
   await app.register(boardRoutes, opts.deps);
+  if (opts.live) await app.register(streamRoutes, { ...opts.deps, live: opts.live });
   // Data answers compress themselves (gzip made once per data version, src/server/respond.ts); the
   // documents and the dashboard's files go through @fastify/compress, whose hooks stay off the
   // data routes. Brotli at its default quality 11 would cost ~100× gzip's CPU for a few percent.

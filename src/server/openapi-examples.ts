@@ -39,6 +39,8 @@ interface OperationExamples {
   errors?: Partial<Record<number, ErrorExample[]>>;
   /** Members the 200 answer adds to meta (e.g. `not_found` of a batch). */
   meta?: Record<string, unknown>;
+  /** The 200 answer's text for a text/event-stream operation (its `data` is then unused). */
+  stream?: string;
 }
 
 /** The fake portal's "now" (Fri 2026-11-20, 4:35 PM in Karachi), so examples agree with the demo. */
@@ -163,6 +165,25 @@ const LIVE_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
         volume: 1258777,
       },
     ],
+  },
+  '/stream/quotes': {
+    params: { symbols: 'HBL,ENGRO', 'last-event-id': '41' },
+    request: '/stream/quotes?symbols=HBL,ENGRO',
+    client:
+      "new EventSource('/stream/quotes?symbols=HBL,ENGRO').addEventListener('quote', (e) => JSON.parse(e.data))",
+    data: null,
+    stream:
+      'retry: 3000\n\nid: 41\nevent: quote\ndata: {"symbol":"HBL","price":306.1,…}\n\nid: 41\nevent: quote\ndata: {"symbol":"ENGRO",…}\n\n: heartbeat\n\nid: 42\nevent: quote\ndata: {"symbol":"HBL","price":305.49,…}\n\n',
+    errors: {
+      400: [{ code: 'bad_request', message: 'at most 100 symbols per request, got 101' }],
+      404: [{ code: 'not_found', message: 'none of NOSUCH is listed' }],
+      429: [
+        {
+          code: 'rate_limited',
+          message: 'at most 5 concurrent streams per client address; close one first',
+        },
+      ],
+    },
   },
   '/market/breadth': {
     params: {},
@@ -501,6 +522,11 @@ export function addOpenApiExamples<T extends OpenApiDoc>(doc: T): T {
       .filter(Boolean)
       .join('\n\n');
     for (const [status, response] of Object.entries(op.responses ?? {})) {
+      const stream = response.content?.['text/event-stream'];
+      if (stream && ex.stream !== undefined) {
+        stream.examples = { ok: { summary: `GET ${ex.request}`, value: ex.stream } };
+        continue;
+      }
       const media = response.content?.['application/json'];
       if (!media) continue;
       media.examples = status === '200' ? successExample(ex) : errorExamples(Number(status), ex);
