@@ -130,7 +130,8 @@ export class DatasetCache {
    */
   async reload<T>(spec: DatasetSpec<T>): Promise<Cached<T>> {
     const { entry } = await this.lookup(spec);
-    const fresh = await this.refresh(spec, entry);
+    // Only a fetch made from now on will do, even if another replica's copy is newer than ours.
+    const fresh = await this.refresh(spec, entry, this.now());
     this.opts.onRead?.(spec.key, 'MISS', 'exchange');
     return this.answer(fresh, 'MISS');
   }
@@ -175,7 +176,11 @@ export class DatasetCache {
     };
   }
 
-  private refresh<T>(spec: DatasetSpec<T>, previous: CacheEntry<T> | undefined): Promise<CacheEntry<T>> {
+  private refresh<T>(
+    spec: DatasetSpec<T>,
+    previous: CacheEntry<T> | undefined,
+    newerThan = previous?.fetchedAt ?? -1,
+  ): Promise<CacheEntry<T>> {
     return this.flights.run(spec.key, async () => {
       const produce = async (): Promise<CacheEntry<T>> => {
         const value = await spec.load(previous);
@@ -185,9 +190,7 @@ export class DatasetCache {
         return entry;
       };
       const { shared } = this.opts;
-      const produced = shared
-        ? await shared.exclusive(spec.key, previous?.fetchedAt ?? -1, produce)
-        : await produce();
+      const produced = shared ? await shared.exclusive(spec.key, newerThan, produce) : await produce();
       // A result another replica fetched is judged under this replica's configuration.
       const entry = this.sized(spec, produced.value, produced.fetchedAt);
       this.memory.set(spec.key, entry);

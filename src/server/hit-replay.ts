@@ -195,6 +195,8 @@ function failureReplay(failure: SharedFailure | undefined): Replay | undefined {
 /** Requests whose answer could depend on more than the URL and Accept-Encoding go to the routes. */
 function replayable(req: IncomingMessage): boolean {
   const { headers } = req;
+  // A stream is never answered, so nothing could ever release requests waiting behind it.
+  if (req.url?.startsWith('/stream/')) return false;
   if (headers['if-none-match'] !== undefined) return false;
   if (headers.accept?.includes('text/csv')) return false;
   for (const name of PROXY_HEADERS) if (headers[name] !== undefined) return false;
