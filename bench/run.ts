@@ -17,6 +17,7 @@ import {
   type Section,
 } from './report.ts';
 import { runServe } from './serve.ts';
+import { runStream } from './stream.ts';
 import { sleep } from './stats.ts';
 
 const RUNNERS: Record<BenchName, () => Promise<Section>> = {
@@ -24,6 +25,7 @@ const RUNNERS: Record<BenchName, () => Promise<Section>> = {
   serve: runServe,
   'cold-burst': runColdBurst,
   memory: runMemory,
+  stream: runStream,
 };
 
 function selected(args: string[]): BenchName[] {

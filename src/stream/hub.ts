@@ -95,12 +95,14 @@ export class StreamHub {
   /** A batch of events in id order (one poll's changes): kept for replay, then one write per stream. */
   deliver(events: readonly QuoteEvent[]): void {
     if (events.length === 0) return;
-    const pending = new Map<Client, string[]>();
+    // Each frame is encoded once and the same bytes are handed to every stream (corked, so a
+    // stream's frames leave in one writev): no per-stream copy or string building.
+    const pending = new Map<Client, Buffer[]>();
     for (const e of events) {
       this.replay.push(e);
       this.latest.set(e.symbol, e.data);
       if (e.id > this.lastId) this.lastId = e.id;
-      const text = frame(e);
+      const text = Buffer.from(frame(e));
       const subs = this.subscribers.get(e.symbol);
       if (subs === undefined) continue;
       for (const c of subs) {
@@ -112,7 +114,15 @@ export class StreamHub {
     let sent = 0;
     for (const [c, parts] of pending) {
       sent += parts.length;
-      this.write(c, parts.length === 1 ? parts[0]! : parts.join(''));
+      if (c.res.destroyed) continue;
+      if (parts.length === 1) {
+        this.write(c, parts[0]!);
+        continue;
+      }
+      c.res.cork();
+      for (const part of parts) c.res.write(part);
+      c.res.uncork();
+      this.checkBuffer(c);
     }
     this.opts.onEvents?.(sent);
   }
@@ -136,9 +146,13 @@ export class StreamHub {
     for (const c of this.clients) this.write(c, ': heartbeat\n\n');
   }
 
-  private write(c: Client, text: string): void {
+  private write(c: Client, text: string | Buffer): void {
     if (c.res.destroyed) return;
     c.res.write(text);
+    this.checkBuffer(c);
+  }
+
+  private checkBuffer(c: Client): void {
     if (c.res.writableLength > this.opts.maxBufferedBytes) {
       this.opts.onDrop?.('slow');
       c.res.destroy();

@@ -22,8 +22,6 @@ export interface QuotePollerOptions {
   now?: () => number;
   logger?: Logger;
   onPoll?: (outcome: PollOutcome) => void;
-  /** When the poll's market-watch answer was in (performance.now()), for the benchmark's fan-out figure. */
-  onAnswer?: (at: number) => void;
 }
 
 // The poller's fetches are the service's own, not a client's: one budget address for all of them.
@@ -35,6 +33,8 @@ export class QuotePoller {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<PollOutcome> | undefined;
   private leading = false;
+  /** Wall-clock ms (sub-ms precision) at which the last poll's market-watch answer was in: the benchmark's fan-out start. */
+  lastAnswerAt = Number.NaN;
 
   constructor(private readonly opts: QuotePollerOptions) {}
 
@@ -89,7 +89,7 @@ export class QuotePoller {
       // The first poll compares against the page the streams' snapshots were built from.
       if (this.seen.size === 0) await this.observe((await datasets.marketWatch(POLLER)).value, false);
       const board = await datasets.reloadMarketWatch(POLLER);
-      this.opts.onAnswer?.(performance.now());
+      this.lastAnswerAt = performance.timeOrigin + performance.now();
       const changed = await this.observe(board.value, true);
       await bus.publish(changed);
       const outcome = changed.length > 0 ? 'changed' : 'unchanged';
