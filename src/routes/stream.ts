@@ -58,6 +58,8 @@ export async function streamRoutes(app: FastifyInstance, opts: StreamRouteOption
     },
     async (req, reply) => {
       const symbols = symbolList(req.query.symbols);
+      // HEAD learns the headers; it must not hold a stream (and a slot) open with no body to send.
+      if (req.method === 'HEAD') return reply.type('text/event-stream; charset=utf-8').send('');
       const ip = req.ip;
       if (!hub.reserve(ip)) {
         throw new RateLimitedError(

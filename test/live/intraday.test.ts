@@ -266,3 +266,31 @@ describe('the market at a glance', () => {
     });
   });
 });
+
+describe('the fake portal’s moving market', () => {
+  it('keeps the intraday series ending at the moved market-watch price and volume', async () => {
+    const res = await fetch(`${harness.portal.url}/__fake/tick`, {
+      method: 'POST',
+      body: JSON.stringify({ symbols: ['HBL', 'ENGRO'] }),
+    });
+    const moved = (await res.json()) as { step: number; moved: string[] };
+    assert.deepEqual(moved.moved, ['HBL', 'ENGRO']);
+    const svc = await harness.fresh();
+    for (const symbol of moved.moved) {
+      const quote = (await http(svc.url, `/stocks/${symbol}/quote`)).json.data;
+      const ticks = (await http(svc.url, `/stocks/${symbol}/intraday?interval=tick`)).json.data as {
+        price: number;
+        volume: number;
+      }[];
+      assert.equal(ticks[ticks.length - 1]!.price, quote.price, symbol);
+      assert.equal(
+        ticks.reduce((n, t) => n + t.volume, 0),
+        quote.volume,
+        symbol,
+      );
+      assert.ok(quote.high >= quote.price && quote.low <= quote.price, symbol);
+    }
+    const bad = await fetch(`${harness.portal.url}/__fake/tick`, { method: 'POST', body: '{"symbols":3}' });
+    assert.equal(bad.status, 400);
+  });
+});

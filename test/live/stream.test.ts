@@ -128,6 +128,10 @@ describe('quote stream', () => {
     const none = await http(svc.url, '/stream/quotes?symbols=NOSUCH,ZZZZ');
     assert.equal(none.status, 404);
     assert.match(none.json.error.message, /none of NOSUCH, ZZZZ is listed/);
+    const head = await http(svc.url, '/stream/quotes?symbols=HBL', { method: 'HEAD' });
+    assert.equal(head.status, 200);
+    assert.match(head.headers['content-type']!, /^text\/event-stream/);
+    assert.equal(svc.service.live.hub.size, 0, 'HEAD holds no stream open');
   });
 
   it('ends every stream with a final comment on SIGTERM, and the process exits 0', async () => {
