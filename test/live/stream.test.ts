@@ -13,6 +13,8 @@ import { spawnService } from '../helpers/process.ts';
 import { redisUnavailableReason, startRedis, type TestRedis } from '../helpers/redis.ts';
 import { http, startService, type RunningService } from '../helpers/service.ts';
 import { isQuote, openStream, quoteOf, type SseStream } from '../helpers/sse.ts';
+import { LocalBus } from '../../src/stream/bus.ts';
+import { QuotePoller } from '../../src/stream/poller.ts';
 
 const harness = portalHarness();
 const MANUAL = { STREAM_POLL_SECONDS: '3600' };
@@ -64,6 +66,32 @@ describe('quote stream', () => {
     assert.match(metrics, /psxmd_streams_open 1/);
     assert.match(metrics, /psxmd_stream_polls_total\{outcome="changed"\} 1/);
     assert.match(metrics, /psxmd_stream_events_total 3/);
+  });
+
+  it('polls while the market is open and not at all when it is closed (market clock followed)', async () => {
+    const svc = await harness.fresh(MANUAL);
+    const { datasets, live } = svc.service;
+    const s = await stream(`${svc.url}/stream/quotes?symbols=HBL`);
+    await s.waitFor(isQuote());
+    let now = Date.parse('2026-11-21T11:00:00+05:00'); // a Saturday
+    const poller = new QuotePoller({
+      datasets,
+      hub: live.hub,
+      bus: new LocalBus(live.hub),
+      intervalMs: 3_600_000,
+      followMarketClock: true,
+      now: () => now,
+    });
+    harness.portal.resetCounts();
+    assert.equal(await poller.tick(), 'closed');
+    now = Date.parse('2026-11-20T12:30:00+05:00'); // Friday's break
+    assert.equal(await poller.tick(), 'closed');
+    assert.equal(harness.portal.counts().requests['GET /market-watch'], undefined, 'no fetch while closed');
+    now = Date.parse('2026-11-20T14:45:00+05:00'); // Friday afternoon session
+    harness.portal.motion.tick(['HBL']);
+    assert.equal(await poller.tick(), 'changed');
+    assert.equal(harness.portal.counts().requests['GET /market-watch'], 1);
+    await s.waitFor(isQuote('HBL'), 2);
   });
 
   it('sends a heartbeat comment on the configured interval', async () => {
