@@ -4,8 +4,7 @@ import { Type } from 'typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { indexHistorical } from '../market/index-history.ts';
 import { indexIntraday, INTERVALS, stockIntraday } from '../market/intraday.ts';
-import { errorResponses, FormatQuery, SymbolParam } from '../server/schemas.ts';
-import { listEnvelope } from '../server/schemas.ts';
+import { errorResponses, FormatQuery, listEnvelope, SymbolParam } from '../server/schemas.ts';
 import type { RouteDeps } from './deps.ts';
 
 const IntradayQuery = Type.Object({

@@ -2,20 +2,16 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { NotFoundError, RateLimitedError } from '../errors.ts';
-import { quote } from '../market/quotes.ts';
+import { RateLimitedError } from '../errors.ts';
 import { errorResponses } from '../server/schemas.ts';
-import { frame } from '../stream/events.ts';
 import type { LiveQuotes } from '../stream/live-quotes.ts';
+import { openingOf, type Opening } from '../stream/opening.ts';
 import { symbolList, SymbolsQuery } from './board.ts';
 import type { RouteDeps } from './deps.ts';
 
 export interface StreamRouteOptions extends RouteDeps {
   live: LiveQuotes;
 }
-
-/** Browsers reconnect after this long when a stream ends (SSE `retry:`). */
-const RETRY_MS = 3000;
 
 export async function streamRoutes(app: FastifyInstance, opts: StreamRouteOptions): Promise<void> {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
@@ -67,37 +63,10 @@ export async function streamRoutes(app: FastifyInstance, opts: StreamRouteOption
           5,
         );
       }
-      let first: string;
-      let found: string[];
-      let events: number;
+      let opening: Opening;
       try {
-        const lastId = Number(req.headers['last-event-id']);
-        const missed = Number.isInteger(lastId) && lastId >= 0 ? hub.missedSince(lastId, symbols) : undefined;
-        const ctx = contextOf(req);
-        const snapshot: string[] = [];
-        const notFound: string[] = [];
-        found = [];
-        for (const symbol of symbols) {
-          let data = hub.latestQuote(symbol);
-          if (data === undefined) {
-            try {
-              data = JSON.stringify((await quote(datasets, symbol, ctx)).data);
-            } catch (err) {
-              if (!(err instanceof NotFoundError)) throw err;
-              notFound.push(symbol);
-              continue;
-            }
-            hub.remember(symbol, data);
-          }
-          found.push(symbol);
-          snapshot.push(frame({ id: hub.lastEventId, symbol, data }));
-        }
-        if (found.length === 0) throw new NotFoundError(`none of ${symbols.join(', ')} is listed`);
-        const head = `retry: ${RETRY_MS}\n${notFound.length > 0 ? `: not_found ${notFound.join(',')}\n` : ''}\n`;
-        const foundSet = new Set(found);
-        const replayed = missed?.filter((e) => foundSet.has(e.symbol));
-        events = replayed?.length ?? snapshot.length;
-        first = head + (replayed !== undefined ? replayed.map(frame).join('') : snapshot.join(''));
+        const lastEventId = req.headers['last-event-id'];
+        opening = await openingOf(hub, datasets, symbols, lastEventId, contextOf(req));
       } catch (err) {
         hub.release(ip);
         throw err;
@@ -116,7 +85,7 @@ export async function streamRoutes(app: FastifyInstance, opts: StreamRouteOption
         'x-accel-buffering': 'no',
         connection: 'keep-alive',
       });
-      hub.open(res, ip, found, first, events);
+      hub.open(res, ip, opening.symbols, opening.text, opening.events);
       return reply;
     },
   );
