@@ -18,6 +18,7 @@ import {
 } from './report.ts';
 import { runServe } from './serve.ts';
 import { runStartup } from './startup.ts';
+import { runStream } from './stream.ts';
 import { sleep } from './stats.ts';
 
 const RUNNERS: Record<BenchName, () => Promise<Section>> = {
@@ -26,6 +27,7 @@ const RUNNERS: Record<BenchName, () => Promise<Section>> = {
   'cold-burst': runColdBurst,
   memory: runMemory,
   startup: runStartup,
+  stream: runStream,
 };
 
 function selected(args: string[]): BenchName[] {

@@ -11,7 +11,8 @@ if (!existsSync('web/dist/index.html')) {
   await build({ configFile: 'web/vite.config.ts', logLevel: 'warn' });
 }
 
-const portal = await startFakePortal({ delayMs: 150 });
+// The market watch moves every 10 s, so /stream/quotes shows a moving market (src/stream/).
+const portal = await startFakePortal({ delayMs: 150, tickMs: 10_000 });
 const config = loadConfig({
   ...process.env,
   EXCHANGE_BASE_URL: portal.url,

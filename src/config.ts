@@ -50,6 +50,15 @@ export interface Config {
     /** Portal fetches a minute in total (0 = no limit). */
     fetchesGlobalPerMinute: number;
   };
+  /** Live quotes (GET /stream/quotes, src/stream/). */
+  stream: {
+    /** Market-watch poll interval while the market is open. */
+    pollSeconds: number;
+    /** Concurrent streams per client address. */
+    maxPerIp: number;
+    /** Comment sent on every stream this often, so idle proxies keep it open. */
+    heartbeatSeconds: number;
+  };
   proxy: {
     passthrough: boolean;
     fetchesPerIpPerMinute: number;
@@ -129,6 +138,11 @@ export function loadConfig(env: Env = process.env): Config {
     budget: {
       fetchesPerIpPerMinute: int(env, 'EXCHANGE_FETCH_LIMIT_PER_IP', 20),
       fetchesGlobalPerMinute: int(env, 'EXCHANGE_FETCH_LIMIT_GLOBAL', 60),
+    },
+    stream: {
+      pollSeconds: int(env, 'STREAM_POLL_SECONDS', 20, 1),
+      maxPerIp: int(env, 'STREAM_MAX_PER_IP', 5, 1),
+      heartbeatSeconds: int(env, 'STREAM_HEARTBEAT_SECONDS', 15, 1),
     },
     proxy: {
       passthrough: bool(env, 'PROXY_PASSTHROUGH', false),

@@ -21,6 +21,7 @@ import { Metrics } from './http/metrics.ts';
 import { proxyPassthrough, type PassthroughOptions } from './http/proxy-gate.ts';
 import { contextBuilder, passthroughDisabled } from './http/request-context.ts';
 import { createResponder } from './http/respond.ts';
+import { LiveQuotes } from './stream/live-quotes.ts';
 
 export interface Service {
   app: FastifyInstance;
@@ -28,6 +29,8 @@ export interface Service {
   client: ExchangeClient;
   datasets: Datasets;
   metrics: Metrics;
+  /** Open quote streams and their poller (GET /stream/quotes). */
+  live: LiveQuotes;
   readiness(): Readiness;
   /** Stops accepting, lets in-flight requests finish, then closes the store and Redis. */
   close(): Promise<void>;
@@ -132,6 +135,22 @@ export async function createService(
     }),
   });
 
+  const live = new LiveQuotes({
+    datasets,
+    redis,
+    pollSeconds: config.stream.pollSeconds,
+    heartbeatSeconds: config.stream.heartbeatSeconds,
+    maxPerIp: config.stream.maxPerIp,
+    followMarketClock: config.cache.followMarketClock,
+    logger,
+    metrics: {
+      onOpenChange: (open) => metrics.streamsOpen.set(open),
+      onEvents: (count) => metrics.streamEvents.inc(count),
+      onDrop: (reason) => metrics.streamDrops.inc({ reason }),
+      onPoll: (outcome) => metrics.streamPolls.inc({ outcome }),
+    },
+  });
+
   let shuttingDown = false;
   const readiness = (): Readiness => {
     const storeOk = store.isHealthy();
@@ -159,6 +178,7 @@ export async function createService(
     hitReplay: config.hitReplay,
     readiness,
     onRateLimited: () => metrics.rejections.inc({ limit: 'request_rate' }),
+    live,
   });
 
   // Connecting overlapped everything above; a replica that listened before its link is up would
@@ -176,9 +196,13 @@ export async function createService(
     client,
     datasets,
     metrics,
+    live,
     readiness,
     async close() {
       shuttingDown = true;
+      // Streams never finish on their own: they end first (a final comment each), so the server's
+      // graceful close only waits for ordinary requests.
+      await live.close();
       await app.close();
       await client.close();
       store.close();

@@ -1,6 +1,6 @@
 // CLI: runs the fake portal as its own process (demo, benchmarks, multi-process tests).
 //   tsx dev/fake-portal/main.ts --port 8100 [--delay-ms N] [--extra-symbols N] [--history-rows N]
-//                               [--token-rotate-ms N]
+//                               [--token-rotate-ms N] [--tick-ms N]
 import { parseArgs } from 'node:util';
 import { startFakePortal } from './server.ts';
 
@@ -21,6 +21,7 @@ const { values } = parseArgs({
     'extra-symbols': { type: 'string' },
     'history-rows': { type: 'string' },
     'token-rotate-ms': { type: 'string' },
+    'tick-ms': { type: 'string' },
   },
 });
 
@@ -30,6 +31,7 @@ const portal = await startFakePortal({
   extraSymbols: intOption(values['extra-symbols'], 'extra-symbols'),
   historyRows: intOption(values['history-rows'], 'history-rows'),
   tokenRotateMs: intOption(values['token-rotate-ms'], 'token-rotate-ms'),
+  tickMs: intOption(values['tick-ms'], 'tick-ms'),
 });
 console.log(`fake portal listening on ${portal.url}`);
 

@@ -8,6 +8,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { renderCompanyPage } from './company.ts';
 import { renderEod, renderPayouts } from './corporate-actions.ts';
 import { createDataset, type Dataset } from './dataset.ts';
+import { createMarketMotion, type MarketMotion } from './intraday.ts';
 import {
   renderErrorPage,
   renderGarbagePage,
@@ -52,6 +53,8 @@ export interface FakePortalOptions {
   tokenSeed?: string;
   /** Byte budget of the rendered-page cache; default 128 MiB. */
   cacheBytes?: number;
+  /** Move the market watch every N ms (intraday.ts); default never (tests call `tick()`). */
+  tickMs?: number;
 }
 
 export type GateRejection = 'user-agent' | 'origin' | 'x-requested-with' | 'token' | 'refuse-token';
@@ -84,6 +87,8 @@ export interface FakePortal {
   fail(rule: FailureRule): void;
   /** Removes every failure rule. */
   clear(): void;
+  /** The moving market layer: `motion.tick()` moves market-watch prices (intraday.ts). */
+  readonly motion: MarketMotion;
   close(): Promise<void>;
 }
 
@@ -224,6 +229,10 @@ export async function startFakePortal(options: FakePortalOptions = {}): Promise<
   let ownOrigin = '';
   const sockets = new Set<Socket>();
   const timers = new Set<NodeJS.Timeout>();
+  const motion = createMarketMotion(dataset);
+  const ticking =
+    options.tickMs && options.tickMs > 0 ? setInterval(() => motion.tick(), options.tickMs) : null;
+  ticking?.unref();
 
   const rotateToken = (): string => {
     tokenNumber += 1;
@@ -247,7 +256,15 @@ export async function startFakePortal(options: FakePortalOptions = {}): Promise<
       if (path === '/symbols')
         return cache.get('symbols', () => page(200, JSON_TYPE, renderSymbolsJson(dataset)));
       if (path === '/screener') return html('screener', 200, () => renderScreenerPage(dataset, TOKEN_MARK));
-      if (path === '/market-watch') return html('market-watch', 200, () => renderMarketWatch(dataset));
+      if (path === '/market-watch')
+        return html(`market-watch:${motion.step}`, 200, () => renderMarketWatch(motion.view()));
+      const series = /^\/timeseries\/(int|eod)\/([^/]+)$/.exec(path);
+      if (series) {
+        const code = decodeURIComponent(series[2] as string);
+        const json = series[1] === 'int' ? motion.intradayJson(code) : motion.indexEodJson(code);
+        if (json !== null)
+          return cache.get(`${series[1]}:${code}:${motion.step}`, () => page(200, JSON_TYPE, json));
+      }
       if (path === '/indices') return html('indices', 200, () => renderIndicesPage(dataset, TOKEN_MARK));
       if (path === '/sector-summary/sectorwise')
         return html('sectors', 200, () => renderSectorSummary(dataset));
@@ -440,6 +457,18 @@ export async function startFakePortal(options: FakePortalOptions = {}): Promise<
       return reply(200, { ok: true });
     }
     if (key === 'POST /__fake/rotate-token') return reply(200, { token: rotateToken() });
+    if (key === 'POST /__fake/tick') {
+      let symbols: unknown;
+      try {
+        symbols = (JSON.parse(body || '{}') as { symbols?: unknown }).symbols;
+      } catch {
+        return reply(400, { error: 'body must be JSON {symbols?: string[]}' });
+      }
+      if (symbols !== undefined && !(Array.isArray(symbols) && symbols.every((x) => typeof x === 'string'))) {
+        return reply(400, { error: 'symbols must be an array of strings' });
+      }
+      return reply(200, motion.tick(symbols as string[] | undefined));
+    }
     if (key === 'POST /__fake/fail') {
       try {
         rules.push(parseFailureRule(JSON.parse(body || 'null')));
@@ -494,9 +523,11 @@ export async function startFakePortal(options: FakePortalOptions = {}): Promise<
     clear: () => {
       rules = [];
     },
+    motion,
     close: () =>
       new Promise<void>((resolve) => {
         if (rotation) clearInterval(rotation);
+        if (ticking) clearInterval(ticking);
         for (const t of timers) clearTimeout(t);
         timers.clear();
         server.close(() => resolve());

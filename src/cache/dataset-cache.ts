@@ -113,6 +113,23 @@ export class DatasetCache {
     }
   }
 
+  /**
+   * Fetches `spec` now even while the held copy is fresh (the live-quote poller's read), sharing a
+   * fetch already in flight; the result replaces the copy as any refresh does.
+   */
+  async reload<T>(spec: DatasetSpec<T>): Promise<Cached<T>> {
+    const { entry } = await this.lookup(spec);
+    // Only a fetch made from now on will do, even if another replica's copy is newer than ours.
+    const fresh = await this.refresh(spec, entry, this.now());
+    this.opts.onRead?.(spec.key, 'MISS', 'exchange');
+    return this.answer(fresh, 'MISS');
+  }
+
+  /** Drops the memory copy of `key`, so the next read consults the shared tier (another replica refreshed it). */
+  forget(key: string): void {
+    this.memory.delete(key);
+  }
+
   /** A copy of whatever is held for `key`, however old (no fetch). */
   async peek<T>(spec: DatasetSpec<T>): Promise<CacheEntry<T> | undefined> {
     return (await this.lookup(spec)).entry;
@@ -148,7 +165,11 @@ export class DatasetCache {
     };
   }
 
-  private refresh<T>(spec: DatasetSpec<T>, previous: CacheEntry<T> | undefined): Promise<CacheEntry<T>> {
+  private refresh<T>(
+    spec: DatasetSpec<T>,
+    previous: CacheEntry<T> | undefined,
+    newerThan = previous?.fetchedAt ?? -1,
+  ): Promise<CacheEntry<T>> {
     return this.flights.run(spec.key, async () => {
       const produce = async (): Promise<CacheEntry<T>> => {
         const value = await spec.load(previous);
@@ -158,9 +179,7 @@ export class DatasetCache {
         return entry;
       };
       const { shared } = this.opts;
-      const produced = shared
-        ? await shared.exclusive(spec.key, previous?.fetchedAt ?? -1, produce)
-        : await produce();
+      const produced = shared ? await shared.exclusive(spec.key, newerThan, produce) : await produce();
       // A result another replica fetched is judged under this replica's configuration.
       const entry = this.sized(spec, produced.value, produced.fetchedAt);
       this.memory.set(spec.key, entry);

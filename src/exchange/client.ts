@@ -42,6 +42,9 @@ export interface ExchangeClientOptions {
 }
 
 // The portal answers 404 to non-browser agents (undici's default included).
+/** Pages the portal answers as JSON; the browser asks for those with a JSON Accept. */
+const JSON_KINDS: ReadonlySet<PageKind> = new Set<PageKind>(['symbols', 'eod', 'intraday', 'index-series']);
+
 const BROWSER_UA =
   'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
 
@@ -165,10 +168,7 @@ export class ExchangeClient {
       'user-agent': BROWSER_UA,
       'x-requested-with': 'XMLHttpRequest',
       referer: `${this.opts.baseUrl}/`,
-      accept:
-        req.kind === 'symbols' || req.kind === 'eod'
-          ? 'application/json, */*; q=0.01'
-          : 'text/html, */*; q=0.01',
+      accept: JSON_KINDS.has(req.kind) ? 'application/json, */*; q=0.01' : 'text/html, */*; q=0.01',
     };
     if (token !== null) headers['x-req-id'] = token;
     let body: string | undefined;

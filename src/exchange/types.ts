@@ -15,7 +15,9 @@ export type PageKind =
   | 'reports'
   | 'company'
   | 'eod'
-  | 'payouts';
+  | 'payouts'
+  | 'intraday'
+  | 'index-series';
 
 /** One item of `GET /symbols`. */
 export interface PortalSymbol {
@@ -298,4 +300,27 @@ export interface PayoutRow {
   /** First and last day of the book closure, `YYYY-MM-DD`; null when the cell shows none. */
   bookClosureFrom: string | null;
   bookClosureTo: string | null;
+}
+
+/** One trade of `GET /timeseries/int/{SYM}`. */
+export interface IntradayTick {
+  /** Epoch seconds (a true instant). */
+  epoch: number;
+  price: number;
+  volume: number;
+}
+
+/** Today's trades, oldest first; `known: false` when the portal does not know the code. */
+export interface IntradaySeries {
+  known: boolean;
+  ticks: IntradayTick[];
+}
+
+/** One day of `GET /timeseries/eod/{INDEX}`: the portal has no high or low. */
+export interface IndexSeriesRow {
+  /** Calendar date in Asia/Karachi, `YYYY-MM-DD`. */
+  date: string;
+  open: number | null;
+  close: number;
+  volume: number | null;
 }

@@ -5,6 +5,11 @@ import cors from '@fastify/cors';
 import swagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance, type FastifyServerOptions, type onRequestHookHandler } from 'fastify';
 import { companySchemas, namedSchemas } from '../market/models.ts';
+import { liveSchemas } from '../market/models-live.ts';
+import type { LiveQuotes } from '../stream/live-quotes.ts';
+import { boardRoutes } from './routes/board.ts';
+import { intradayRoutes } from './routes/intraday.ts';
+import { streamRoutes } from './routes/stream.ts';
 import { companyRoutes } from './routes/company.ts';
 import { corporateActionRoutes } from './routes/corporate-actions.ts';
 import { healthRoutes } from './routes/health.ts';
@@ -36,6 +41,8 @@ export interface AppOptions {
   hitReplay: boolean;
   readiness: () => Readiness;
   onRateLimited?: () => void;
+  /** Live quotes for GET /stream/quotes (absent: no stream route). */
+  live?: LiveQuotes;
 }
 
 export const API_VERSION = '0.1.0';
@@ -81,7 +88,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
 
   app.addHook('onRequest', stampCommonHeaders);
   registerErrorHandling(app);
-  for (const schema of [...namedSchemas, ...companySchemas, ErrorEnvelope]) app.addSchema(schema);
+  for (const schema of [...namedSchemas, ...companySchemas, ...liveSchemas, ErrorEnvelope])
+    app.addSchema(schema);
 
   await app.register(swagger, {
     openapi: {
@@ -171,6 +179,9 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(stockRoutes, opts.deps);
   await app.register(companyRoutes, opts.deps);
   await app.register(corporateActionRoutes, opts.deps);
+  await app.register(intradayRoutes, opts.deps);
+  await app.register(boardRoutes, opts.deps);
+  if (opts.live) await app.register(streamRoutes, { ...opts.deps, live: opts.live });
   await app.register(indexRoutes, opts.deps);
   await app.register(sectorRoutes, opts.deps);
   await app.register(marketRoutes, opts.deps);

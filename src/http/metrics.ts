@@ -1,7 +1,7 @@
 // Prometheus metrics (prom-client). Labels are bounded: route templates, never raw paths; page
 // kinds and outcomes from fixed lists; nothing a caller controls (no IPs, no proxy addresses).
 import type { FastifyInstance } from 'fastify';
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { RequestLatency, type LatencySeries } from './request-latency.ts';
 
 interface RequestLabels {
@@ -94,6 +94,32 @@ export class Metrics {
     name: 'psxmd_exchange_sections_missing_total',
     help: 'Company page sections that could not be read, by section (each is served as null)',
     labelNames: ['section'],
+    registers: [this.registry],
+  });
+
+  readonly streamsOpen = new Gauge({
+    name: 'psxmd_streams_open',
+    help: 'Open quote streams (GET /stream/quotes) on this replica',
+    registers: [this.registry],
+  });
+
+  readonly streamEvents = new Counter({
+    name: 'psxmd_stream_events_total',
+    help: 'Quote events written to streams, snapshots and replays included',
+    registers: [this.registry],
+  });
+
+  readonly streamPolls = new Counter({
+    name: 'psxmd_stream_polls_total',
+    help: 'Quote-stream poll rounds by outcome: changed, unchanged, failed, follower (another replica polls), closed (market closed), idle (no streams)',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+
+  readonly streamDrops = new Counter({
+    name: 'psxmd_stream_dropped_total',
+    help: 'Streams dropped by the server, by reason (slow: unsent bytes past the bound)',
+    labelNames: ['reason'] as const,
     registers: [this.registry],
   });
 

@@ -19,6 +19,8 @@ export interface OperationExamples {
   meta?: Record<string, unknown>;
   /** More 200 examples (another switch of the same endpoint), by name. */
   alternatives?: Record<string, { request: string; data: unknown; meta?: Record<string, unknown> }>;
+  /** The 200 answer's text for a text/event-stream operation (its `data` is then unused). */
+  stream?: string;
   /** Error examples that differ from the defaults below, by status. */
   errors?: Partial<Record<number, ErrorExample[]>>;
 }

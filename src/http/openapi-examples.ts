@@ -62,6 +62,132 @@ const ENGRO_QUOTE = {
   ...ENGRO_QUOTE_EXTRAS,
 };
 
+/** Issue #18: intraday series, index history, batch quotes, movers, breadth, the quote stream. */
+const LIVE_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
+  '/stocks/{symbol}/intraday': {
+    params: { symbol: 'HBL', interval: '15m' },
+    request: '/stocks/HBL/intraday?interval=15m',
+    client:
+      "await api.GET('/stocks/{symbol}/intraday', { params: { path: { symbol: 'HBL' }, query: { interval: '15m' } } })",
+    data: [
+      {
+        time: '2026-11-20T09:15:00+05:00',
+        open: 301.53,
+        high: 306.72,
+        low: 300.42,
+        close: 303.39,
+        volume: 105961,
+        trades: 6,
+      },
+      {
+        time: '2026-11-20T09:30:00+05:00',
+        open: 309.14,
+        high: 309.14,
+        low: 306.78,
+        close: 306.78,
+        volume: 42391,
+        trades: 2,
+      },
+    ],
+    errors: { 404: SYMBOL_404, 422: SYMBOL_422 },
+  },
+  '/indices/{name}/intraday': {
+    params: { name: 'KSE100', interval: '60m' },
+    request: '/indices/KSE100/intraday?interval=60m',
+    client:
+      "await api.GET('/indices/{name}/intraday', { params: { path: { name: 'KSE100' }, query: { interval: '60m' } } })",
+    data: [
+      {
+        time: '2026-11-20T09:00:00+05:00',
+        open: 168950.42,
+        high: 168965.5185,
+        low: 168747.6491,
+        close: 168748.393,
+        volume: 17919912,
+        trades: 180,
+      },
+    ],
+    errors: { 404: [{ code: 'not_found', message: 'index NOSUCH not found' }] },
+  },
+  '/indices/{name}/historical': {
+    params: { name: 'KSE100', start: '2026-11-16', end: '2026-11-17', order: 'asc', limit: 100 },
+    request: '/indices/KSE100/historical?start=2026-11-16&end=2026-11-17',
+    client:
+      "await api.GET('/indices/{name}/historical', { params: { path: { name: 'KSE100' }, query: { start: '2026-11-16', end: '2026-11-17' } } })",
+    data: [
+      { date: '2026-11-16', open: 166258.6745, high: null, low: null, close: 167246.3359, volume: 368413276 },
+      { date: '2026-11-17', open: 167246.3359, high: null, low: null, close: 166886.6421, volume: 319397464 },
+    ],
+    errors: {
+      400: [{ code: 'bad_request', message: 'start (2026-11-20) is after end (2026-11-16)' }],
+      404: [{ code: 'not_found', message: 'index NOSUCH not found' }],
+    },
+  },
+  '/quotes': {
+    params: { symbols: 'ENGRO,NOSUCH' },
+    request: '/quotes?symbols=ENGRO,NOSUCH',
+    client: "await api.GET('/quotes', { params: { query: { symbols: 'ENGRO,NOSUCH' } } })",
+    data: [ENGRO_QUOTE],
+    meta: { not_found: ['NOSUCH'] },
+    errors: { 400: [{ code: 'bad_request', message: 'at most 100 symbols per request, got 101' }] },
+  },
+  '/market/movers': {
+    params: { by: 'gainers', limit: 2 },
+    request: '/market/movers?by=gainers&limit=2',
+    client: "await api.GET('/market/movers', { params: { query: { by: 'gainers', limit: 2 } } })",
+    data: [
+      {
+        symbol: 'MTL',
+        name: 'Millat Tractors Limited',
+        price: 612.05,
+        change: 31.78,
+        change_pct: 5.477,
+        volume: 286326,
+      },
+      {
+        symbol: 'FATIMA',
+        name: 'Fatima Fertilizer Company Limited',
+        price: 147.38,
+        change: 4.7,
+        change_pct: 3.294,
+        volume: 1258777,
+      },
+    ],
+  },
+  '/stream/quotes': {
+    params: { symbols: 'HBL,ENGRO', 'last-event-id': '41' },
+    request: '/stream/quotes?symbols=HBL,ENGRO',
+    client:
+      "new EventSource('/stream/quotes?symbols=HBL,ENGRO').addEventListener('quote', (e) => JSON.parse(e.data))",
+    data: null,
+    stream:
+      'retry: 3000\n\nid: 41\nevent: quote\ndata: {"symbol":"HBL","price":306.1,…}\n\nid: 41\nevent: quote\ndata: {"symbol":"ENGRO",…}\n\n: heartbeat\n\nid: 42\nevent: quote\ndata: {"symbol":"HBL","price":305.49,…}\n\n',
+    errors: {
+      400: [{ code: 'bad_request', message: 'at most 100 symbols per request, got 101' }],
+      404: [{ code: 'not_found', message: 'none of NOSUCH is listed' }],
+      429: [
+        {
+          code: 'rate_limited',
+          message: 'at most 5 concurrent streams per client address; close one first',
+        },
+      ],
+    },
+  },
+  '/market/breadth': {
+    params: {},
+    request: '/market/breadth',
+    client: "await api.GET('/market/breadth')",
+    data: {
+      advances: 24,
+      declines: 37,
+      unchanged: 0,
+      total: 61,
+      total_volume: 83267806,
+      total_value: 15771817735,
+    },
+  },
+};
+
 export const OPERATION_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
   '/health': {
     params: { ready: '1' },
@@ -406,6 +532,7 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
     },
   },
   ...COMPANY_OPERATION_EXAMPLES,
+  ...LIVE_EXAMPLES,
 };
 
 /** What each status answers when an operation has nothing more specific to say. */
@@ -472,6 +599,11 @@ export function addOpenApiExamples<T extends OpenApiDoc>(doc: T): T {
       .filter(Boolean)
       .join('\n\n');
     for (const [status, response] of Object.entries(op.responses ?? {})) {
+      const stream = response.content?.['text/event-stream'];
+      if (stream && ex.stream !== undefined) {
+        stream.examples = { ok: { summary: `GET ${ex.request}`, value: ex.stream } };
+        continue;
+      }
       const media = response.content?.['application/json'];
       if (!media) continue;
       media.examples =

@@ -12,6 +12,8 @@ import {
   parseEod,
   parseHistory,
   parseIndexConstituents,
+  parseIndexSeries,
+  parseIntraday,
   parseIndexLevels,
   parseMarketWatch,
   parsePayouts,
@@ -27,6 +29,8 @@ import type {
   HistoryRow,
   IndexConstituentsPage,
   IndexLevelsPage,
+  IndexSeriesRow,
+  IntradaySeries,
   MarketWatchRow,
   PayoutRow,
   PortalSymbol,
@@ -79,6 +83,26 @@ export class Datasets {
   marketWatch(ctx: RequestContext): Promise<Cached<MarketWatchRow[]>> {
     const req: PortalRequest = { kind: 'market-watch', method: 'GET', path: '/market-watch' };
     return this.read('market-watch', 'intraday', req, parseMarketWatch, ctx);
+  }
+
+  /**
+   * The market watch fetched now, fresh or not (the live-quote poller, src/stream/): the answer
+   * also refreshes the cached page every quote is built from.
+   */
+  reloadMarketWatch(ctx: RequestContext): Promise<Cached<MarketWatchRow[]>> {
+    const policy = this.opts.freshness;
+    const req: PortalRequest = { kind: 'market-watch', method: 'GET', path: '/market-watch' };
+    return this.opts.cache.reload<MarketWatchRow[]>({
+      key: 'market-watch',
+      load: () => this.fetch(req, ctx, parseMarketWatch),
+      freshUntil: (_value, fetchedAt) => policy.freshUntil('intraday', fetchedAt),
+      sizeOf: (value) => JSON.stringify(value).length * 2,
+    });
+  }
+
+  /** Another replica refreshed the market watch: the next read takes its copy from the shared tier. */
+  forgetMarketWatch(): void {
+    this.opts.cache.forget('market-watch');
   }
 
   /** `code` must be a known index code (see indices.ts); the portal is never asked for arbitrary paths. */
@@ -208,6 +232,38 @@ export class Datasets {
       key,
       load: () => this.fetch(req, ctx, parseEod),
       freshUntil: (rows, fetchedAt) => freshness.freshUntil('history', fetchedAt, rows[0]?.date),
+      sizeOf: (rows) => rows.length * 120 + 200,
+    });
+  }
+
+  /**
+   * Today's trades of a symbol or an index code (`/timeseries/int`, upstream.md §5), oldest first.
+   * `code` is a normalised symbol or a known index code.
+   */
+  intraday(code: string, ctx: RequestContext): Promise<Cached<IntradaySeries>> {
+    const req: PortalRequest = {
+      kind: 'intraday',
+      method: 'GET',
+      path: `/timeseries/int/${encodeURIComponent(code)}`,
+    };
+    return this.read(`intraday:${code}`, 'intraday', req, parseIntraday, ctx);
+  }
+
+  /**
+   * An index's daily levels (`/timeseries/eod/{INDEX}`), oldest first. Fresh like a history: the
+   * series grows by one row a trading day. `code` must be a known index code.
+   */
+  indexSeries(code: string, ctx: RequestContext): Promise<Cached<IndexSeriesRow[]>> {
+    const { cache, freshness } = this.opts;
+    const key = `index-series:${code}`;
+    const held = cache.fresh<IndexSeriesRow[]>(key);
+    if (held !== undefined) return held;
+    const req: PortalRequest = { kind: 'index-series', method: 'GET', path: `/timeseries/eod/${code}` };
+    return cache.get<IndexSeriesRow[]>({
+      key,
+      load: () => this.fetch(req, ctx, parseIndexSeries),
+      freshUntil: (rows, fetchedAt) =>
+        freshness.freshUntil('history', fetchedAt, rows[rows.length - 1]?.date),
       sizeOf: (rows) => rows.length * 120 + 200,
     });
   }

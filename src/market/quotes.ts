@@ -82,3 +82,36 @@ async function notQuoted(datasets: Datasets, symbol: string, ctx: RequestContext
   }
   return new NotFoundError(`${symbol} is listed, but the exchange's boards carry no quote for it today`);
 }
+
+/** At most this many symbols in one batch (issue #18): a URL stays well under common limits. */
+export const MAX_BATCH_SYMBOLS = 100;
+
+/**
+ * Quotes of many symbols in the order asked (each once) from one read of each page, however many
+ * symbols: the same two cached datasets as the single quote. Unknown symbols go to `not_found`.
+ */
+export async function quotes(
+  datasets: Datasets,
+  rawSymbols: readonly string[],
+  ctx: RequestContext,
+): Promise<Answer<QuoteT[]>> {
+  const symbols = [...new Set(rawSymbols.map(normaliseSymbol).filter((s) => s !== ''))];
+  const [screener, marketWatch] = await Promise.all([datasets.screener(ctx), datasets.marketWatch(ctx)]);
+  const data: QuoteT[] = [];
+  const notFound: string[] = [];
+  for (const symbol of symbols) {
+    try {
+      data.push((await quote(datasets, symbol, ctx)).data);
+    } catch (err) {
+      if (!(err instanceof NotFoundError)) throw err;
+      notFound.push(symbol);
+    }
+  }
+  return {
+    key: answerKey('quotes', symbols.join(',')),
+    data,
+    provenance: combine([screener, marketWatch]),
+    asOf: karachiTime(marketWatch.fetchedAt),
+    meta: { not_found: notFound },
+  };
+}

@@ -11,3 +11,5 @@ export { parseReports } from './reports.ts';
 export { parseCompany } from './company.ts';
 export { parseEod } from './eod.ts';
 export { parsePayouts } from './payouts.ts';
+export { parseIntraday } from './intraday.ts';
+export { parseIndexSeries } from './index-series.ts';

@@ -1,0 +1,131 @@
+// Today's series for a stock or an index, and an index's daily levels.
+import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { indexHistorical } from '../../market/index-history.ts';
+import { indexIntraday, INTERVALS, stockIntraday } from '../../market/intraday.ts';
+import { columnsOf, errorResponses, listEnvelope, query, SymbolParam } from '../schemas.ts';
+import { IndexHistoricalRow, IntradayBar } from '../../market/models-live.ts';
+import type { RouteDeps } from './deps.ts';
+
+const IntradayQuery = query({
+  interval: Type.Optional(
+    Type.Enum([...INTERVALS], {
+      description:
+        'tick: every print, oldest first; 1m…60m: OHLCV bars on the Karachi clock (a 60m bar starts on the hour), only for intervals with prints. Default 5m.',
+    }),
+  ),
+});
+
+const IndexName = Type.Object({ name: Type.String({ maxLength: 40 }) });
+
+const IndexHistoricalQuery = query({
+  start: Type.Optional(Type.String({ format: 'date', description: 'first day, inclusive, YYYY-MM-DD' })),
+  end: Type.Optional(Type.String({ format: 'date', description: 'last day, inclusive, YYYY-MM-DD' })),
+  order: Type.Optional(Type.Enum(['asc', 'desc'], { description: 'asc (default): oldest first' })),
+  limit: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: 100_000, description: 'only the newest N rows of the range' }),
+  ),
+});
+
+const ref = (id: string) => Type.Unsafe({ $ref: `${id}#` });
+
+export async function intradayRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {
+  const r = app.withTypeProvider<TypeBoxTypeProvider>();
+  const { datasets, respond, contextOf } = deps;
+
+  r.get(
+    '/stocks/:symbol/intraday',
+    {
+      schema: {
+        operationId: 'listIntraday',
+        summary: "Today's prints or bars",
+        description:
+          "Today's trades from the exchange's intraday series: with interval=tick one row per print {time, price, volume}, oldest first; otherwise {time, open, high, low, close, volume, trades} bars. Fresh for CACHE_INTRADAY_TTL (15 minutes) while the market is open, until the next open when it is closed; an empty list before the first print of the day.",
+        tags: ['stocks'],
+        params: SymbolParam,
+        querystring: IntradayQuery,
+        response: {
+          200: listEnvelope(
+            Type.Union([ref('StockTick'), ref('IntradayBar')]),
+            'prints (interval=tick) or bars, oldest first',
+          ),
+          ...errorResponses({ 404: 'unknown symbol' }),
+        },
+      },
+    },
+    async (req, reply) => {
+      const interval = req.query.interval ?? '5m';
+      const symbol = req.params.symbol.toUpperCase();
+      const answer = await stockIntraday(datasets, symbol, interval, contextOf(req));
+      return respond.send(req, reply, answer, {
+        filename: `${symbol}-intraday-${interval}`,
+        columns: interval === 'tick' ? ['time', 'price', 'volume'] : columnsOf(IntradayBar),
+      });
+    },
+  );
+
+  r.get(
+    '/indices/:name/intraday',
+    {
+      schema: {
+        operationId: 'listIndexIntraday',
+        summary: "An index's ticks or bars today",
+        description:
+          'The exchange serves an intraday series for index codes (about one tick every 15 s): interval=tick gives {time, value, volume}; bars as for a stock. 404 for an unknown index, or one the exchange has no series for.',
+        tags: ['indices'],
+        params: IndexName,
+        querystring: IntradayQuery,
+        response: {
+          200: listEnvelope(
+            Type.Union([ref('IndexTick'), ref('IntradayBar')]),
+            'ticks (interval=tick) or bars, oldest first',
+          ),
+          ...errorResponses({ 404: 'unknown index, or no intraday series for it' }),
+        },
+      },
+    },
+    async (req, reply) => {
+      const interval = req.query.interval ?? '5m';
+      const answer = await indexIntraday(datasets, req.params.name, interval, contextOf(req));
+      const code = req.params.name.toUpperCase();
+      return respond.send(req, reply, answer, {
+        filename: `${code}-intraday-${interval}`,
+        columns: interval === 'tick' ? ['time', 'value', 'volume'] : columnsOf(IntradayBar),
+      });
+    },
+  );
+
+  r.get(
+    '/indices/:name/historical',
+    {
+      schema: {
+        operationId: 'listIndexHistory',
+        summary: 'Daily index levels',
+        description:
+          "One row per trading day over [start, end] (both optional; default the whole series, about five years), oldest first unless order=desc, from the exchange's end-of-day series for the index. high and low are always null: that series has none.",
+        tags: ['indices'],
+        params: IndexName,
+        querystring: IndexHistoricalQuery,
+        response: {
+          200: listEnvelope('IndexHistoricalRow', 'daily levels'),
+          ...errorResponses({ 400: 'start is after end', 404: 'unknown index' }),
+        },
+      },
+    },
+    async (req, reply) => {
+      const { start, end, order, limit } = req.query;
+      const code = req.params.name.toUpperCase();
+      const answer = await indexHistorical(
+        datasets,
+        req.params.name,
+        { start, end, order, limit },
+        contextOf(req),
+      );
+      return respond.send(req, reply, answer, {
+        filename: `${code}-historical`,
+        columns: columnsOf(IndexHistoricalRow),
+      });
+    },
+  );
+}
