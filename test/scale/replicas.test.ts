@@ -163,6 +163,10 @@ describe('two replicas sharing one Redis', { skip }, () => {
       assert.equal(ready.status, 200, 'a lost Redis keeps the replica in rotation');
       assert.equal(ready.json.data.redis, 'degraded');
     }
+    // Counted before the restart: once Redis is back, a call slower than REDIS_TIMEOUT_MS on a
+    // loaded machine is a new (short) outage with its own warning, which this test is not about.
+    const warnings = a.logs.filter((l) => l.includes('redis unavailable'));
+    assert.equal(warnings.length, 1, 'one warning per outage');
     await redis.start();
     // ioredis backs off up to 2 s between reconnects; allow several on a loaded machine.
     for (let i = 0; i < 150; i++) {
@@ -175,8 +179,6 @@ describe('two replicas sharing one Redis', { skip }, () => {
     await http(a.url, '/indices');
     const shared = await http(b.url, '/indices');
     assert.equal(shared.headers['x-cache'], 'HIT', 'sharing resumed after reconnecting');
-    const warnings = a.logs.filter((l) => l.includes('redis unavailable'));
-    assert.equal(warnings.length, 1, 'one warning per outage');
   });
 
   it('wait for a slow-to-connect Redis before listening, so the first answers are shared', async () => {
