@@ -212,3 +212,9 @@ function formatDay(day: number): string {
   const y = yoe + era * 400 + (m <= 2 ? 1 : 0);
   return `${String(y).padStart(4, '0')}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
 }
+
+/** The sessions of the Karachi trading day holding `now` ([] on a weekend), as epoch-ms windows. */
+export function sessionsOfDay(now: Instant): { open: number; close: number }[] {
+  const day = karachiDay(toMs(now));
+  return sessionsOn(day).map(([open, close]) => ({ open: at(day, open), close: at(day, close) }));
+}

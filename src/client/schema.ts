@@ -1285,6 +1285,83 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/market/status': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Market state: pre-open, open, Friday break or closed
+     * @description From the Karachi market clock the service uses for cache freshness (Mon–Thu 09:30–15:30, Fri 09:15–12:00 and 14:30–16:30; no holiday calendar is published, so a holiday reads as a normal day). With `CACHE_FOLLOW_MARKET_CLOCK=false` the service treats the market as open around the clock and says so with `clock_followed: false`.
+     *
+     *     **Example request**
+     *
+     *     ```http
+     *     GET /market/status
+     *     ```
+     *
+     *     **Typed client**
+     *
+     *     ```ts
+     *     const { data, error } = await api.GET('/market/status');
+     *     ```
+     */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description the market state now */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              data: components['schemas']['MarketStatus'];
+              meta: {
+                /** @description server time of the response, ISO 8601 with UTC offset, to the second */
+                timestamp: string;
+                /** @description true when served from cache */
+                cached: boolean;
+              };
+            };
+          };
+        };
+        /** @description more than the allowed requests a minute from this IP, or its exchange-fetch budget is spent */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description unexpected server error (internal_error) */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1447,6 +1524,40 @@ export interface components {
     /** @description current index levels: `kse100`, `kse30`, `kmiallshare`, `allshare`, and every other index as its lowercase code */
     MarketSummary: {
       [key: string]: number;
+    };
+    MarketStatus: {
+      /** @description `open` during a session; `pre_open` the 15 minutes before the day’s first session; `break` between Friday’s two sessions; `closed` otherwise. Always `open` when `clock_followed` is false */
+      state: 'pre_open' | 'open' | 'break' | 'closed';
+      /**
+       * Format: date-time
+       * @description the service’s clock; ISO 8601 with +05:00 (Asia/Karachi)
+       */
+      now: string;
+      /**
+       * Format: date-time
+       * @description the next session open on the exchange’s timetable; ISO 8601 with +05:00 (Asia/Karachi)
+       */
+      next_open: string;
+      /**
+       * Format: date-time
+       * @description the close of the current trading day’s last session, or of the next trading day; ISO 8601 with +05:00 (Asia/Karachi)
+       */
+      next_close: string;
+      /** @description the timetable session under way now, or null outside one */
+      session: {
+        /**
+         * Format: date-time
+         * @description session open; ISO 8601 with +05:00 (Asia/Karachi)
+         */
+        open: string;
+        /**
+         * Format: date-time
+         * @description session close; ISO 8601 with +05:00 (Asia/Karachi)
+         */
+        close: string;
+      } | null;
+      /** @description false when the service runs with CACHE_FOLLOW_MARKET_CLOCK=false: it then treats the market as open around the clock (state `open`, plain TTLs, streaming always on); the times still describe the exchange’s timetable */
+      clock_followed: boolean;
     };
     ErrorEnvelope: {
       error: {

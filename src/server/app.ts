@@ -8,6 +8,7 @@ import { namedSchemas } from '../market/models.ts';
 import { healthRoutes } from '../routes/health.ts';
 import { indexRoutes } from '../routes/indices.ts';
 import { marketRoutes } from '../routes/market.ts';
+import { marketStatusRoutes } from '../routes/market-status.ts';
 import { sectorRoutes } from '../routes/sectors.ts';
 import { stockRoutes } from '../routes/stocks.ts';
 import type { RouteDeps } from '../routes/deps.ts';
@@ -130,6 +131,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(indexRoutes, opts.deps);
   await app.register(sectorRoutes, opts.deps);
   await app.register(marketRoutes, opts.deps);
+  await app.register(marketStatusRoutes, opts.deps);
   // Data answers compress themselves (gzip made once per data version, src/server/respond.ts); the
   // documents and the dashboard's files go through @fastify/compress, whose hooks stay off the
   // data routes. Brotli at its default quality 11 would cost ~100× gzip's CPU for a few percent.
