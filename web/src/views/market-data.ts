@@ -76,10 +76,7 @@ export interface ScreenRow extends ScreenerRow {
 }
 
 export async function screenRows(): Promise<ScreenRow[]> {
-  const [rows, day] = await Promise.all([
-    screenerRows(),
-    indexConstituents(ALL_SHARES).catch(() => ({ data: [] as IndexConstituent[] })),
-  ]);
+  const [rows, day] = await Promise.all([screenerRows(), indexConstituents(ALL_SHARES)]);
   const today = new Map(day.data.map((r) => [r.symbol, r]));
   return rows.data.map((r) => {
     const d = today.get(r.symbol);

@@ -86,7 +86,9 @@ export function screener(rows: ScreenRow[], opts: ScreenerOptions): HTMLElement 
   let sortKey: Column['key'] = 'market_cap';
   let sortDir: SortDir = 'descending';
   const sectorOf = (r: ScreenRow): string =>
-    r.sector === null ? '' : (opts.sectorNames.get(r.sector) ?? String(r.sector));
+    r.sector === null
+      ? ''
+      : (opts.sectorNames.get(r.sector) ?? `Sector ${String(r.sector).padStart(4, '0')}`);
 
   const filterId = `screener-filter-${Math.random().toString(36).slice(2, 8)}`;
   const input = h('input', {
