@@ -219,6 +219,12 @@ describe('dashboard in Chromium', { skip }, () => {
       await row.locator('td[data-field="change_pct"]').textContent(),
       `${signed(engro.change_pct)}%`,
     );
+    // The first 50 by market cap are drawn; the rest on request.
+    const total = ((await http(service.url, '/screener')).json.data as unknown[]).length;
+    assert.equal(await table.locator('tbody tr').count(), Math.min(50, total));
+    if (total > 50)
+      await page.locator('#screener-panel button.more', { hasText: `Show all ${total}` }).click();
+    assert.equal(await table.locator('tbody tr').count(), total);
     // POWER has no earnings: no ratio, never 0.00.
     const pe = await table.locator('tbody tr[data-symbol="POWER"] td').nth(5).textContent();
     assert.equal(pe, '—');

@@ -16,46 +16,17 @@ import {
   type WhitespaceData,
 } from 'lightweight-charts';
 import type { HistoricalRow } from '../../src/client/index.ts';
-import { ANOMALY_REASONS } from '../../src/market/anomalies.ts';
+import { monthsBefore, RANGES, reasonText, type RangeId } from './chart-data.ts';
 import { COLORS, VOLUME_PANE_HEIGHT } from './chart-theme.ts';
 import type { CorporateAction } from './data.ts';
 import { h, replace } from './dom.ts';
 import { fmtCompact, fmtPrice, fmtWhole } from './format.ts';
-
-export type RangeId = '1M' | '6M' | '1Y' | '5Y' | 'ALL';
-export const RANGES: { id: RangeId; label: string; months: number | null; spoken: string }[] = [
-  { id: '1M', label: '1M', months: 1, spoken: 'one month' },
-  { id: '6M', label: '6M', months: 6, spoken: 'six months' },
-  { id: '1Y', label: '1Y', months: 12, spoken: 'one year' },
-  { id: '5Y', label: '5Y', months: 60, spoken: 'five years' },
-  { id: 'ALL', label: 'All', months: null, spoken: 'the whole history' },
-];
-
-const REASON_TEXT = new Map(ANOMALY_REASONS.map((r) => [r.code as string, r.description]));
-
-export function reasonText(code: string): string {
-  return REASON_TEXT.get(code) ?? code;
-}
 
 export interface PriceChart {
   setRange(range: RangeId): void;
   /** Centres the chart on row `index` and shows its details, as hovering it would. */
   showDay(index: number): void;
   destroy(): void;
-}
-
-/**
- * Rows that can sit on a time axis: a real YYYY-MM-DD date, strictly after the previous one.
- * (Rows flagged invalid_date or duplicate_date cannot be placed; the flagged-days list keeps them.)
- */
-export function chartableRows(rows: HistoricalRow[]): HistoricalRow[] {
-  const out: HistoricalRow[] = [];
-  for (const row of rows) {
-    if (!/^\d{4}-\d{2}-\d{2}$/.test(row.date) || Number.isNaN(Date.parse(row.date))) continue;
-    const prev = out[out.length - 1];
-    if (!prev || row.date > prev.date) out.push(row);
-  }
-  return out;
 }
 
 const hasCandle = (r: HistoricalRow): boolean =>
@@ -232,14 +203,4 @@ export function actionLabel(a: CorporateAction): string {
   if (a.ratio !== null)
     return `${a.kind === 'capital_change' ? 'CA' : a.kind.charAt(0).toUpperCase()} ×${a.ratio}`;
   return 'CA';
-}
-
-/** `YYYY-MM-DD` n months earlier, clamped to the month's last day (31 Mar − 1 month = 28/29 Feb). */
-export function monthsBefore(date: string, months: number): string {
-  const [y, m, d] = date.split('-').map(Number) as [number, number, number];
-  const total = y * 12 + (m - 1) - months;
-  const year = Math.floor(total / 12);
-  const month = (total % 12) + 1;
-  const lastDay = new Date(Date.UTC(year, month, 0)).getUTCDate();
-  return `${year}-${String(month).padStart(2, '0')}-${String(Math.min(d, lastDay)).padStart(2, '0')}`;
 }

@@ -1,44 +1,9 @@
 // A compact area chart for an index or a symbol's day (intraday bars) or its daily closes, with
 // volume in a pane of its own below, on its own scale.
-import {
-  AreaSeries,
-  createChart,
-  HistogramSeries,
-  type IChartApi,
-  type Time,
-  type UTCTimestamp,
-} from 'lightweight-charts';
-import type { IndexDay, IntradayBar } from './data.ts';
+import { AreaSeries, createChart, HistogramSeries, type IChartApi } from 'lightweight-charts';
+import type { Point } from './chart-data.ts';
 import { fmtCompact } from './format.ts';
 import { COLORS, VOLUME_PANE_HEIGHT } from './chart-theme.ts';
-
-// lightweight-charts labels its time axis in UTC; shifting by Karachi's fixed offset makes the
-// axis read in exchange time (PKT), which is how every other time on the page is written.
-const KARACHI_SHIFT_SEC = 5 * 3600;
-
-export interface Point {
-  time: Time;
-  value: number;
-  volume: number | null;
-}
-
-export function intradayPoints(bars: IntradayBar[]): Point[] {
-  const out: Point[] = [];
-  for (const b of bars) {
-    const t = Date.parse(b.time);
-    if (b.close === null || Number.isNaN(t)) continue;
-    const time = (Math.floor(t / 1000) + KARACHI_SHIFT_SEC) as UTCTimestamp;
-    if (out.length > 0 && (out[out.length - 1]!.time as number) >= time) continue;
-    out.push({ time, value: b.close, volume: b.volume });
-  }
-  return out;
-}
-
-export function dailyPoints(days: IndexDay[]): Point[] {
-  return days
-    .filter((d) => d.close !== null && /^\d{4}-\d{2}-\d{2}$/.test(d.date))
-    .map((d) => ({ time: d.date as Time, value: d.close as number, volume: d.volume }));
-}
 
 export interface LineChart {
   destroy(): void;

@@ -13,7 +13,8 @@ import {
 } from '../data.ts';
 import { h, replace } from '../dom.ts';
 import { arrow, direction, fmtPct, fmtPrice, fmtSigned, SPOKEN_DIRECTION } from '../format.ts';
-import { createLineChart, dailyPoints, intradayPoints, type LineChart } from '../line-chart.ts';
+import { dailyPoints, intradayPoints } from '../chart-data.ts';
+import type { LineChart } from '../line-chart.ts';
 import { streamQuotes } from '../live.ts';
 import { load } from '../load.ts';
 import { navigate } from '../router.ts';
@@ -40,7 +41,12 @@ export function marketView(main: HTMLElement): () => void {
     h(
       'div',
       { class: 'market-top' },
-      h('section', { 'aria-label': 'Index', class: 'area-hero' }, hero),
+      h(
+        'section',
+        { 'aria-labelledby': 'index-heading', class: 'area-hero' },
+        h('h2', { id: 'index-heading', class: 'sr-only' }, 'Index today'),
+        hero,
+      ),
       h(
         'div',
         { class: 'area-side' },
@@ -155,6 +161,9 @@ export function marketView(main: HTMLElement): () => void {
       if (bars.length > 1) {
         label('today, every 5 minutes');
         host.dataset.chart = 'intraday';
+        // The charting library is loaded only when there is something to draw.
+        const { createLineChart } = await import('../line-chart.ts');
+        if (disposed || !host.isConnected) return;
         chart = createLineChart(host, bars, { baseline, intraday: true });
         return;
       }
@@ -167,6 +176,8 @@ export function marketView(main: HTMLElement): () => void {
       if (days.length > 1) {
         label('daily closes, last six months');
         host.dataset.chart = 'daily';
+        const { createLineChart } = await import('../line-chart.ts');
+        if (disposed || !host.isConnected) return;
         chart = createLineChart(host, days, { intraday: false });
         return;
       }

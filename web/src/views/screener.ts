@@ -25,6 +25,9 @@ interface Column {
 
 type SortDir = 'ascending' | 'descending';
 
+/** Rows drawn at first: the whole market (~500 symbols) at once costs phones a second of layout. */
+const PAGE = 50;
+
 const COLUMNS: Column[] = [
   { key: 'symbol', label: 'Symbol', numeric: false, show: symbolCell },
   { key: 'price', label: 'Price (PKR)', numeric: true, show: (r) => fmtPrice(r.price), live: 'price' },
@@ -85,6 +88,7 @@ export function screener(rows: ScreenRow[], opts: ScreenerOptions): HTMLElement 
   let query = '';
   let sortKey: Column['key'] = 'market_cap';
   let sortDir: SortDir = 'descending';
+  let limit = PAGE;
   const sectorOf = (r: ScreenRow): string =>
     r.sector === null
       ? ''
@@ -101,6 +105,7 @@ export function screener(rows: ScreenRow[], opts: ScreenerOptions): HTMLElement 
   const status = h('p', { class: 'screener-count', 'aria-live': 'polite' });
   const empty = h('p', { class: 'empty', hidden: true });
   const tbody = h('tbody');
+  const more = h('button', { type: 'button', class: 'more', hidden: true });
   const headRow = h('tr');
 
   const visible = (): ScreenRow[] => {
@@ -143,7 +148,8 @@ export function screener(rows: ScreenRow[], opts: ScreenerOptions): HTMLElement 
   };
 
   const renderBody = (): void => {
-    const shown = visible();
+    const matching = visible();
+    const shown = matching.slice(0, limit);
     replace(
       tbody,
       ...shown.map((r) =>
@@ -170,7 +176,12 @@ export function screener(rows: ScreenRow[], opts: ScreenerOptions): HTMLElement 
         ),
       ),
     );
-    status.textContent = `${shown.length} of ${rows.length} symbols`;
+    status.textContent =
+      shown.length < matching.length
+        ? `${shown.length} of ${matching.length} matching (${rows.length} symbols)`
+        : `${matching.length} of ${rows.length} symbols`;
+    more.hidden = shown.length >= matching.length;
+    more.textContent = `Show all ${matching.length}`;
     empty.hidden = shown.length > 0;
     empty.textContent =
       shown.length > 0
@@ -188,6 +199,10 @@ export function screener(rows: ScreenRow[], opts: ScreenerOptions): HTMLElement 
 
   input.addEventListener('input', () => {
     query = input.value;
+    renderBody();
+  });
+  more.addEventListener('click', () => {
+    limit = Infinity;
     renderBody();
   });
   input.addEventListener('keydown', (e) => {
@@ -217,6 +232,7 @@ export function screener(rows: ScreenRow[], opts: ScreenerOptions): HTMLElement 
       ),
     ),
     empty,
+    more,
   );
 }
 

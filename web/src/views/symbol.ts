@@ -4,14 +4,8 @@
 // financial reports where the service has them.
 import type { HistoricalRow } from '../../../src/client/index.ts';
 import { priceLimitBand } from '../../../src/market/price-limit.ts';
-import {
-  chartableRows,
-  createPriceChart,
-  RANGES,
-  reasonText,
-  type PriceChart,
-  type RangeId,
-} from '../chart.ts';
+import { chartableRows, intradayPoints, RANGES, reasonText, type RangeId } from '../chart-data.ts';
+import type { PriceChart } from '../chart.ts';
 import {
   adjustedHistory,
   corporateActions,
@@ -35,7 +29,7 @@ import {
   fmtWhole,
   SPOKEN_DIRECTION,
 } from '../format.ts';
-import { createLineChart, intradayPoints, type LineChart } from '../line-chart.ts';
+import type { LineChart } from '../line-chart.ts';
 import { streamQuotes } from '../live.ts';
 import { load } from '../load.ts';
 import { companySections } from './company.ts';
@@ -122,7 +116,7 @@ export function symbolView(main: HTMLElement, rawSymbol: string): () => void {
         }
         const block = historyBlock(rows);
         queueMicrotask(() => {
-          if (!disposed) block.mount();
+          if (!disposed) void block.mount();
         });
         return block.el;
       },
@@ -130,7 +124,7 @@ export function symbolView(main: HTMLElement, rawSymbol: string): () => void {
   let adjustable = false;
   void drawHistory();
 
-  function historyBlock(rows: HistoricalRow[]): { el: HTMLElement; mount: () => void } {
+  function historyBlock(rows: HistoricalRow[]): { el: HTMLElement; mount: () => Promise<void> } {
     daily?.destroy();
     daily = undefined;
     intraday?.destroy();
@@ -196,6 +190,8 @@ export function symbolView(main: HTMLElement, rawSymbol: string): () => void {
       if (!intraday && dayPoints.length > 1) {
         const prev = lastQuote?.ldcp ?? null;
         dayHost.setAttribute('aria-label', `${symbol} today, every 5 minutes, against the previous close`);
+        const { createLineChart } = await import('../line-chart.ts');
+        if (disposed || intraday) return;
         intraday = createLineChart(dayHost, dayPoints, { baseline: prev, intraday: true });
       }
     };
@@ -266,8 +262,11 @@ export function symbolView(main: HTMLElement, rawSymbol: string): () => void {
             }),
           ],
     );
-    const mount = (): void => {
+    const mount = async (): Promise<void> => {
       if (onChart.length === 0) return;
+      // lightweight-charts is a chunk of its own, fetched while the rest of the page renders.
+      const { createPriceChart } = await import('../chart.ts');
+      if (disposed || !host.isConnected) return;
       daily = createPriceChart(host, onChart, actions);
       if (range === '1D') void showIntraday();
       else daily.setRange(range);
