@@ -111,7 +111,10 @@ async function measure(url: string, port: number): Promise<Scores> {
   if (!result) throw new Error(`Lighthouse returned nothing for ${url}`);
   const { categories, audits, runtimeError } = result.lhr;
   if (process.env.LIGHTHOUSE_SAVE) {
-    writeFileSync(join(process.env.LIGHTHOUSE_SAVE, `${url.replace(/\W+/g, '_')}.json`), JSON.stringify(result.lhr));
+    writeFileSync(
+      join(process.env.LIGHTHOUSE_SAVE, `${url.replace(/\W+/g, '_')}.json`),
+      JSON.stringify(result.lhr),
+    );
   }
   if (runtimeError) throw new Error(`${url}: ${runtimeError.code} ${runtimeError.message}`);
   const score = (c: (typeof CATEGORIES)[number]): number => Math.round((categories[c]?.score ?? 0) * 100);
