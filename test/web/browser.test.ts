@@ -465,6 +465,8 @@ describe('dashboard in Chromium', { skip }, () => {
       ['#/sector/0804', 'sector', '.screener tbody tr'],
     ] as const) {
       await phone.goto(`${service.url}/${hash}`);
+      // The symbol's chart is drawn once it is scrolled into view.
+      if (hash === '#/symbol/ENGRO') await phone.locator('.chart').scrollIntoViewIfNeeded();
       await phone.locator(ready).first().waitFor();
       await phone.waitForTimeout(300);
       const overflow = await phone.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);

@@ -12,8 +12,8 @@ import { breadthBar } from './sectors.ts';
 export function sectorView(main: HTMLElement, code: string): void {
   const heading = h('h1', { tabindex: '-1' }, `Sector ${code}`);
   const crumb = h('span', {}, `Sector ${code}`);
-  const summary = h('div', { class: 'panel' });
-  const members = h('div', { class: 'panel' });
+  const summary = h('div', { class: 'panel sector-summary' });
+  const members = h('div', { class: 'panel sector-members' });
   main.append(
     h('nav', { 'aria-label': 'Breadcrumb', class: 'crumbs' }, h('a', { href: '#/' }, 'Market'), ' › ', crumb),
     heading,

@@ -264,7 +264,9 @@ export function symbolView(main: HTMLElement, rawSymbol: string): () => void {
     );
     const mount = async (): Promise<void> => {
       if (onChart.length === 0) return;
-      // lightweight-charts is a chunk of its own, fetched while the rest of the page renders.
+      // lightweight-charts is a chunk of its own, fetched and run once the chart is in view: on
+      // a phone the header comes first, and the reader sees it without waiting for the chart.
+      await inView(host);
       const { createPriceChart } = await import('../chart.ts');
       if (disposed || !host.isConnected) return;
       daily = createPriceChart(host, onChart, actions);
@@ -281,6 +283,19 @@ export function symbolView(main: HTMLElement, rawSymbol: string): () => void {
     intraday?.destroy();
     company.destroy();
   };
+}
+
+/** Resolves once `el` is at least partly on screen. */
+function inView(el: HTMLElement): Promise<void> {
+  if (typeof IntersectionObserver === 'undefined') return Promise.resolve();
+  return new Promise((resolve) => {
+    const seen = new IntersectionObserver((entries) => {
+      if (!entries.some((e) => e.isIntersecting)) return;
+      seen.disconnect();
+      resolve();
+    });
+    seen.observe(el);
+  });
 }
 
 function actionList(actions: CorporateAction[]): HTMLElement {
