@@ -15,7 +15,7 @@ const BRAND = '#0b2a22';
 const UP = '#0a6b35';
 
 // The dashboard's mark (web/public/favicon.svg) with the project's name, as the top bar's logo.
-const LOGO_SVG = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 250 32" width="250" height="32"><rect width="32" height="32" rx="6" fill="#0b3d2e"/><path d="M5 22l7-8 5 5 10-11" fill="none" stroke="#7ee2a8" stroke-width="3" stroke-linecap="round" stroke-linejoin="round"/><text x="42" y="22" font-family="system-ui,-apple-system,Segoe UI,Roboto,sans-serif" font-size="17" font-weight="700" fill="#ffffff">PSX market data · API</text></svg>`;
+const LOGO_SVG = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 200 32" width="200" height="32"><rect width="32" height="32" rx="6" fill="#0b3d2e"/><path d="M5 22l7-8 5 5 10-11" fill="none" stroke="#7ee2a8" stroke-width="3" stroke-linecap="round" stroke-linejoin="round"/><text x="42" y="22" font-family="system-ui,-apple-system,Segoe UI,Roboto,sans-serif" font-size="17" font-weight="700" fill="#ffffff">PSX market data</text></svg>`;
 const FAVICON_SVG =
   '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="6" fill="#0b3d2e"/><path d="M5 22l7-8 5 5 10-11" fill="none" stroke="#7ee2a8" stroke-width="3" stroke-linecap="round" stroke-linejoin="round"/></svg>';
 
@@ -30,8 +30,8 @@ const THEME_CSS = `
 .swagger-ui .opblock.opblock-get .opblock-summary { border-color: ${UP}; }
 .swagger-ui .btn.execute { background: ${BRAND}; border-color: ${BRAND}; }
 .swagger-ui .btn.try-out__btn { border-color: ${UP}; color: ${UP}; }
-.docs-back { display: block; max-width: 1460px; margin: 0 auto; padding: 8px 20px 0; font: 14px system-ui, sans-serif; }
-.docs-back a { color: #0b57d0; }
+.docs-back { display: block; background: ${BRAND}; padding: 8px 20px 0; font: 14px system-ui, sans-serif; }
+.docs-back a { color: #ffffff; }
 @media (max-width: 40rem) {
   .swagger-ui .wrapper { padding: 0 10px; }
   .swagger-ui .opblock .opblock-summary { flex-wrap: wrap; }
