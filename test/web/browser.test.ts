@@ -569,7 +569,7 @@ describe('dashboard over its request limit', { skip }, () => {
     await ensureWebBuild();
     portal = await startFakePortal();
     // Fewer requests a minute than the market view makes: some of its panels are refused.
-    service = await startService(portal.url, { RATE_LIMIT_PER_MINUTE: '4' });
+    service = await startService(portal.url, { RATE_LIMIT_PER_MINUTE: '5' });
     browser = await launchChromium();
   });
 

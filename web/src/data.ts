@@ -3,7 +3,7 @@
 // history, announcements, financials) are plain GETs whose field names are declared here, so a
 // renamed field is fixed in this file alone. A service without one of them answers 404 "no such
 // endpoint", which reaches the views as NotAvailable: they leave that part out.
-// Lists several views need are shared for a minute, so moving between pages does not repeat
+// Lists several views need are shared for half a minute, so moving between pages does not repeat
 // them; a failed call is never kept.
 import type {
   components,
@@ -126,7 +126,8 @@ export type AdjustedRow = HistoricalRow & { adjustment_factor?: number | null };
 
 // ---- sharing ----
 
-const SHARE_MS = 60_000;
+// Shorter than the market view's one-minute refresh, so each refresh reads anew.
+const SHARE_MS = 30_000;
 const shared = new Map<string, { at: number; value: Promise<Fetched<unknown>> }>();
 
 function share<T>(key: string, call: () => Promise<Fetched<T>>): Promise<Fetched<T>> {

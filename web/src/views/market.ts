@@ -27,6 +27,8 @@ import { sectorTable } from './sectors.ts';
 import { indexTable } from './indices.ts';
 
 const CHOSEN_KEY = 'psx.index';
+/** Without the live stream, the page re-reads levels, breadth and movers this often. */
+const REFRESH_MS = 60_000;
 const MOVERS_SHOWN = 6;
 
 export function marketView(main: HTMLElement): () => void {
@@ -226,11 +228,56 @@ export function marketView(main: HTMLElement): () => void {
   );
   void load(sectorPanel, 'sectors', async () => (await sectors()).data, sectorTable);
 
+  // A page kept open all day: the numbers are re-read every minute (the service answers from its
+  // cache, so this costs the portal nothing until the data is due for a refresh anyway).
+  const refresh = setInterval(() => {
+    void load(
+      levels,
+      'index levels',
+      async () => (await indexLevels()).data,
+      (rows) => {
+        all = rows;
+        updateHero(hero, rows);
+        return indexTable(rows);
+      },
+    );
+    void load(breadthBox, 'market breadth', dayBreadth, breadthPanel);
+    MOVER_KINDS.forEach(
+      (k, i) =>
+        void load(
+          moverBoxes[i]!,
+          k.what,
+          () => dayMovers(k.by, MOVERS_SHOWN),
+          (rows) => moverList(rows, k),
+        ),
+    );
+  }, REFRESH_MS);
+
   return () => {
     disposed = true;
+    clearInterval(refresh);
     chart?.destroy();
     stopStream();
   };
+}
+
+/** The hero's level and change, rewritten in place (its chart stays). */
+function updateHero(hero: HTMLElement, rows: IndexLevel[]): void {
+  const el = hero.querySelector<HTMLElement>('.hero-level');
+  const level = rows.find((l) => l.index === el?.dataset.index);
+  if (!el || !level) return;
+  const dir = direction(level.change);
+  const value = el.querySelector('.level');
+  if (value) value.textContent = fmtPrice(level.current);
+  el.querySelector('.hero-change')?.replaceWith(
+    h(
+      'span',
+      { class: `hero-change ${dir}` },
+      h('span', { 'aria-hidden': 'true' }, `${arrow(level.change)} `),
+      h('span', { class: 'sr-only' }, `${SPOKEN_DIRECTION[dir]} `),
+      `${fmtSigned(level.change)} (${fmtPct(level.change_pct)})`,
+    ),
+  );
 }
 
 function note(host: HTMLElement, text: string): void {
