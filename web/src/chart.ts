@@ -73,7 +73,8 @@ export function createPriceChart(
     },
     1,
   );
-  chart.panes()[1]?.setHeight(VOLUME_PANE_HEIGHT + 20);
+  // A phone's chart is short: the price pane keeps most of it.
+  chart.panes()[1]?.setHeight(host.clientWidth < 500 ? VOLUME_PANE_HEIGHT - 14 : VOLUME_PANE_HEIGHT + 20);
 
   candles.setData(rows.map(toCandle));
   volume.setData(rows.map(toVolume));
