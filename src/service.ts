@@ -167,6 +167,7 @@ export async function createService(
     deps: {
       datasets,
       respond: createResponder(Math.floor(memoryBytes * 0.25), now),
+      marketClock: { followMarketClock: config.cache.followMarketClock },
       contextOf: contextBuilder(
         config.proxy.passthrough ? proxyPassthrough(overrides.passthrough) : passthroughDisabled,
       ),

@@ -13,6 +13,7 @@ import { streamRoutes } from './routes/stream.ts';
 import { companyRoutes } from './routes/company.ts';
 import { corporateActionRoutes } from './routes/corporate-actions.ts';
 import { healthRoutes } from './routes/health.ts';
+import { marketStatusRoutes } from './routes/market-status.ts';
 import { indexRoutes } from './routes/indices.ts';
 import { marketRoutes } from './routes/market.ts';
 import { sectorRoutes } from './routes/sectors.ts';
@@ -181,6 +182,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(corporateActionRoutes, opts.deps);
   await app.register(intradayRoutes, opts.deps);
   await app.register(boardRoutes, opts.deps);
+  await app.register(marketStatusRoutes, opts.deps);
   if (opts.live) await app.register(streamRoutes, { ...opts.deps, live: opts.live });
   await app.register(indexRoutes, opts.deps);
   await app.register(sectorRoutes, opts.deps);

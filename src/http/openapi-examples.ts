@@ -533,6 +533,19 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
   },
   ...COMPANY_OPERATION_EXAMPLES,
   ...LIVE_EXAMPLES,
+  '/market/status': {
+    params: {},
+    request: '/market/status',
+    client: "await api.GET('/market/status')",
+    data: {
+      state: 'closed',
+      now: '2026-11-20T16:35:00+05:00',
+      next_open: '2026-11-23T09:30:00+05:00',
+      next_close: '2026-11-23T15:30:00+05:00',
+      session: null,
+      clock_followed: true,
+    },
+  },
 };
 
 /** What each status answers when an operation has nothing more specific to say. */

@@ -276,6 +276,35 @@ export const CorporateActionsCoverage = Type.Object(
 
 export type AdjustedHistoricalRowT = Static<typeof AdjustedHistoricalRow>;
 export type CorporateActionT = Static<typeof CorporateAction>;
+const KarachiTime = (description: string) =>
+  Type.String({ format: 'date-time', description: `${description}; ISO 8601 with +05:00 (Asia/Karachi)` });
+
+export const MarketStatus = Type.Object(
+  {
+    state: Type.Union(
+      [Type.Literal('pre_open'), Type.Literal('open'), Type.Literal('break'), Type.Literal('closed')],
+      {
+        description:
+          '`open` during a session; `pre_open` the 15 minutes before the day’s first session; `break` between Friday’s two sessions; `closed` otherwise. Always `open` when `clock_followed` is false',
+      },
+    ),
+    now: KarachiTime('the service’s clock'),
+    next_open: KarachiTime('the next session open on the exchange’s timetable'),
+    next_close: KarachiTime(
+      'the close of the current trading day’s last session, or of the next trading day',
+    ),
+    session: Type.Union(
+      [Type.Object({ open: KarachiTime('session open'), close: KarachiTime('session close') }), Type.Null()],
+      { description: 'the timetable session under way now, or null outside one' },
+    ),
+    clock_followed: Type.Boolean({
+      description:
+        'false when the service runs with CACHE_FOLLOW_MARKET_CLOCK=false: it then treats the market as open around the clock (state `open`, plain TTLs, streaming always on); the times still describe the exchange’s timetable',
+    }),
+  },
+  { $id: 'MarketStatus', additionalProperties: false },
+);
+export type MarketStatusT = Static<typeof MarketStatus>;
 
 /** Every named schema, registered with Fastify so the OpenAPI document references them by name. */
 export const namedSchemas = [
@@ -290,6 +319,7 @@ export const namedSchemas = [
   MarketSummary,
   AdjustedHistoricalRow,
   CorporateAction,
+  MarketStatus,
 ];
 
 // ---- company data (#17): the company page's profile, financials, announcements; symbol search ----

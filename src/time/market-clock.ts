@@ -192,3 +192,9 @@ function ttlMs(sec: number, name: string): number {
   if (!Number.isFinite(sec) || sec < 0) throw new RangeError(`${name} must be a non-negative number`);
   return sec * 1000;
 }
+
+/** The sessions of the Karachi trading day holding `now` ([] on a weekend), as epoch-ms windows. */
+export function sessionsOfDay(now: Instant): { open: number; close: number }[] {
+  const day = karachiDay(toMs(now));
+  return sessionsOn(day).map(([open, close]) => ({ open: at(day, open), close: at(day, close) }));
+}

@@ -58,6 +58,23 @@ describe('API reference', () => {
     assert.match(init.text, /validatorUrl: null/);
   });
 
+  it('is the project’s page: viewport tag, own title, favicon and colours, a way back', async () => {
+    // As a browser asks for it: the page must be rewritten whatever the compression.
+    const page = await http(service.url, '/docs', { headers: { 'accept-encoding': 'gzip, deflate, br' } });
+    assert.equal(page.status, 200);
+    assert.match(page.text, /<meta name="viewport" content="width=device-width, initial-scale=1">/);
+    assert.match(page.text, /<title>PSX market data · API reference<\/title>/);
+    assert.doesNotMatch(page.text, /favicon-32x32\.png/, 'Swagger’s favicon');
+    assert.match(page.text, /<a href="\/">← Market dashboard<\/a>/);
+    const css = page.text.match(/href="([^"]*theme\/psx\.css)"/)?.[1];
+    assert.ok(css, page.text);
+    const theme = await http(service.url, css.startsWith('.') ? `/docs/${css.slice(2)}` : css);
+    assert.equal(theme.status, 200);
+    assert.match(theme.text, /\.topbar \{ background: #0b2a22/);
+    const init = await http(service.url, '/docs/static/swagger-initializer.js');
+    assert.match(init.text, /data:image\/svg\+xml;base64,/, 'the project’s logo replaces Swagger’s');
+  });
+
   it('documents the same document at /docs/json as at /openapi.json', async () => {
     assert.deepEqual((await http(service.url, '/docs/json')).json, doc);
   });

@@ -17,6 +17,7 @@ const SOURCES = [
   'web/public',
   'packages/client/src',
   'src/market/anomalies.ts',
+  'src/market/price-limit.ts',
 ];
 
 /** Why the browser tests cannot run here, or undefined when they can. */

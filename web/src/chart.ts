@@ -1,5 +1,6 @@
-// The price chart: daily candles with volume beneath (TradingView's lightweight-charts), flagged
-// days marked above their candle, and a tooltip with the flag's reasons when one is hovered.
+// The price chart: daily candles with volume in a pane of its own below, on its own scale
+// (TradingView's lightweight-charts); flagged days marked above their candle and corporate actions
+// below it, at every range; a tooltip with the flag's reasons when one is hovered or tapped.
 import {
   CandlestickSeries,
   createChart,
@@ -15,25 +16,11 @@ import {
   type WhitespaceData,
 } from 'lightweight-charts';
 import type { HistoricalRow } from 'psx-market-data-client';
-import { ANOMALY_REASONS } from '../../src/market/anomalies.ts';
+import { monthsBefore, RANGES, reasonText, type RangeId } from './chart-data.ts';
+import { COLORS, VOLUME_PANE_HEIGHT } from './chart-theme.ts';
+import type { CorporateAction } from './data.ts';
 import { h, replace } from './dom.ts';
-import { fmtPrice, fmtWhole } from './format.ts';
-
-export type RangeId = '1M' | '6M' | '1Y' | '5Y' | 'ALL';
-export const RANGES: { id: RangeId; label: string; months: number | null; spoken: string }[] = [
-  { id: '1M', label: '1M', months: 1, spoken: 'one month' },
-  { id: '6M', label: '6M', months: 6, spoken: 'six months' },
-  { id: '1Y', label: '1Y', months: 12, spoken: 'one year' },
-  { id: '5Y', label: '5Y', months: 60, spoken: 'five years' },
-  { id: 'ALL', label: 'All', months: null, spoken: 'the whole history' },
-];
-
-const COLORS = { up: '#13803f', down: '#c0352b', flag: '#9a4d00', text: '#1f2933', grid: '#edf0f3' };
-const REASON_TEXT = new Map(ANOMALY_REASONS.map((r) => [r.code as string, r.description]));
-
-export function reasonText(code: string): string {
-  return REASON_TEXT.get(code) ?? code;
-}
+import { fmtCompact, fmtPrice, fmtWhole } from './format.ts';
 
 export interface PriceChart {
   setRange(range: RangeId): void;
@@ -42,24 +29,14 @@ export interface PriceChart {
   destroy(): void;
 }
 
-/**
- * Rows that can sit on a time axis: a real YYYY-MM-DD date, strictly after the previous one.
- * (Rows flagged invalid_date or duplicate_date cannot be placed; the flagged-days list keeps them.)
- */
-export function chartableRows(rows: HistoricalRow[]): HistoricalRow[] {
-  const out: HistoricalRow[] = [];
-  for (const row of rows) {
-    if (!/^\d{4}-\d{2}-\d{2}$/.test(row.date) || Number.isNaN(Date.parse(row.date))) continue;
-    const prev = out[out.length - 1];
-    if (!prev || row.date > prev.date) out.push(row);
-  }
-  return out;
-}
-
 const hasCandle = (r: HistoricalRow): boolean =>
   r.open !== null && r.high !== null && r.low !== null && r.close !== null;
 
-export function createPriceChart(host: HTMLElement, rows: HistoricalRow[]): PriceChart {
+export function createPriceChart(
+  host: HTMLElement,
+  rows: HistoricalRow[],
+  actions: CorporateAction[] = [],
+): PriceChart {
   const canvasHost = h('div', { class: 'chart-canvas' });
   const legend = h('p', { class: 'chart-legend', 'aria-hidden': 'true' });
   const tooltip = h('div', { class: 'chart-tooltip', role: 'tooltip', id: 'chart-tooltip', hidden: true });
@@ -67,11 +44,16 @@ export function createPriceChart(host: HTMLElement, rows: HistoricalRow[]): Pric
 
   const chart: IChartApi = createChart(canvasHost, {
     autoSize: true,
-    layout: { background: { color: '#ffffff' }, textColor: COLORS.text, fontFamily: 'system-ui, sans-serif' },
+    layout: {
+      background: { color: COLORS.panel },
+      textColor: COLORS.text,
+      fontFamily: 'system-ui, sans-serif',
+      attributionLogo: false,
+      panes: { separatorColor: COLORS.grid },
+    },
     grid: { vertLines: { color: COLORS.grid }, horzLines: { color: COLORS.grid } },
-    rightPriceScale: { scaleMargins: { top: 0.08, bottom: 0.28 } },
+    rightPriceScale: { scaleMargins: { top: 0.08, bottom: 0.04 }, borderVisible: false },
     timeScale: { borderVisible: false },
-    localization: { priceFormatter: (p: number) => fmtPrice(p) },
   });
   const candles = chart.addSeries(CandlestickSeries, {
     upColor: COLORS.up,
@@ -79,20 +61,47 @@ export function createPriceChart(host: HTMLElement, rows: HistoricalRow[]): Pric
     wickUpColor: COLORS.up,
     wickDownColor: COLORS.down,
     borderVisible: false,
+    priceFormat: { type: 'price', precision: 2, minMove: 0.01 },
   });
-  const volume = chart.addSeries(HistogramSeries, {
-    priceScaleId: 'volume',
-    priceFormat: { type: 'volume' },
-    lastValueVisible: false,
-    priceLineVisible: false,
-  });
-  chart.priceScale('volume').applyOptions({ scaleMargins: { top: 0.78, bottom: 0 } });
+  // Pane 1: volume with its own labelled scale, so a bar's height can be read in shares.
+  const volume = chart.addSeries(
+    HistogramSeries,
+    {
+      priceFormat: { type: 'custom', formatter: (v: number) => fmtCompact(v), minMove: 1 },
+      lastValueVisible: false,
+      priceLineVisible: false,
+    },
+    1,
+  );
+  // A phone's chart is short: the price pane keeps most of it.
+  chart.panes()[1]?.setHeight(host.clientWidth < 500 ? VOLUME_PANE_HEIGHT - 14 : VOLUME_PANE_HEIGHT + 20);
 
   candles.setData(rows.map(toCandle));
   volume.setData(rows.map(toVolume));
-  const markers: SeriesMarker<Time>[] = rows
-    .filter((r) => r.is_anomaly && hasCandle(r))
-    .map((r) => ({ time: r.date, position: 'aboveBar', color: COLORS.flag, shape: 'arrowDown', text: '!' }));
+  // Markers keep a fixed size whatever the range, so a flag from 2019 is still seen at "All".
+  const dates = new Set(rows.map((r) => r.date));
+  const markers: SeriesMarker<Time>[] = [
+    ...rows
+      .filter((r) => r.is_anomaly && hasCandle(r))
+      .map((r): SeriesMarker<Time> => ({
+        time: r.date,
+        position: 'aboveBar',
+        color: COLORS.flag,
+        shape: 'arrowDown',
+        text: '!',
+        size: 1.4,
+      })),
+    ...actions
+      .filter((a) => dates.has(a.ex_date))
+      .map((a): SeriesMarker<Time> => ({
+        time: a.ex_date,
+        position: 'belowBar',
+        color: COLORS.action,
+        shape: 'arrowUp',
+        text: actionLabel(a),
+        size: 1.4,
+      })),
+  ].sort((a, b) => String(a.time).localeCompare(String(b.time)));
   createSeriesMarkers(candles, markers);
 
   const showLegend = (row: HistoricalRow | undefined): void => {
@@ -186,15 +195,13 @@ function toCandle(r: HistoricalRow): CandlestickData<Time> | WhitespaceData<Time
 function toVolume(r: HistoricalRow): HistogramData<Time> | WhitespaceData<Time> {
   if (r.volume === null) return { time: r.date };
   const up = r.close !== null && r.open !== null && r.close >= r.open;
-  return { time: r.date, value: r.volume, color: up ? 'rgba(19,128,63,0.35)' : 'rgba(192,53,43,0.35)' };
+  return { time: r.date, value: r.volume, color: up ? 'rgba(10,107,53,0.45)' : 'rgba(180,35,24,0.45)' };
 }
 
-/** `YYYY-MM-DD` n months earlier, clamped to the month's last day (31 Mar − 1 month = 28/29 Feb). */
-export function monthsBefore(date: string, months: number): string {
-  const [y, m, d] = date.split('-').map(Number) as [number, number, number];
-  const total = y * 12 + (m - 1) - months;
-  const year = Math.floor(total / 12);
-  const month = (total % 12) + 1;
-  const lastDay = new Date(Date.UTC(year, month, 0)).getUTCDate();
-  return `${year}-${String(month).padStart(2, '0')}-${String(Math.min(d, lastDay)).padStart(2, '0')}`;
+/** A short marker text: `B 10%` for a bonus, `D 5.5` for a cash dividend of Rs 5.50. */
+export function actionLabel(a: CorporateAction): string {
+  if (a.kind === 'cash_dividend') return a.amount === null ? 'D' : `D ${fmtPrice(a.amount)}`;
+  if (a.ratio !== null)
+    return `${a.kind === 'capital_change' ? 'CA' : a.kind.charAt(0).toUpperCase()} ×${a.ratio}`;
+  return 'CA';
 }

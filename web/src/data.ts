@@ -1,47 +1,241 @@
-// The calls the views make. Lists several views need (sectors, the screener) are shared for a
-// minute, so moving between pages does not repeat them; a failed call is never kept.
-import type { HistoricalRow, IndexLevel, Quote, ScreenerRow, SectorSummary } from 'psx-market-data-client';
-import { api, unwrap } from './api.ts';
+// Every call the views make, and the shapes they expect, in one place. The endpoints the typed
+// client knows go through it; the newer ones (intraday, movers, breadth, profiles, adjusted
+// history, announcements, financials) are plain GETs whose field names are declared here, so a
+// renamed field is fixed in this file alone. A service without one of them answers 404 "no such
+// endpoint", which reaches the views as NotAvailable: they leave that part out.
+// Lists several views need are shared for half a minute, so moving between pages does not repeat
+// them; a failed call is never kept.
+import type {
+  components,
+  HistoricalRow,
+  IndexConstituent,
+  IndexLevel,
+  Quote,
+  ScreenerRow,
+  SectorSummary,
+} from 'psx-market-data-client';
+import { api, getJson, requirePath, viaClient, type Fetched } from './api.ts';
+import { noteAsOf } from './asof.ts';
 
-const SHARE_MS = 60_000;
-const shared = new Map<string, { at: number; value: Promise<unknown> }>();
+export type { Fetched };
+export type MarketStatus = components['schemas']['MarketStatus'];
 
-function share<T>(key: string, call: () => Promise<T>): Promise<T> {
+// ---- shapes of the endpoints the typed client does not know yet (docs: API-SHAPES) ----
+
+/** `/stocks/{s}/quote` fields added by the company-data work; all optional until then. */
+export interface QuoteExtras {
+  circuit_breaker_low?: number | null;
+  circuit_breaker_high?: number | null;
+  day_range_low?: number | null;
+  day_range_high?: number | null;
+  week52_low?: number | null;
+  week52_high?: number | null;
+  bid_price?: number | null;
+  bid_volume?: number | null;
+  ask_price?: number | null;
+  ask_volume?: number | null;
+  ytd_change_pct?: number | null;
+  as_of?: string | null;
+}
+export type FullQuote = Quote & QuoteExtras;
+
+/** `/stocks/{s}/intraday` and `/indices/{n}/intraday` bar rows (5m default). */
+export interface IntradayBar {
+  time: string;
+  open: number | null;
+  high: number | null;
+  low: number | null;
+  close: number | null;
+  volume: number | null;
+}
+
+/** `/indices/{n}/historical` rows (high/low null: the portal's EOD series has none). */
+export interface IndexDay {
+  date: string;
+  open: number | null;
+  high: number | null;
+  low: number | null;
+  close: number | null;
+  volume: number | null;
+}
+
+/** `/market/movers?by=` rows. */
+export interface Mover {
+  symbol: string;
+  name: string | null;
+  price: number | null;
+  change: number | null;
+  change_pct: number | null;
+  volume: number | null;
+}
+export type MoverKind = 'gainers' | 'losers' | 'active';
+
+/** `/market/breadth`. */
+export interface Breadth {
+  advances: number;
+  declines: number;
+  unchanged: number;
+  total: number;
+  total_volume: number | null;
+  total_value: number | null;
+}
+
+/** `/stocks/{s}/profile`. */
+export interface Profile {
+  symbol: string;
+  name: string | null;
+  sector: string | null;
+  description: string | null;
+  key_people: { name: string; role: string }[];
+  address: string | null;
+  website: string | null;
+  registrar: string | null;
+  auditor: string | null;
+  fiscal_year_end: string | null;
+  shares_outstanding: number | null;
+  free_float_shares: number | null;
+  free_float_pct: number | null;
+  market_cap: number | null;
+}
+
+/** `/stocks/{s}/announcements`. */
+export interface Announcement {
+  date: string;
+  time: string | null;
+  title: string;
+  category: string;
+  document_url: string | null;
+}
+
+/** `/stocks/{s}/financials?period=`: the period plus one number per line (names set by the service). */
+export type FinancialsRow = { period: string } & Record<string, number | string | null>;
+
+/** `/stocks/{s}/corporate-actions`. */
+export interface CorporateAction {
+  ex_date: string;
+  kind: string;
+  ratio: number | null;
+  amount: number | null;
+  evidence: string[];
+  applied: boolean;
+  note: string | null;
+}
+
+/** `/stocks/{s}/historical?adjusted=true` rows. */
+export type AdjustedRow = HistoricalRow & { adjustment_factor?: number | null };
+
+// ---- sharing ----
+
+// Shorter than the market view's one-minute refresh, so each refresh reads anew.
+const SHARE_MS = 30_000;
+const shared = new Map<string, { at: number; value: Promise<Fetched<unknown>> }>();
+
+function share<T>(key: string, call: () => Promise<Fetched<T>>): Promise<Fetched<T>> {
   const held = shared.get(key);
-  if (held && Date.now() - held.at < SHARE_MS) return held.value as Promise<T>;
+  if (held && Date.now() - held.at < SHARE_MS) {
+    // Still part of what this view shows: its as-of counts for the header.
+    void held.value.then(
+      (f) => noteAsOf(f.asOf, f.stale),
+      () => undefined,
+    );
+    return held.value as Promise<Fetched<T>>;
+  }
   const value = call();
   shared.set(key, { at: Date.now(), value });
   value.catch(() => shared.delete(key));
   return value;
 }
 
-export const indexLevels = async (): Promise<IndexLevel[]> => (await unwrap(api.GET('/indices'))).data;
+const seg = encodeURIComponent;
 
-export const sectors = (): Promise<SectorSummary[]> =>
-  share('sectors', async () => (await unwrap(api.GET('/sectors'))).data);
+// ---- endpoints the service has ----
 
-export const screenerRows = (): Promise<ScreenerRow[]> =>
-  share('screener', async () => (await unwrap(api.GET('/screener'))).data);
+export const marketStatus = (): Promise<Fetched<MarketStatus>> =>
+  viaClient(api.GET('/market/status'), { note: false });
 
-// Without `q` the list is plain symbols (its type also covers the `?q=` search's objects).
-export const symbols = (): Promise<string[]> =>
-  share('stocks', async () =>
-    (await unwrap(api.GET('/stocks'))).data.filter((s): s is string => typeof s === 'string'),
-  );
+export const indexLevels = (): Promise<Fetched<IndexLevel[]>> =>
+  share('indices', () => viaClient(api.GET('/indices')));
 
-export const sectorMembers = async (code: string): Promise<string[]> =>
-  (await unwrap(api.GET('/sectors/{name}/stocks', { params: { path: { name: code } } }))).data;
+export const indexConstituents = (name: string): Promise<Fetched<IndexConstituent[]>> =>
+  share(`index:${name}`, () => viaClient(api.GET('/indices/{name}', { params: { path: { name } } })));
 
-export const quote = async (symbol: string): Promise<Quote> =>
-  (await unwrap(api.GET('/stocks/{symbol}/quote', { params: { path: { symbol } } }))).data;
+export const sectors = (): Promise<Fetched<SectorSummary[]>> =>
+  share('sectors', () => viaClient(api.GET('/sectors')));
 
-export const history = async (symbol: string): Promise<HistoricalRow[]> =>
-  (await unwrap(api.GET('/stocks/{symbol}/historical', { params: { path: { symbol } } }))).data;
+export const screenerRows = (): Promise<Fetched<ScreenerRow[]>> =>
+  share('screener', () => viaClient(api.GET('/screener')));
+
+// Without `q` the list is plain symbols (the spec's form); the type also describes `?q=` matches.
+export const symbols = (): Promise<Fetched<string[]>> =>
+  share('stocks', async () => {
+    const fetched = await viaClient(api.GET('/stocks'), { note: false });
+    return { ...fetched, data: fetched.data.filter((s): s is string => typeof s === 'string') };
+  });
+
+export const sectorMembers = (code: string): Promise<Fetched<string[]>> =>
+  viaClient(api.GET('/sectors/{name}/stocks', { params: { path: { name: code } } }));
+
+export const quote = (symbol: string): Promise<Fetched<FullQuote>> =>
+  viaClient(api.GET('/stocks/{symbol}/quote', { params: { path: { symbol } } }));
+
+export const history = (symbol: string): Promise<Fetched<HistoricalRow[]>> =>
+  viaClient(api.GET('/stocks/{symbol}/historical', { params: { path: { symbol } } }));
+
+export const reports = (symbol: string): Promise<Fetched<components['schemas']['FundamentalsRow'][]>> =>
+  viaClient(api.GET('/stocks/{symbol}/fundamentals', { params: { path: { symbol } } }), { note: false });
+
+// ---- endpoints other work adds (NotAvailable until the service has them) ----
+
+export const indexIntraday = (name: string): Promise<Fetched<IntradayBar[]>> =>
+  getJson('/indices/{name}/intraday', `/indices/${seg(name)}/intraday?interval=5m`);
+
+export const indexHistory = (name: string): Promise<Fetched<IndexDay[]>> =>
+  getJson('/indices/{name}/historical', `/indices/${seg(name)}/historical`, { note: false });
+
+export const stockIntraday = (symbol: string): Promise<Fetched<IntradayBar[]>> =>
+  getJson('/stocks/{symbol}/intraday', `/stocks/${seg(symbol)}/intraday?interval=5m`);
+
+export const movers = (by: MoverKind, limit = 8): Promise<Fetched<Mover[]>> =>
+  getJson('/market/movers', `/market/movers?by=${by}&limit=${limit}`);
+
+export const breadth = (): Promise<Fetched<Breadth>> => getJson('/market/breadth', '/market/breadth');
+
+export const profile = (symbol: string): Promise<Fetched<Profile>> =>
+  getJson('/stocks/{symbol}/profile', `/stocks/${seg(symbol)}/profile`, { note: false });
+
+export const announcements = (symbol: string): Promise<Fetched<Announcement[]>> =>
+  getJson('/stocks/{symbol}/announcements', `/stocks/${seg(symbol)}/announcements`, { note: false });
+
+export const financials = (
+  symbol: string,
+  period: 'annual' | 'quarterly',
+): Promise<Fetched<FinancialsRow[]>> =>
+  getJson('/stocks/{symbol}/financials', `/stocks/${seg(symbol)}/financials?period=${period}`, {
+    note: false,
+  });
+
+export const corporateActions = (symbol: string): Promise<Fetched<CorporateAction[]>> =>
+  getJson('/stocks/{symbol}/corporate-actions', `/stocks/${seg(symbol)}/corporate-actions`, {
+    note: false,
+  });
+
+export const adjustedHistory = (symbol: string): Promise<Fetched<AdjustedRow[]>> =>
+  getJson('/stocks/{symbol}/historical', `/stocks/${seg(symbol)}/historical?adjusted=true`);
+
+/** The live stream's URL: `event: quote`, `data:` one quote object (FullQuote) per change. */
+export const STREAM_PATH = '/stream/quotes';
+export const quoteStreamUrl = (symbols: string[]): string =>
+  `/stream/quotes?symbols=${symbols.map(seg).join(',')}`;
+
+/** Resolves when the service has the live stream; NotAvailable otherwise. */
+export const streamAvailable = (): Promise<void> => requirePath(STREAM_PATH);
+
+// ---- derived ----
 
 /** Sector names by the screener's numeric code (0813 → 813); empty when /sectors failed. */
 export async function sectorNames(): Promise<Map<number, string>> {
   try {
-    return new Map((await sectors()).map((s) => [Number(s.sector_code), s.sector_name]));
+    return new Map((await sectors()).data.map((s) => [Number(s.sector_code), s.sector_name]));
   } catch {
     return new Map();
   }

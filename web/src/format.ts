@@ -1,9 +1,11 @@
-// Number formatting in one place, so every view writes prices, changes and sizes the same way.
+// Number and time formatting in one place, so every view writes prices, changes, sizes and times
+// the same way.
 
 const price = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 const whole = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
 const compact = new Intl.NumberFormat('en-US', { notation: 'compact', maximumFractionDigits: 2 });
-const DASH = '—';
+const oneDecimal = new Intl.NumberFormat('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+export const DASH = '—';
 
 export type Direction = 'up' | 'down' | 'flat';
 
@@ -17,9 +19,18 @@ export function arrow(change: number | null | undefined): string {
   return { up: '▲', down: '▼', flat: '■' }[direction(change)];
 }
 
+export const SPOKEN_DIRECTION: Record<Direction, string> = { up: 'up', down: 'down', flat: 'unchanged' };
+
 export const fmtPrice = (v: number | null | undefined): string => (v == null ? DASH : price.format(v));
 export const fmtWhole = (v: number | null | undefined): string => (v == null ? DASH : whole.format(v));
 export const fmtCompact = (v: number | null | undefined): string => (v == null ? DASH : compact.format(v));
+/** PKR in billions, one decimal: the unit is in the column heading. */
+export const fmtBillions = (v: number | null | undefined): string =>
+  v == null ? DASH : oneDecimal.format(v / 1e9);
+
+/** A P/E: no earnings means no ratio, shown as a dash (never 0.00). */
+export const fmtRatio = (v: number | null | undefined): string =>
+  v == null || v <= 0 ? DASH : price.format(v);
 
 export function fmtSigned(v: number | null | undefined): string {
   if (v == null) return DASH;
@@ -30,3 +41,39 @@ export function fmtPct(v: number | null | undefined, signed = true): string {
   if (v == null) return DASH;
   return `${signed && v > 0 ? '+' : ''}${price.format(v)}%`;
 }
+
+// The exchange's clock: every time on the page is Karachi time, whatever the reader's zone.
+const KARACHI = 'Asia/Karachi';
+const timeOnly = new Intl.DateTimeFormat('en-GB', {
+  timeZone: KARACHI,
+  hour: '2-digit',
+  minute: '2-digit',
+  hour12: false,
+});
+const dayAndTime = new Intl.DateTimeFormat('en-GB', {
+  timeZone: KARACHI,
+  weekday: 'short',
+  day: 'numeric',
+  month: 'short',
+  hour: '2-digit',
+  minute: '2-digit',
+  hour12: false,
+});
+const dayKey = new Intl.DateTimeFormat('en-CA', {
+  timeZone: KARACHI,
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+});
+
+/** `14:05` when the instant is today in Karachi, else `Fri 20 Nov, 16:35`; always PKT. */
+export function fmtWhen(iso: string | null | undefined, now = Date.now()): string {
+  if (!iso) return DASH;
+  const t = Date.parse(iso);
+  if (Number.isNaN(t)) return DASH;
+  const sameDay = dayKey.format(t) === dayKey.format(now);
+  return `${(sameDay ? timeOnly : dayAndTime).format(t)} PKT`;
+}
+
+/** `14:05` Karachi time, for chart axes. */
+export const fmtClock = (ms: number): string => timeOnly.format(ms);

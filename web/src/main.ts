@@ -3,6 +3,7 @@ import './styles.css';
 import { symbols } from './data.ts';
 import { h } from './dom.ts';
 import { navigate, startRouter } from './router.ts';
+import { startStatus } from './status.ts';
 import { marketView } from './views/market.ts';
 import { sectorView } from './views/sector.ts';
 import { symbolView } from './views/symbol.ts';
@@ -11,6 +12,7 @@ import { symbolView } from './views/symbol.ts';
 const SYMBOL = /^[A-Za-z0-9][A-Za-z0-9.&-]{0,24}$/;
 
 const main = document.getElementById('main') as HTMLElement;
+startStatus();
 
 startRouter(
   main,
@@ -48,7 +50,7 @@ input.addEventListener(
   'focus',
   () => {
     symbols().then(
-      (list) => options.replaceChildren(...list.map((s) => h('option', { value: s }))),
+      ({ data }) => options.replaceChildren(...data.map((s) => h('option', { value: s }))),
       () => undefined, // no suggestions; typing a symbol still works
     );
   },

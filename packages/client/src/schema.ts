@@ -477,6 +477,145 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/market/status': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Market state: pre-open, open, Friday break or closed
+     * @description From the Karachi market clock the service uses for cache freshness (Mon–Thu 09:30–15:30, Fri 09:15–12:00 and 14:30–16:30; no holiday calendar is published, so a holiday reads as a normal day). With `CACHE_FOLLOW_MARKET_CLOCK=false` the service treats the market as open around the clock and says so with `clock_followed: false`.
+     *
+     *     **Example request**
+     *
+     *     ```http
+     *     GET /market/status
+     *     ```
+     *
+     *     **Typed client**
+     *
+     *     ```ts
+     *     const { data, error } = await api.GET('/market/status');
+     *     ```
+     */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description the market state now */
+        200: {
+          headers: {
+            ETag: components['headers']['ETag'];
+            'Last-Modified': components['headers']['LastModified'];
+            Age: components['headers']['Age'];
+            'X-Cache': components['headers']['XCache'];
+            'Cache-Control': components['headers']['CacheControl'];
+            'X-Request-Id': components['headers']['XRequestId'];
+            'RateLimit-Limit': components['headers']['RateLimitLimit'];
+            'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+            'RateLimit-Reset': components['headers']['RateLimitReset'];
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              data: components['schemas']['MarketStatus'];
+              meta: {
+                /** @description server time of the response, ISO 8601 with UTC offset, to the second */
+                timestamp: string;
+                /** @description true when served from cache */
+                cached: boolean;
+                /** @description the time the data describes, ISO 8601 with the market's offset (+05:00): the page's own time where the portal prints one (the index levels' `As of …`), else when the portal was fetched. Part of the cached answer: a stale copy carries its own, older as_of */
+                as_of: string;
+              };
+            };
+            /**
+             * @example state,now,next_open,next_close,session,clock_followed
+             *     closed,2026-11-20T16:35:00+05:00,2026-11-23T09:30:00+05:00,2026-11-23T15:30:00+05:00,,true
+             */
+            'text/csv': string;
+          };
+        };
+        /** @description Not Modified: the If-None-Match ETag still matches (or, without If-None-Match, nothing changed since If-Modified-Since); no body */
+        304: {
+          headers: {
+            ETag: components['headers']['ETag'];
+            'Last-Modified': components['headers']['LastModified'];
+            Age: components['headers']['Age'];
+            'X-Cache': components['headers']['XCache'];
+            'Cache-Control': components['headers']['CacheControl'];
+            'X-Request-Id': components['headers']['XRequestId'];
+            'RateLimit-Limit': components['headers']['RateLimitLimit'];
+            'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+            'RateLimit-Reset': components['headers']['RateLimitReset'];
+            [name: string]: unknown;
+          };
+          content?: never;
+        };
+        /** @description a query parameter the endpoint does not take, or one given empty (the message names it and the accepted ones), or a request line Node cannot parse (code bad_request; the connection is then closed) */
+        400: {
+          headers: {
+            'Cache-Control': components['headers']['CacheControl'];
+            'X-Request-Id': components['headers']['XRequestId'];
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description more than the allowed requests a minute from this IP, or its exchange-fetch budget is spent */
+        429: {
+          headers: {
+            'Cache-Control': components['headers']['CacheControl'];
+            'X-Request-Id': components['headers']['XRequestId'];
+            'Retry-After': components['headers']['RetryAfter'];
+            'RateLimit-Limit': components['headers']['RateLimitLimit'];
+            'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+            'RateLimit-Reset': components['headers']['RateLimitReset'];
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description the request line and headers exceed the server limit (code headers_too_large; the connection is then closed) */
+        431: {
+          headers: {
+            'Cache-Control': components['headers']['CacheControl'];
+            'X-Request-Id': components['headers']['XRequestId'];
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description unexpected server error (internal_error) */
+        500: {
+          headers: {
+            'Cache-Control': components['headers']['CacheControl'];
+            'X-Request-Id': components['headers']['XRequestId'];
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/stream/quotes': {
     parameters: {
       query?: never;
@@ -938,6 +1077,40 @@ export interface components {
       applied: boolean;
       /** @description why an action is not applied, what the payouts page calls it, assumptions */
       note: string | null;
+    };
+    MarketStatus: {
+      /** @description `open` during a session; `pre_open` the 15 minutes before the day’s first session; `break` between Friday’s two sessions; `closed` otherwise. Always `open` when `clock_followed` is false */
+      state: 'pre_open' | 'open' | 'break' | 'closed';
+      /**
+       * Format: date-time
+       * @description the service’s clock; ISO 8601 with +05:00 (Asia/Karachi)
+       */
+      now: string;
+      /**
+       * Format: date-time
+       * @description the next session open on the exchange’s timetable; ISO 8601 with +05:00 (Asia/Karachi)
+       */
+      next_open: string;
+      /**
+       * Format: date-time
+       * @description the close of the current trading day’s last session, or of the next trading day; ISO 8601 with +05:00 (Asia/Karachi)
+       */
+      next_close: string;
+      /** @description the timetable session under way now, or null outside one */
+      session: {
+        /**
+         * Format: date-time
+         * @description session open; ISO 8601 with +05:00 (Asia/Karachi)
+         */
+        open: string;
+        /**
+         * Format: date-time
+         * @description session close; ISO 8601 with +05:00 (Asia/Karachi)
+         */
+        close: string;
+      } | null;
+      /** @description false when the service runs with CACHE_FOLLOW_MARKET_CLOCK=false: it then treats the market as open around the clock (state `open`, plain TTLs, streaming always on); the times still describe the exchange’s timetable */
+      clock_followed: boolean;
     };
     /** @description From the portal company page. Fields of a page section that could not be read are null (the section is logged and counted in psxmd_exchange_sections_missing_total). */
     Profile: {
@@ -3217,12 +3390,14 @@ export interface operations {
           'application/json': {
             data: components['schemas']['Quote'][];
             meta: {
-              /** @description server time of the response, ISO 8601 with UTC offset */
+              /** @description server time of the response, ISO 8601 with UTC offset, to the second */
               timestamp: string;
               /** @description true when served from cache */
               cached: boolean;
               /** @description number of items in data */
               count: number;
+              /** @description the time the data describes, ISO 8601 with the market's offset (+05:00): the page's own time where the portal prints one (the index levels' `As of …`), else when the portal was fetched. Part of the cached answer: a stale copy carries its own, older as_of */
+              as_of: string;
               /** @description symbols asked for that the exchange does not list */
               not_found: string[];
             };
@@ -3503,7 +3678,13 @@ export interface operations {
   };
   getBreadth: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
+         * @example json
+         */
+        format?: 'json' | 'csv';
+      };
       header?: never;
       path?: never;
       cookie?: never;

@@ -8,4 +8,6 @@ export interface RouteDeps {
   datasets: Datasets;
   respond: Responder;
   contextOf: (req: FastifyRequest) => RequestContext;
+  /** The market clock as configured (GET /market/status); absent = followed, real time. */
+  marketClock?: { followMarketClock: boolean; now?: () => number };
 }

@@ -1,40 +1,76 @@
-// The screener: every symbol with its fundamentals, filtered as you type and sorted by any column.
-import type { ScreenerRow } from 'psx-market-data-client';
+// The screener: every symbol with the day's change and volume, its name and fundamentals, filtered
+// as you type and sorted by any column. Money columns carry their unit in the heading.
 import { h, replace } from '../dom.ts';
-import { direction, fmtCompact, fmtPct, fmtPrice } from '../format.ts';
+import {
+  arrow,
+  direction,
+  fmtBillions,
+  fmtCompact,
+  fmtPct,
+  fmtPrice,
+  fmtRatio,
+  fmtSigned,
+} from '../format.ts';
+import type { ScreenRow } from './market-data.ts';
 
 interface Column {
-  key: keyof ScreenerRow | 'sector_name';
+  key: keyof ScreenRow | 'sector_name';
   label: string;
   numeric: boolean;
-  show: (row: ScreenerRow, sector: string) => Node | string;
-  /** Extra cell class: lets a narrow screen drop the widest column. */
-  cls?: string;
+  show: (row: ScreenRow, sector: string) => Node | string;
+  live?: 'price' | 'change' | 'change_pct' | 'volume';
+  /** Coloured by the day's direction. */
+  signed?: boolean;
 }
 
 type SortDir = 'ascending' | 'descending';
 
+/** Rows drawn at first: the whole market (~500 symbols) at once costs phones a second of layout. */
+const PAGE = 50;
+
 const COLUMNS: Column[] = [
-  { key: 'symbol', label: 'Symbol', numeric: false, show: (r) => symbolLink(r.symbol) },
-  { key: 'sector_name', label: 'Sector', numeric: false, show: sectorLink, cls: 'col-sector' },
-  { key: 'price', label: 'Price', numeric: true, show: (r) => fmtPrice(r.price) },
+  { key: 'symbol', label: 'Symbol', numeric: false, show: symbolCell },
+  { key: 'price', label: 'Price (PKR)', numeric: true, show: (r) => fmtPrice(r.price), live: 'price' },
   {
-    key: 'change_1y_pct',
-    label: '1-year change',
+    key: 'change',
+    label: 'Change (PKR)',
     numeric: true,
-    show: (r) => h('span', { class: direction(r.change_1y_pct) }, fmtPct(r.change_1y_pct)),
+    show: (r) => fmtSigned(r.change),
+    live: 'change',
+    signed: true,
   },
-  { key: 'market_cap', label: 'Market cap', numeric: true, show: (r) => fmtCompact(r.market_cap) },
-  { key: 'pe_ratio', label: 'P/E', numeric: true, show: (r) => fmtPrice(r.pe_ratio) },
+  {
+    key: 'change_pct',
+    label: 'Change %',
+    numeric: true,
+    show: (r) => fmtPct(r.change_pct),
+    live: 'change_pct',
+    signed: true,
+  },
+  {
+    key: 'volume',
+    label: 'Volume (shares)',
+    numeric: true,
+    show: (r) => fmtCompact(r.volume),
+    live: 'volume',
+  },
+  { key: 'market_cap', label: 'Market cap (PKR bn)', numeric: true, show: (r) => fmtBillions(r.market_cap) },
+  { key: 'pe_ratio', label: 'P/E', numeric: true, show: (r) => fmtRatio(r.pe_ratio) },
   {
     key: 'dividend_yield',
-    label: 'Dividend yield',
+    label: 'Div. yield %',
     numeric: true,
     show: (r) => fmtPct(r.dividend_yield, false),
   },
   {
+    key: 'change_1y_pct',
+    label: '1-year %',
+    numeric: true,
+    show: (r) => h('span', { class: direction(r.change_1y_pct) }, fmtPct(r.change_1y_pct)),
+  },
+  {
     key: 'volume_avg_30d',
-    label: 'Avg volume (30 d)',
+    label: 'Avg vol. 30 d',
     numeric: true,
     show: (r) => fmtCompact(r.volume_avg_30d),
   },
@@ -48,39 +84,43 @@ export interface ScreenerOptions {
   open: (symbol: string) => void;
 }
 
-export function screener(rows: ScreenerRow[], opts: ScreenerOptions): HTMLElement {
+export function screener(rows: ScreenRow[], opts: ScreenerOptions): HTMLElement {
   let query = '';
   let sortKey: Column['key'] = 'market_cap';
   let sortDir: SortDir = 'descending';
-  const sectorOf = (r: ScreenerRow): string =>
-    r.sector === null ? '' : (opts.sectorNames.get(r.sector) ?? String(r.sector));
+  let limit = PAGE;
+  const sectorOf = (r: ScreenRow): string =>
+    r.sector === null
+      ? ''
+      : (opts.sectorNames.get(r.sector) ?? `Sector ${String(r.sector).padStart(4, '0')}`);
 
   const filterId = `screener-filter-${Math.random().toString(36).slice(2, 8)}`;
   const input = h('input', {
     id: filterId,
     type: 'search',
-    placeholder: 'Symbol, sector or index (e.g. KSE30)',
+    placeholder: 'Symbol, name, sector or index (e.g. KSE30)',
     autocomplete: 'off',
     spellcheck: 'false',
   });
   const status = h('p', { class: 'screener-count', 'aria-live': 'polite' });
+  const empty = h('p', { class: 'empty', hidden: true });
   const tbody = h('tbody');
+  const more = h('button', { type: 'button', class: 'more', hidden: true });
   const headRow = h('tr');
 
-  const visible = (): ScreenerRow[] => {
+  const visible = (): ScreenRow[] => {
     const q = query.trim().toLowerCase();
     const matches = q
       ? rows.filter(
           (r) =>
             r.symbol.toLowerCase().includes(q) ||
+            (r.name ?? '').toLowerCase().includes(q) ||
             sectorOf(r).toLowerCase().includes(q) ||
             (r.listed_in ?? '').toLowerCase().split(',').includes(q),
         )
       : rows.slice();
     const sign = sortDir === 'ascending' ? 1 : -1;
-    return matches.sort((a, b) =>
-      compare(valueOf(a, sortKey, sectorOf), valueOf(b, sortKey, sectorOf), sign),
-    );
+    return matches.sort((a, b) => compare(valueOf(a, sortKey), valueOf(b, sortKey), sign));
   };
 
   const renderHead = (): void => {
@@ -98,28 +138,55 @@ export function screener(rows: ScreenerRow[], opts: ScreenerOptions): HTMLElemen
             active ? (sortDir === 'ascending' ? ' ↑' : ' ↓') : '',
           ),
         );
-        return h('th', { scope: 'col', class: cellClass(c), 'aria-sort': active ? sortDir : null }, button);
+        return h(
+          'th',
+          { scope: 'col', class: c.numeric ? 'num' : null, 'aria-sort': active ? sortDir : null },
+          button,
+        );
       }),
     );
   };
 
   const renderBody = (): void => {
-    const shown = visible();
+    const matching = visible();
+    const shown = matching.slice(0, limit);
     replace(
       tbody,
       ...shown.map((r) =>
         h(
           'tr',
           { 'data-symbol': r.symbol },
-          COLUMNS.map((c, i) =>
-            i === 0
-              ? h('th', { scope: 'row' }, c.show(r, sectorOf(r)))
-              : h('td', { class: cellClass(c) }, c.show(r, sectorOf(r))),
-          ),
+          COLUMNS.map((c, i) => {
+            const sector = sectorOf(r);
+            if (i === 0) return h('th', { scope: 'row' }, c.show(r, sector));
+            const dir = c.signed ? direction(r.change) : null;
+            return h(
+              'td',
+              {
+                class: ['num', dir ?? ''].join(' ').trim(),
+                'data-live': c.live ? r.symbol : null,
+                'data-field': c.live ?? null,
+              },
+              c.signed && c.key === 'change'
+                ? h('span', { 'aria-hidden': 'true' }, `${arrow(r.change)} `)
+                : null,
+              c.show(r, sector),
+            );
+          }),
         ),
       ),
     );
-    status.textContent = `${shown.length} of ${rows.length} symbols`;
+    status.textContent =
+      shown.length < matching.length
+        ? `${shown.length} of ${matching.length} matching (${rows.length} symbols)`
+        : `${matching.length} of ${rows.length} symbols`;
+    more.hidden = shown.length >= matching.length;
+    more.textContent = `Show all ${matching.length}`;
+    empty.hidden = shown.length > 0;
+    empty.textContent =
+      shown.length > 0
+        ? ''
+        : `No symbol matches “${query.trim()}”. Try a symbol, a company name or a sector.`;
   };
 
   const sortBy = (key: Column['key']): void => {
@@ -132,6 +199,10 @@ export function screener(rows: ScreenerRow[], opts: ScreenerOptions): HTMLElemen
 
   input.addEventListener('input', () => {
     query = input.value;
+    renderBody();
+  });
+  more.addEventListener('click', () => {
+    limit = Infinity;
     renderBody();
   });
   input.addEventListener('keydown', (e) => {
@@ -148,9 +219,10 @@ export function screener(rows: ScreenerRow[], opts: ScreenerOptions): HTMLElemen
     'div',
     { class: 'screener' },
     h('div', { class: 'screener-tools' }, h('label', { for: filterId }, 'Filter'), input, status),
+    h('p', { class: 'scroll-hint' }, 'Swipe the table sideways for more columns →'),
     h(
       'div',
-      { class: 'table-scroll' },
+      { class: 'table-scroll screener-scroll', tabindex: '0', role: 'region', 'aria-label': opts.caption },
       h(
         'table',
         { class: 'data' },
@@ -159,27 +231,26 @@ export function screener(rows: ScreenerRow[], opts: ScreenerOptions): HTMLElemen
         tbody,
       ),
     ),
+    empty,
+    more,
   );
 }
 
-const cellClass = (c: Column): string => [c.numeric ? 'num' : '', c.cls ?? ''].join(' ').trim();
-
-function sectorLink(r: ScreenerRow, name: string): Node | string {
-  if (r.sector === null) return '—';
-  // The screener's sector is the 4-digit code as a number (0813 → 813).
-  return h('a', { href: `#/sector/${String(r.sector).padStart(4, '0')}` }, name);
+function symbolCell(r: ScreenRow, sector: string): Node {
+  return h(
+    'span',
+    { class: 'symbol-cell' },
+    h('a', { href: `#/symbol/${encodeURIComponent(r.symbol)}` }, r.symbol),
+    r.name ? h('span', { class: 'name' }, r.name) : null,
+    sector && r.sector !== null
+      ? h('a', { class: 'quiet sector-label', href: `#/sector/${String(r.sector).padStart(4, '0')}` }, sector)
+      : null,
+  );
 }
 
-function symbolLink(symbol: string): HTMLElement {
-  return h('a', { href: `#/symbol/${encodeURIComponent(symbol)}` }, symbol);
-}
-
-function valueOf(
-  r: ScreenerRow,
-  key: Column['key'],
-  sectorOf: (r: ScreenerRow) => string,
-): string | number | null {
-  if (key === 'sector_name') return sectorOf(r);
+function valueOf(r: ScreenRow, key: Column['key']): string | number | null {
+  if (key === 'sector_name') return null;
+  if (key === 'pe_ratio') return r.pe_ratio !== null && r.pe_ratio > 0 ? r.pe_ratio : null;
   const v = r[key];
   return typeof v === 'number' || typeof v === 'string' ? v : null;
 }

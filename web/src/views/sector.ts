@@ -1,9 +1,10 @@
 // One sector: its breadth today and the screener narrowed to its members.
 import type { SectorSummary } from 'psx-market-data-client';
-import { screenerRows, sectorMembers, sectorNames, sectors } from '../data.ts';
+import { sectorMembers, sectorNames, sectors } from '../data.ts';
 import { h } from '../dom.ts';
 import { fmtCompact, fmtWhole } from '../format.ts';
 import { load } from '../load.ts';
+import { screenRows } from './market-data.ts';
 import { openSymbol } from './market.ts';
 import { screener } from './screener.ts';
 import { breadthBar } from './sectors.ts';
@@ -11,8 +12,8 @@ import { breadthBar } from './sectors.ts';
 export function sectorView(main: HTMLElement, code: string): void {
   const heading = h('h1', { tabindex: '-1' }, `Sector ${code}`);
   const crumb = h('span', {}, `Sector ${code}`);
-  const summary = h('div', { class: 'panel' });
-  const members = h('div', { class: 'panel' });
+  const summary = h('div', { class: 'panel sector-summary' });
+  const members = h('div', { class: 'panel sector-members' });
   main.append(
     h('nav', { 'aria-label': 'Breadcrumb', class: 'crumbs' }, h('a', { href: '#/' }, 'Market'), ' › ', crumb),
     heading,
@@ -27,7 +28,7 @@ export function sectorView(main: HTMLElement, code: string): void {
   void load(
     summary,
     'the sector',
-    async () => (await sectors()).find((s) => s.sector_code === code || s.sector_name === code),
+    async () => (await sectors()).data.find((s) => s.sector_code === code || s.sector_name === code),
     (s) => {
       if (!s) return h('p', {}, 'This sector is not in the sector summary.');
       heading.textContent = s.sector_name;
@@ -40,9 +41,9 @@ export function sectorView(main: HTMLElement, code: string): void {
     members,
     'the sector’s symbols',
     async () => {
-      const [symbols, rows, names] = await Promise.all([sectorMembers(code), screenerRows(), sectorNames()]);
-      const inSector = new Set(symbols);
-      return { rows: rows.filter((r) => inSector.has(r.symbol)), names, count: symbols.length };
+      const [members, rows, names] = await Promise.all([sectorMembers(code), screenRows(), sectorNames()]);
+      const inSector = new Set(members.data);
+      return { rows: rows.filter((r) => inSector.has(r.symbol)), names, count: members.data.length };
     },
     ({ rows, names, count }) =>
       count === 0

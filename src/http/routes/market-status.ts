@@ -1,0 +1,36 @@
+// GET /market/status: open, pre-open, Friday's break or closed, by the service's own market clock.
+// Nothing is fetched from the portal, so the answer is never cached and costs no exchange budget.
+import type { FastifyInstance } from 'fastify';
+import { marketStatus } from '../../market/market-status.ts';
+import { envelope } from '../envelope.ts';
+import { errorResponses, singleEnvelope } from '../schemas.ts';
+import type { RouteDeps } from './deps.ts';
+
+export async function marketStatusRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {
+  const clock = deps.marketClock ?? { followMarketClock: true };
+  const now = clock.now ?? Date.now;
+  const { 429: rateLimited, 500: internal } = errorResponses();
+  app.get(
+    '/market/status',
+    {
+      schema: {
+        operationId: 'getMarketStatus',
+        summary: 'Market state: pre-open, open, Friday break or closed',
+        description:
+          'From the Karachi market clock the service uses for cache freshness (Mon–Thu 09:30–15:30, Fri 09:15–12:00 and 14:30–16:30; no holiday calendar is published, so a holiday reads as a normal day). With `CACHE_FOLLOW_MARKET_CLOCK=false` the service treats the market as open around the clock and says so with `clock_followed: false`.',
+        tags: ['market'],
+        response: {
+          200: singleEnvelope('MarketStatus', 'the market state now'),
+          429: rateLimited!,
+          500: internal!,
+        },
+      },
+    },
+    (_req, reply) => {
+      const status = marketStatus(now(), { followMarketClock: clock.followMarketClock });
+      // The state changes with the clock, not with any data: never reuse an earlier answer.
+      reply.header('cache-control', 'no-store');
+      return reply.type('application/json; charset=utf-8').send(envelope(JSON.stringify(status), false, -1));
+    },
+  );
+}
