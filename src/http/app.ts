@@ -27,7 +27,13 @@ import { registerDashboard } from './dashboard.ts';
 import { registerDocs } from './docs.ts';
 import { enforceRequestLimit, type RequestLimit } from '../limits/request-limit.ts';
 import { frameworkErrors, registerErrorHandling, sendError } from './error-handler.ts';
-import { BadRequestError, MethodNotAllowedError, NotFoundError, clientText } from '../errors.ts';
+import {
+  BadRequestError,
+  MethodNotAllowedError,
+  NotFoundError,
+  NotReadyError,
+  clientText,
+} from '../errors.ts';
 import { clientErrorHandler } from './raw-errors.ts';
 import { ErrorEnvelope } from './schemas.ts';
 
@@ -71,13 +77,18 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     // Each path parameter's schema (its maxLength) decides how long it may be, not the router's
     // default of 100; beyond this the router still refuses, with the same 422.
     routerOptions: { maxParamLength: 1000 },
+    // Fastify's own closing answer has a body of its own shape; the hook below answers in the
+    // envelope instead (and with the request id and CORS headers every answer carries).
+    return503OnClosing: false,
   });
   // While shutting down, a keep-alive connection is closed as soon as its answer in flight is done,
   // so a client's idle socket cannot hold the process open past the graceful window. Node closes
   // only the connections idle at close(); sweeping again until the server has closed catches the
   // rest without any per-request work (Fastify answers new requests 503 meanwhile).
   let sweeper: NodeJS.Timeout | undefined;
+  let closing = false;
   app.addHook('preClose', (done) => {
+    closing = true;
     sweeper = setInterval(() => app.server.closeIdleConnections(), IDLE_SWEEP_MS);
     sweeper.unref();
     done();
@@ -88,6 +99,13 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   });
 
   app.addHook('onRequest', stampCommonHeaders);
+  // Requests that arrive once shutdown has begun: answers already under way finish, new ones are
+  // told to go elsewhere, and their connection is closed.
+  app.addHook('onRequest', (_req, reply, done) => {
+    if (!closing) return done();
+    reply.header('connection', 'close');
+    void sendError(reply, new NotReadyError('the service is shutting down; retry on another replica'));
+  });
   registerErrorHandling(app);
   for (const schema of [...namedSchemas, ...companySchemas, ...liveSchemas, ErrorEnvelope])
     app.addSchema(schema);

@@ -38,6 +38,11 @@ const THEME_CSS = `
   .swagger-ui .opblock .opblock-summary { flex-wrap: wrap; }
   .swagger-ui .opblock .opblock-summary-path { max-width: 100%; word-break: break-all; }
   .swagger-ui table { display: block; overflow-x: auto; }
+  .swagger-ui .info, .swagger-ui .info * { overflow-wrap: anywhere; }
+  .swagger-ui .scheme-container .schemes { flex-wrap: wrap; }
+  .swagger-ui select, .swagger-ui pre { max-width: 100%; }
+  /* Swagger UI's text runs a few pixels past narrow screens; wide blocks scroll inside themselves. */
+  html, body { overflow-x: hidden; }
 }
 `;
 

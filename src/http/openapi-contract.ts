@@ -72,7 +72,12 @@ const COMMON_ERRORS: Record<string, string> = {
     'a query parameter the endpoint does not take, or one given empty (the message names it and the accepted ones), or a request line Node cannot parse (code bad_request; the connection is then closed)',
   '431':
     'the request line and headers exceed the server limit (code headers_too_large; the connection is then closed)',
+  '503': 'the service is shutting down (code not_ready; the connection is then closed)',
 };
+
+// Answers about the service itself, not built from portal data, and the event stream (never a
+// cached answer): no ETag, 304 or CSV form.
+const SERVICE_PATHS: ReadonlySet<string> = new Set(['/health', '/market/status', '/stream/quotes']);
 
 export function completeOpenApi<T extends OpenApiDoc>(doc: T): T {
   const d = doc as unknown as Json & { components?: Json; paths?: Record<string, Record<string, Operation>> };
@@ -89,17 +94,17 @@ export function completeOpenApi<T extends OpenApiDoc>(doc: T): T {
         content: { 'application/json': { schema: errorSchema } },
       };
     }
-    const health = path === '/health';
+    const service = SERVICE_PATHS.has(path);
     for (const [status, response] of Object.entries(responses)) {
       if (status === '200') {
-        response.headers = health ? { 'X-Request-Id': ref('XRequestId'), ...RATE_LIMIT } : SUCCESS_HEADERS;
-      } else if ((status === '429' || status === '503') && !health) {
+        response.headers = service ? { 'X-Request-Id': ref('XRequestId'), ...RATE_LIMIT } : SUCCESS_HEADERS;
+      } else if (status === '429' || (status === '503' && !service)) {
         response.headers = { ...ERROR_HEADERS, 'Retry-After': ref('RetryAfter'), ...RATE_LIMIT };
       } else {
         response.headers = ERROR_HEADERS;
       }
     }
-    if (!health) {
+    if (!service) {
       responses['304'] = {
         description:
           'Not Modified: the If-None-Match ETag still matches (or, without If-None-Match, nothing changed since If-Modified-Since); no body',
@@ -118,7 +123,7 @@ export function addCsvForms<T extends OpenApiDoc>(doc: T): T {
   const paths = (doc as unknown as { paths?: Record<string, Record<string, Operation>> }).paths ?? {};
   for (const [path, item] of Object.entries(paths)) {
     const ok = item.get?.responses?.['200'];
-    if (ok !== undefined && path !== '/health') addCsv(ok);
+    if (ok !== undefined && !SERVICE_PATHS.has(path)) addCsv(ok);
   }
   return doc;
 }

@@ -256,7 +256,7 @@ describe('GET /stocks/{symbol}/historical?adjusted=true', () => {
 
   it('keeps the default answer raw and exactly as before', async () => {
     const res = await http(svc.url, '/stocks/LUCK/historical?start=2023-06-13&end=2023-06-14');
-    assert.deepEqual(Object.keys(res.json.meta).sort(), ['cached', 'count', 'timestamp']);
+    assert.deepEqual(Object.keys(res.json.meta).sort(), ['as_of', 'cached', 'count', 'timestamp']);
     const rawRows = raw('LUCK').filter((r) => r.date >= '2023-06-13' && r.date <= '2023-06-14');
     assert.deepEqual(
       res.json.data.map((r: Row) => [r.date, r.close, r.volume, r.anomaly_reasons, 'adjustment_factor' in r]),

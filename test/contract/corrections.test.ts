@@ -25,7 +25,7 @@ describe('requests a person can correct', () => {
     assertError(res.json, 400, 'bad_request');
     assert.equal(
       res.json.error.message,
-      'unknown query parameter from; this endpoint takes start, end, order, limit, format',
+      'unknown query parameter from; this endpoint takes start, end, order, limit, adjusted, dividends, format',
     );
     const quote = await http(svc.url, '/stocks/ENGRO/quote?fields=price');
     assert.equal(quote.status, 400);

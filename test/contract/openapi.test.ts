@@ -33,10 +33,12 @@ describe('the OpenAPI document', () => {
       assert.ok(op.operationId && !ids.has(op.operationId), path);
       ids.add(op.operationId);
       for (const status of ['200', '400', '431', '503']) assert.ok(op.responses[status], `${path} ${status}`);
-      // Liveness is not rate limited (yet), and its 503 (not_ready) comes without Retry-After.
-      if (path === '/health') continue;
-      assert.ok(op.responses['503'].headers['Retry-After'], path);
+      // Every API endpoint is rate limited, /health and /market/status included.
       assert.ok(op.responses['429'].headers['Retry-After'], path);
+      // Answers about the service itself (liveness, the market clock) and the event stream: their
+      // 503 (not_ready) comes without Retry-After, and they have no ETag, 304 or CSV form.
+      if (path === '/health' || path === '/market/status' || path === '/stream/quotes') continue;
+      assert.ok(op.responses['503'].headers['Retry-After'], path);
       assert.ok(op.responses['304'], `${path} 304`);
       const ok = op.responses['200'];
       for (const h of ['ETag', 'Last-Modified', 'Age', 'X-Cache', 'RateLimit-Limit'])

@@ -1,4 +1,5 @@
 // Exact-shape assertions for the spec's envelopes: the right keys, and nothing else.
+import { NO_EXTRAS } from '../../src/market/quote-extras.ts';
 import assert from 'node:assert/strict';
 
 type Kind = 'string' | 'number' | 'integer' | 'boolean' | 'null' | 'array' | 'object';
@@ -89,4 +90,14 @@ export function assertAsOf(value: unknown): void {
   assert.equal(typeof value, 'string');
   assert.match(value as string, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}[+-]\d{2}:\d{2}$/);
   assert.ok(!Number.isNaN(Date.parse(value as string)));
+}
+
+/**
+ * A quote without the extras that come from the company page: those arrive in the background
+ * (src/market/quote-extras.ts), so two reads moments apart may differ in them and nothing else.
+ */
+export function withoutCompanyExtras(quote: Record<string, unknown>): Record<string, unknown> {
+  const rest = { ...quote };
+  for (const key of Object.keys(NO_EXTRAS)) delete rest[key];
+  return rest;
 }

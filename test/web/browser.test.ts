@@ -60,7 +60,8 @@ describe('dashboard in Chromium', { skip }, () => {
     mkdirSync(RESULTS_DIR, { recursive: true });
     await ensureWebBuild();
     portal = await startFakePortal();
-    service = await startService(portal.url);
+    // The live test moves the fake market; a short poll brings each move to the page quickly.
+    service = await startService(portal.url, { STREAM_POLL_SECONDS: '2' });
     browser = await launchChromium();
     ({ context, external } = await offlineContext(browser, DESKTOP));
     page = await context.newPage();
@@ -409,7 +410,9 @@ describe('dashboard in Chromium', { skip }, () => {
 
   it('brings live prices from the stream to the page', async (t) => {
     if (!(await skipUnless(t, service, '/stream/quotes?symbols=ENGRO'))) return;
-    t.diagnostic('waits for the fake portal’s market to move and the service to stream it');
+    t.diagnostic('moves the fake portal’s market and waits for the service to stream it');
+    const mover = setInterval(() => portal.motion.tick(), 1_000);
+    t.after(() => clearInterval(mover));
     const streamed = await collectStream(service.url, ENGRO, 90_000);
     await page.locator('#live[data-state="live"]').waitFor({ timeout: 90_000 });
     const before = await page.locator('.quote-card .price').textContent();
@@ -497,8 +500,8 @@ describe('dashboard in Chromium', { skip }, () => {
       (await page.locator('.topbar a.link img').getAttribute('src')) ?? '',
       /^data:image\/svg\+xml/,
     );
-    await page.locator('#operations-stocks-get_stocks__symbol__quote button.opblock-summary-control').click();
-    const body = page.locator('#operations-stocks-get_stocks__symbol__quote .opblock-body');
+    await page.locator('#operations-stocks-getQuote button.opblock-summary-control').click();
+    const body = page.locator('#operations-stocks-getQuote .opblock-body');
     await body.locator('.example, .highlight-code').first().waitFor();
     const text = (await body.textContent()) ?? '';
     assert.ok(text.includes('Engro Corporation Limited'), 'success example shown');

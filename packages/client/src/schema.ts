@@ -500,114 +500,7 @@ export interface paths {
      *     const { data, error } = await api.GET('/market/status');
      *     ```
      */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description the market state now */
-        200: {
-          headers: {
-            ETag: components['headers']['ETag'];
-            'Last-Modified': components['headers']['LastModified'];
-            Age: components['headers']['Age'];
-            'X-Cache': components['headers']['XCache'];
-            'Cache-Control': components['headers']['CacheControl'];
-            'X-Request-Id': components['headers']['XRequestId'];
-            'RateLimit-Limit': components['headers']['RateLimitLimit'];
-            'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
-            'RateLimit-Reset': components['headers']['RateLimitReset'];
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              data: components['schemas']['MarketStatus'];
-              meta: {
-                /** @description server time of the response, ISO 8601 with UTC offset, to the second */
-                timestamp: string;
-                /** @description true when served from cache */
-                cached: boolean;
-                /** @description the time the data describes, ISO 8601 with the market's offset (+05:00): the page's own time where the portal prints one (the index levels' `As of …`), else when the portal was fetched. Part of the cached answer: a stale copy carries its own, older as_of */
-                as_of: string;
-              };
-            };
-            /**
-             * @example state,now,next_open,next_close,session,clock_followed
-             *     closed,2026-11-20T16:35:00+05:00,2026-11-23T09:30:00+05:00,2026-11-23T15:30:00+05:00,,true
-             */
-            'text/csv': string;
-          };
-        };
-        /** @description Not Modified: the If-None-Match ETag still matches (or, without If-None-Match, nothing changed since If-Modified-Since); no body */
-        304: {
-          headers: {
-            ETag: components['headers']['ETag'];
-            'Last-Modified': components['headers']['LastModified'];
-            Age: components['headers']['Age'];
-            'X-Cache': components['headers']['XCache'];
-            'Cache-Control': components['headers']['CacheControl'];
-            'X-Request-Id': components['headers']['XRequestId'];
-            'RateLimit-Limit': components['headers']['RateLimitLimit'];
-            'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
-            'RateLimit-Reset': components['headers']['RateLimitReset'];
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-        /** @description a query parameter the endpoint does not take, or one given empty (the message names it and the accepted ones), or a request line Node cannot parse (code bad_request; the connection is then closed) */
-        400: {
-          headers: {
-            'Cache-Control': components['headers']['CacheControl'];
-            'X-Request-Id': components['headers']['XRequestId'];
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-        /** @description more than the allowed requests a minute from this IP, or its exchange-fetch budget is spent */
-        429: {
-          headers: {
-            'Cache-Control': components['headers']['CacheControl'];
-            'X-Request-Id': components['headers']['XRequestId'];
-            'Retry-After': components['headers']['RetryAfter'];
-            'RateLimit-Limit': components['headers']['RateLimitLimit'];
-            'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
-            'RateLimit-Reset': components['headers']['RateLimitReset'];
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-        /** @description the request line and headers exceed the server limit (code headers_too_large; the connection is then closed) */
-        431: {
-          headers: {
-            'Cache-Control': components['headers']['CacheControl'];
-            'X-Request-Id': components['headers']['XRequestId'];
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-        /** @description unexpected server error (internal_error) */
-        500: {
-          headers: {
-            'Cache-Control': components['headers']['CacheControl'];
-            'X-Request-Id': components['headers']['XRequestId'];
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
-          };
-        };
-      };
-    };
+    get: operations['getMarketStatus'];
     put?: never;
     post?: never;
     delete?: never;
@@ -1352,6 +1245,21 @@ export interface operations {
         headers: {
           'Cache-Control': components['headers']['CacheControl'];
           'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description more than the allowed requests a minute from this IP (rate_limited) */
+      429: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
           [name: string]: unknown;
         };
         content: {
@@ -3827,6 +3735,99 @@ export interface operations {
       };
     };
   };
+  getMarketStatus: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description the market state now */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['MarketStatus'];
+            meta: {
+              /** @description server time of the response, ISO 8601 with UTC offset, to the second */
+              timestamp: string;
+              /** @description true when served from cache */
+              cached: boolean;
+              /** @description the time the data describes, ISO 8601 with the market's offset (+05:00): the page's own time where the portal prints one (the index levels' `As of …`), else when the portal was fetched. Part of the cached answer: a stale copy carries its own, older as_of */
+              as_of: string;
+            };
+          };
+        };
+      };
+      /** @description a query parameter the endpoint does not take, or one given empty (the message names it and the accepted ones), or a request line Node cannot parse (code bad_request; the connection is then closed) */
+      400: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description more than the allowed requests a minute from this IP, or its exchange-fetch budget is spent */
+      429: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description the request line and headers exceed the server limit (code headers_too_large; the connection is then closed) */
+      431: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unexpected server error (internal_error) */
+      500: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description the service is shutting down (code not_ready; the connection is then closed) */
+      503: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
   streamQuotes: {
     parameters: {
       query: {
@@ -3851,11 +3852,6 @@ export interface operations {
       /** @description the event stream */
       200: {
         headers: {
-          ETag: components['headers']['ETag'];
-          'Last-Modified': components['headers']['LastModified'];
-          Age: components['headers']['Age'];
-          'X-Cache': components['headers']['XCache'];
-          'Cache-Control': components['headers']['CacheControl'];
           'X-Request-Id': components['headers']['XRequestId'];
           'RateLimit-Limit': components['headers']['RateLimitLimit'];
           'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
@@ -3865,22 +3861,6 @@ export interface operations {
         content: {
           'text/event-stream': string;
         };
-      };
-      /** @description Not Modified: the If-None-Match ETag still matches (or, without If-None-Match, nothing changed since If-Modified-Since); no body */
-      304: {
-        headers: {
-          ETag: components['headers']['ETag'];
-          'Last-Modified': components['headers']['LastModified'];
-          Age: components['headers']['Age'];
-          'X-Cache': components['headers']['XCache'];
-          'Cache-Control': components['headers']['CacheControl'];
-          'X-Request-Id': components['headers']['XRequestId'];
-          'RateLimit-Limit': components['headers']['RateLimitLimit'];
-          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
-          'RateLimit-Reset': components['headers']['RateLimitReset'];
-          [name: string]: unknown;
-        };
-        content?: never;
       };
       /** @description no symbols, more than 100, or a malformed one */
       400: {
@@ -3968,10 +3948,6 @@ export interface operations {
         headers: {
           'Cache-Control': components['headers']['CacheControl'];
           'X-Request-Id': components['headers']['XRequestId'];
-          'Retry-After': components['headers']['RetryAfter'];
-          'RateLimit-Limit': components['headers']['RateLimitLimit'];
-          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
-          'RateLimit-Reset': components['headers']['RateLimitReset'];
           [name: string]: unknown;
         };
         content: {

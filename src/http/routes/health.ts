@@ -40,6 +40,7 @@ export async function healthRoutes(
         ),
         response: {
           200: singleEnvelope('Health', '`ok` while the service accepts requests', false),
+          429: errorRef('more than the allowed requests a minute from this IP (rate_limited)'),
           503: errorRef(
             'readiness only: the local store is unusable or the process is shutting down (not_ready)',
           ),
