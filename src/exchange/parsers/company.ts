@@ -25,7 +25,7 @@ import type {
 } from '../types.ts';
 import { denoise, isNotAvailable, parseNumberText } from './cells.ts';
 import { requirePageText } from './columns.ts';
-import { karachiDateTime, monthNumber, parseDisplayDate } from './dates.ts';
+import { parseAsOfLine, parseDisplayDate } from './dates.ts';
 import {
   byClass,
   byTag,
@@ -95,30 +95,8 @@ function statsItems(container: Element): { label: string; value: Element }[] {
 
 // ---- quote header ----
 
-const AS_OF =
-  /As of\s+(?:[A-Za-z]{3,9},?\s+)?([A-Za-z]{3,9})\.?\s+(\d{1,2}),?\s+(\d{4})\s+(\d{1,2}):(\d{2})(?::(\d{2}))?\s*([AaPp][Mm])?/;
-
 /** `As of Wed, Sep 30, 2026 3:47 PM` (Asia/Karachi) → `2026-09-30T15:47:00+05:00`. */
-export function parseCompanyAsOf(text: string): string | null {
-  const match = AS_OF.exec(text);
-  if (match === null) return null;
-  const month = monthNumber(match[1] as string);
-  if (month === null) return null;
-  let hour = Number(match[4]);
-  const meridiem = match[7]?.toLowerCase();
-  if (meridiem !== undefined) {
-    if (hour < 1 || hour > 12) return null;
-    hour = (hour % 12) + (meridiem === 'pm' ? 12 : 0);
-  }
-  return karachiDateTime(
-    Number(match[3]),
-    month,
-    Number(match[2]),
-    hour,
-    Number(match[5]),
-    Number(match[6] ?? 0),
-  );
-}
+export const parseCompanyAsOf = parseAsOfLine;
 
 /** The change's sign comes from the direction class; the percent is printed in parentheses. */
 function signed(text: string, negative: boolean): number | null {

@@ -90,3 +90,31 @@ export function parseDisplayDate(text: string): string | null {
   }
   return null;
 }
+
+const AS_OF =
+  /As of\s+(?:[A-Za-z]{3,9},?\s+)?([A-Za-z]{3,9})\.?\s+(\d{1,2}),?\s+(\d{4})\s+(\d{1,2}):(\d{2})(?::(\d{2}))?\s*([AaPp][Mm])?/;
+
+/**
+ * A page's `As of …` line (Asia/Karachi) → ISO 8601 with +05:00: `As of Sep 30, 2026 3:50 PM` on the
+ * index-levels page, `As of Wed, Sep 30, 2026 3:47 PM` (with the weekday) on the company page.
+ */
+export function parseAsOfLine(text: string): string | null {
+  const match = AS_OF.exec(text);
+  if (match === null) return null;
+  const month = monthNumber(match[1] as string);
+  if (month === null) return null;
+  let hour = Number(match[4]);
+  const meridiem = match[7]?.toLowerCase();
+  if (meridiem !== undefined) {
+    if (hour < 1 || hour > 12) return null;
+    hour = (hour % 12) + (meridiem === 'pm' ? 12 : 0);
+  }
+  return karachiDateTime(
+    Number(match[3]),
+    month,
+    Number(match[2]),
+    hour,
+    Number(match[5]),
+    Number(match[6] ?? 0),
+  );
+}

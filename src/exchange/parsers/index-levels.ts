@@ -4,7 +4,7 @@
 import type { IndexLevelRow, IndexLevelsPage } from '../types.ts';
 import { cellNumber, isSymbol } from './cells.ts';
 import { cellAt, requirePageText, selectTable } from './columns.ts';
-import { karachiDateTime, monthNumber } from './dates.ts';
+import { karachiDateTime, parseAsOfLine } from './dates.ts';
 import { extractTables, type Cell, type Table } from '../html/table.ts';
 
 const COLUMNS = {
@@ -16,31 +16,8 @@ const COLUMNS = {
   changePct: { labels: ['% change', 'change (%)'] },
 } as const;
 
-const AS_OF =
-  /As of\s+([A-Za-z]{3,9})\.?\s+(\d{1,2}),?\s+(\d{4})\s+(\d{1,2}):(\d{2})(?::(\d{2}))?\s*([AaPp][Mm])?/;
 /** A stale index shows when it last moved: `(29-09-2026 18:30:00)`, day first. */
 const STALE_STAMP = /\((\d{1,2})-(\d{1,2})-(\d{4})\s+(\d{1,2}):(\d{2})(?::(\d{2}))?\)/;
-
-function parseAsOf(text: string): string | null {
-  const match = AS_OF.exec(text);
-  if (match === null) return null;
-  const month = monthNumber(match[1] as string);
-  if (month === null) return null;
-  let hour = Number(match[4]);
-  const meridiem = match[7]?.toLowerCase();
-  if (meridiem !== undefined) {
-    if (hour < 1 || hour > 12) return null;
-    hour = (hour % 12) + (meridiem === 'pm' ? 12 : 0);
-  }
-  return karachiDateTime(
-    Number(match[3]),
-    month,
-    Number(match[2]),
-    hour,
-    Number(match[5]),
-    Number(match[6] ?? 0),
-  );
-}
 
 function parseStaleStamp(text: string): string | null {
   const match = STALE_STAMP.exec(text);
@@ -88,6 +65,6 @@ export function parseIndexLevels(html: string): IndexLevelsPage {
       staleSince: indexCell === undefined ? null : parseStaleStamp(indexCell.text),
     });
   }
-  const asOf = parseAsOf(table.scope?.text ?? '') ?? parseAsOf(page);
+  const asOf = parseAsOfLine(table.scope?.text ?? '') ?? parseAsOfLine(page);
   return { asOf, rows };
 }
