@@ -23,31 +23,21 @@ interface Variant {
   targets: boolean;
 }
 
+/** The node arguments of `npm start` (package.json), so that the measured start is the real one. */
+function npmStartArgs(): string[] {
+  const script: string = JSON.parse(readFileSync('package.json', 'utf8')).scripts.start;
+  const match = /\bnode ((?:--\S+ )*)dist\/main\.js/.exec(script);
+  if (!match) throw new Error(`bench: cannot read the node arguments of npm start from "${script}"`);
+  return [...match[1]!.trim().split(/\s+/).filter(Boolean), 'dist/main.js'];
+}
+
 const VARIANTS: Variant[] = [
-  {
-    id: 'compiled',
-    label: 'compiled (npm start)',
-    args: ['--enable-source-maps', 'dist/main.js'],
-    targets: true,
-  },
+  { id: 'compiled', label: 'compiled (npm start)', args: npmStartArgs(), targets: true },
   {
     id: 'compiled-no-warm-up',
     label: 'compiled, PARSER_WARM_UP=false',
-    args: ['--enable-source-maps', 'dist/main.js'],
+    args: npmStartArgs(),
     env: { PARSER_WARM_UP: 'false' },
-    targets: false,
-  },
-  {
-    // Not defaults: both trade speed under load for memory (see bench/README.md).
-    id: 'compiled-semi-space-2',
-    label: 'compiled, --max-semi-space-size=2',
-    args: ['--max-semi-space-size=2', '--enable-source-maps', 'dist/main.js'],
-    targets: false,
-  },
-  {
-    id: 'compiled-optimize-for-size',
-    label: 'compiled, --optimize-for-size',
-    args: ['--optimize-for-size', '--enable-source-maps', 'dist/main.js'],
     targets: false,
   },
   { id: 'tsx', label: 'tsx (before)', args: ['--import', 'tsx', 'src/main.ts'], targets: false },

@@ -17,6 +17,7 @@ async function main(): Promise<void> {
   const service = await createService(config, logger);
   await service.app.listen({ port: config.port, host: config.host });
   logger.info({ exchange: config.exchangeBaseUrl }, 'market data service ready');
+  setImmediate(() => service.settle());
 
   let stopping = false;
   const stop = (signal: string) => {

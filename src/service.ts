@@ -5,11 +5,11 @@ import { pino, type DestinationStream, type Logger, type LoggerOptions } from 'p
 import { DatasetCache } from './cache/dataset-cache.ts';
 import { marketClockPolicy } from './cache/freshness.ts';
 import { RedisWindowCounter } from './limits/redis-window-counter.ts';
-import { RedisLink } from './cache/redis-link.ts';
 import { RedisTier } from './cache/redis-tier.ts';
 import { SqliteStore } from './cache/sqlite-store.ts';
 import type { Config } from './config.ts';
 import { warmUpParsers } from './exchange/parsers/warm-up.ts';
+import { compactHeap } from './compact-heap.ts';
 import { PortalBudget } from './limits/portal-budget.ts';
 import { RequestLimit } from './limits/request-limit.ts';
 import { MemoryWindowCounter, type WindowCounter } from './limits/window-counter.ts';
@@ -18,7 +18,7 @@ import { Datasets } from './market/datasets.ts';
 import { buildApp } from './http/app.ts';
 import type { Readiness } from './http/routes/health.ts';
 import { Metrics } from './http/metrics.ts';
-import { proxyPassthrough, type PassthroughOptions } from './http/proxy-gate.ts';
+import type { PassthroughOptions } from './http/proxy-gate.ts';
 import { contextBuilder, passthroughDisabled } from './http/request-context.ts';
 import { createResponder } from './http/respond.ts';
 import { LiveQuotes } from './stream/live-quotes.ts';
@@ -32,6 +32,12 @@ export interface Service {
   /** Open quote streams and their poller (GET /stream/quotes). */
   live: LiveQuotes;
   readiness(): Readiness;
+  /**
+   * Once listening (main.ts calls it): warms the parsers (PARSER_WARM_UP) and compacts the heap.
+   * After, not before, listening: the warm-up is done long before a cold request's portal page
+   * arrives, and start-up is not made longer for it.
+   */
+  settle(): void;
   /** Stops accepting, lets in-flight requests finish, then closes the store and Redis. */
   close(): Promise<void>;
 }
@@ -64,10 +70,6 @@ export async function createService(
   logger: Logger = createLogger(config.logLevel),
   overrides: ServiceOverrides = {},
 ): Promise<Service> {
-  if (config.parserWarmUp) {
-    const { pages, ms } = warmUpParsers();
-    logger.info({ pages, ms: Math.round(ms) }, 'parsers warmed up');
-  }
   const now = overrides.now ?? Date.now;
   const metrics = new Metrics();
   const client = new ExchangeClient({
@@ -81,8 +83,10 @@ export async function createService(
     onTokenRefresh: (_scope, ok) => metrics.tokenRefreshes.inc({ outcome: ok ? 'ok' : 'failed' }),
   });
 
+  // The Redis client and the proxy dialers are loaded only when configured: start-up time and
+  // memory are paid for what a deployment uses.
   const redis = config.redisUrl
-    ? new RedisLink({
+    ? new (await import('./cache/redis-link.ts')).RedisLink({
         url: config.redisUrl,
         logger,
         commandTimeoutMs: config.redisTimeoutMs,
@@ -169,7 +173,9 @@ export async function createService(
       respond: createResponder(Math.floor(memoryBytes * 0.25), now),
       marketClock: { followMarketClock: config.cache.followMarketClock },
       contextOf: contextBuilder(
-        config.proxy.passthrough ? proxyPassthrough(overrides.passthrough) : passthroughDisabled,
+        config.proxy.passthrough
+          ? (await import('./http/proxy-gate.ts')).proxyPassthrough(overrides.passthrough)
+          : passthroughDisabled,
       ),
     },
     requestLimit: new RequestLimit(config.rateLimitPerMinute, counter),
@@ -199,6 +205,13 @@ export async function createService(
     metrics,
     live,
     readiness,
+    settle() {
+      if (config.parserWarmUp) {
+        const { pages, ms } = warmUpParsers();
+        logger.info({ pages, ms: Math.round(ms) }, 'parsers warmed up');
+      }
+      compactHeap();
+    },
     async close() {
       shuttingDown = true;
       // Streams never finish on their own: they end first (a final comment each), so the server's

@@ -9,6 +9,8 @@ const send = (msg: FromStreamChild): void => void process.send?.(msg);
 const config = loadConfig(process.env);
 const service = await createService(config, createLogger(config.logLevel));
 const url = await service.app.listen({ port: 0, host: '127.0.0.1', backlog: 4096 });
+// As src/main.ts: warmed parsers and a compacted heap before the runner starts measuring.
+service.settle();
 
 process.on('message', (msg: ToStreamChild) => {
   if (msg.type === 'poll') {

@@ -4,9 +4,6 @@
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 
-/** Every key this service writes starts with this; bump the version when a value's format changes. */
-export const KEY_PREFIX = 'psxmd:v1:';
-
 export interface RedisLinkOptions {
   url: string;
   logger?: Logger;

@@ -8,7 +8,8 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { SharedTier } from './dataset-cache.ts';
-import { KEY_PREFIX, type RedisLink } from './redis-link.ts';
+import { KEY_PREFIX } from './redis-keys.ts';
+import type { RedisLink } from './redis-link.ts';
 import type { CacheEntry } from './types.ts';
 
 export interface RedisTierOptions {

@@ -3,7 +3,8 @@
 // While Redis is unavailable the replica counts locally (each replica then allows the full amount).
 import type { WindowCounter } from './window-counter.ts';
 import { MemoryWindowCounter } from './window-counter.ts';
-import { KEY_PREFIX, type RedisLink } from '../cache/redis-link.ts';
+import { KEY_PREFIX } from '../cache/redis-keys.ts';
+import type { RedisLink } from '../cache/redis-link.ts';
 
 const HIT = `
 local n = redis.call('INCR', KEYS[1])

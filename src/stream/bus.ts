@@ -5,7 +5,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import { KEY_PREFIX, type RedisLink } from '../cache/redis-link.ts';
+import { KEY_PREFIX } from '../cache/redis-keys.ts';
+import type { RedisLink } from '../cache/redis-link.ts';
 import type { QuoteEvent } from './events.ts';
 import type { StreamHub } from './hub.ts';
 

@@ -29,7 +29,8 @@ export function syntheticHistoryPage(rows: number): string {
     const cells = [0, 3, 5, 2].map(
       (k) => `<td class="right">${(400 + ((i * 7 + k * 13) % 97) * 1.37).toFixed(2)}</td>`,
     );
-    const volume = (1_000_000 + ((i * 7919) % 4_000_000)).toLocaleString('en-US');
+    // Thousands separators as the portal prints them (toLocaleString would cost more than the parse).
+    const volume = String(1_000_000 + ((i * 7919) % 4_000_000)).replace(/\B(?=(\d{3})+$)/g, ',');
     parts.push(
       `<tr><td data-order="${epoch}">${day}</td>${cells.join('')}<td class="right">${volume}</td></tr>`,
     );

@@ -13,6 +13,7 @@ describe('parser warm-up', () => {
     assert.equal(rows.length, 2162);
     assert.equal(rows[0]!.date, '2026-01-02');
     assert.equal(rows[1]!.date, '2026-01-01');
+    assert.equal(rows[0]!.volume, 1_000_000);
     for (const row of rows) {
       assert.ok(row.close !== null && row.close > 0, `${row.date} has a close`);
       assert.ok(row.volume !== null && Number.isInteger(row.volume) && row.volume >= 1_000_000);
@@ -20,7 +21,7 @@ describe('parser warm-up', () => {
     assert.deepEqual(warmUpParsers(1).pages, 1);
   });
 
-  it('runs before the service listens when PARSER_WARM_UP is on, and says so in the log', async () => {
+  it('runs when the listening service settles (PARSER_WARM_UP on), says so in the log, and the service still answers', async () => {
     const portal = await startFakePortal();
     const lines: string[] = [];
     const svc = await startService(
@@ -29,13 +30,33 @@ describe('parser warm-up', () => {
       { logLines: lines },
     );
     try {
-      const warmed = lines.map((l) => JSON.parse(l) as { msg: string; pages?: number; ms?: number });
-      const line = warmed.find((l) => l.msg === 'parsers warmed up');
+      const parsed = () => lines.map((l) => JSON.parse(l) as { msg: string; pages?: number; ms?: number });
+      assert.equal(
+        parsed().find((l) => l.msg === 'parsers warmed up'),
+        undefined,
+        'not before settling',
+      );
+      svc.service.settle();
+      const line = parsed().find((l) => l.msg === 'parsers warmed up');
       assert.ok(line, 'a warm-up line');
       assert.equal(line.pages, 3);
       assert.ok(typeof line.ms === 'number' && line.ms >= 0);
-      const listening = warmed.findIndex((l) => l.msg.startsWith('Server listening'));
-      assert.ok(listening === -1 || warmed.indexOf(line) < listening, 'warmed up before listening');
+      const res = await fetch(`${svc.url}/stocks/ENGRO/historical`);
+      assert.equal(res.status, 200);
+      assert.ok(((await res.json()) as { data: unknown[] }).data.length > 0);
+    } finally {
+      await svc.close();
+      await portal.close();
+    }
+  });
+
+  it('is off with PARSER_WARM_UP=false: settling only compacts the heap', async () => {
+    const portal = await startFakePortal();
+    const lines: string[] = [];
+    const svc = await startService(portal.url, { LOG_LEVEL: 'info' }, { logLines: lines });
+    try {
+      svc.service.settle();
+      assert.ok(!lines.some((l) => l.includes('parsers warmed up')));
     } finally {
       await svc.close();
       await portal.close();
