@@ -32,6 +32,11 @@ export class StreamHub {
   private readonly heartbeat: NodeJS.Timeout;
   /** The latest quote seen per symbol (JSON), for snapshots. */
   private readonly latest = new Map<string, string>();
+  /**
+   * One string per symbol shared by every stream: each stream's list comes from splitting its own
+   * query, and 10,000 streams of ~50 symbols would otherwise hold half a million copies.
+   */
+  private readonly names = new Map<string, string>();
   private lastId = 0;
   private closed = false;
 
@@ -79,9 +84,9 @@ export class StreamHub {
    * events, written before any later event.
    */
   open(res: ServerResponse, ip: string, symbols: readonly string[], first: string, events: number): void {
-    const client: Client = { res, ip, symbols };
+    const client: Client = { res, ip, symbols: symbols.map((s) => this.nameOf(s)) };
     this.clients.add(client);
-    for (const s of symbols) {
+    for (const s of client.symbols) {
       let set = this.subscribers.get(s);
       if (set === undefined) this.subscribers.set(s, (set = new Set()));
       set.add(client);
@@ -140,6 +145,13 @@ export class StreamHub {
       c.res.end(': server shutting down\n\n');
       this.remove(c);
     }
+  }
+
+  private nameOf(symbol: string): string {
+    const known = this.names.get(symbol);
+    if (known !== undefined) return known;
+    this.names.set(symbol, symbol);
+    return symbol;
   }
 
   private beat(): void {
