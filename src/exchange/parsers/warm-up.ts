@@ -2,7 +2,8 @@
 // that has just started, the first large history pages parse an order of magnitude slower than
 // later ones (bench/README.md, round 3). Without a warm-up the first
 // callers after a start or deploy pay that, a cold burst's thousand waiters included. Parsing
-// synthetic pages in the portal's structure before the server listens moves the cost to start-up.
+// synthetic pages in the portal's structure as soon as the server listens moves the cost to
+// start-up: a cold request waits for its portal page far longer than the warm-up takes.
 import { performance } from 'node:perf_hooks';
 import { parseHistory } from './history.ts';
 
