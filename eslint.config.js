@@ -33,6 +33,30 @@ const layerRules = LAYERS.filter((l) => l.above.length > 0).map(({ dir, above })
   },
 }));
 
+// Inside exchange/: the page parsers read tables from the HTML tokenizer and table collector, which
+// know nothing of the portal's pages (src/exchange/html/README.md).
+const htmlBelowParsers = {
+  files: ['src/exchange/html/**/*.ts'],
+  rules: {
+    'no-restricted-imports': [
+      'error',
+      {
+        patterns: [
+          {
+            group: [
+              '../parsers/*',
+              '**/exchange/parsers/*',
+              ...LAYERS.find((l) => l.dir === 'exchange').above.flatMap((a) => [`**/${a}/*`, `**/${a}/**`]),
+            ],
+            message:
+              'src/exchange/html is below the page parsers (and every layer above exchange): it must not import from them (eslint.config.js).',
+          },
+        ],
+      },
+    ],
+  },
+};
+
 export default tseslint.config(
   { ignores: ['node_modules', '**/dist', 'web/dist', '.tools', 'data', 'test-results', 'bench/results'] },
   js.configs.recommended,
@@ -54,5 +78,12 @@ export default tseslint.config(
       globals: { process: 'readonly', console: 'readonly', setTimeout: 'readonly', URL: 'readonly' },
     },
   },
+  {
+    files: ['**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs', globals: { module: 'writable', require: 'readonly' } },
+  },
   ...layerRules,
+  // After the exchange layer's rule: for the same files and rule ESLint keeps the later one, which
+  // includes the exchange layer's patterns.
+  htmlBelowParsers,
 );

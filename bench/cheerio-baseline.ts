@@ -21,7 +21,7 @@ import {
   parseDisplayDate,
 } from '../src/exchange/parsers/dates.ts';
 import type { Cell } from '../src/exchange/html/table.ts';
-import { collapseWhitespace } from '../src/exchange/parsers/text.ts';
+import { collapseWhitespace } from '../src/exchange/html/text.ts';
 import type {
   HistoryRow,
   IndexConstituentRow,

@@ -7,7 +7,7 @@
 // `</td>`/`</tr>`), and slices only the text and attributes it keeps.
 import { decodeAttribute, decodeText } from './entities.ts';
 import { scanHtml, type ScanCallbacks } from './scanner.ts';
-import { collapseWhitespace } from '../parsers/text.ts';
+import { collapseWhitespace } from './text.ts';
 
 /** One body cell of a portal table, with the pieces the page parsers read. */
 export interface Cell {

@@ -1,7 +1,7 @@
 // Cell → value. Numbers come from `data-order` when the portal provides it (the raw value; the
 // display text is rounded: `892.2M`, `5.2M`), otherwise from the display text.
 import type { Cell } from '../html/table.ts';
-import { isSpace } from './text.ts';
+import { isSpace } from '../html/text.ts';
 
 const POW10 = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15];
 

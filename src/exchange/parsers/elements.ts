@@ -5,7 +5,7 @@
 // is ignored, and void elements never open. That is all the portal's templates need.
 import { decodeAttribute, decodeText } from '../html/entities.ts';
 import { scanHtml, type ScanCallbacks } from '../html/scanner.ts';
-import { collapseWhitespace } from './text.ts';
+import { collapseWhitespace } from '../html/text.ts';
 
 export interface TextNode {
   readonly text: string;

@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { extractTables } from '../../../src/exchange/html/table.ts';
-import { collapseWhitespace } from '../../../src/exchange/parsers/text.ts';
+import { collapseWhitespace } from '../../../src/exchange/html/text.ts';
 import { page, symbolCell, table, td } from '../parsers/html.ts';
 
 describe('extractTables', () => {

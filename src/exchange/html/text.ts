@@ -1,4 +1,5 @@
-// Whitespace handling shared by the table extractor and the cell helpers.
+// Whitespace as HTML and the portal use it: the table collector trims and collapses cell text with
+// it, and the page parsers' cell readers skip it.
 
 /** HTML whitespace plus NBSP: the portal pads cells with `&nbsp;` as often as with spaces. */
 export function isSpace(code: number): boolean {
