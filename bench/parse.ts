@@ -80,10 +80,11 @@ const KINDS: Record<PageKind, KindImpl> = {
   'market-watch': {
     parse: parseMarketWatch,
     cheerio: cheerioMarketWatch,
-    // No list endpoint of its own: a quote builds the by-symbol lookup over it.
+    // No list endpoint of its own: a quote builds the by-symbol lookup over it. The company page
+    // is held as absent (null), so the quote is answered without extras and without a prefetch.
     map: (rows) => {
       const first = (rows as { symbol: string }[])[0]?.symbol ?? 'ENGRO';
-      return quote(stub('marketWatch', rows, { screener: [] }), first, CTX);
+      return quote(stub('marketWatch', rows, { screener: [], freshCompany: null }), first, CTX);
     },
     rows: rowCount,
   },
