@@ -46,6 +46,8 @@ const htmlBelowParsers = {
             group: [
               '../parsers/*',
               '**/exchange/parsers/*',
+              // The exchange client, its token store and page types.
+              '../*.ts',
               ...LAYERS.find((l) => l.dir === 'exchange').above.flatMap((a) => [`**/${a}/*`, `**/${a}/**`]),
             ],
             message:

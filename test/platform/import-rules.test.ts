@@ -67,6 +67,12 @@ describe('import rules', () => {
       (await restrictedImports('src/exchange/html/x.ts', "import '../../http/app.ts';\n")).length,
       1,
     );
+    // Nor the exchange client, its token store or page types.
+    assert.equal(
+      (await restrictedImports('src/exchange/html/x.ts', "import type { PageKind } from '../types.ts';\n"))
+        .length,
+      1,
+    );
   });
 
   it('ESLint allows imports along the direction', async () => {
