@@ -188,12 +188,21 @@ const LIVE_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
   },
 };
 
+const SHUTTING_DOWN: ErrorExample = {
+  code: 'not_ready',
+  message: 'the service is shutting down; retry on another replica',
+};
+
 export const OPERATION_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
   '/health': {
     params: { ready: '1' },
     request: '/health',
     client: "await api.GET('/health')",
     data: { status: 'ok' },
+    // Readiness never asks the exchange: its 503 is the service's own state.
+    errors: {
+      503: [SHUTTING_DOWN, { code: 'not_ready', message: 'not ready: the local store is unusable' }],
+    },
   },
   '/stocks': {
     params: { index: 'KSE30', q: 'habib' },
@@ -537,6 +546,8 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
     params: {},
     request: '/market/status',
     client: "await api.GET('/market/status')",
+    // From the clock alone: the only 503 is the service shutting down.
+    errors: { 503: [SHUTTING_DOWN] },
     data: {
       state: 'closed',
       now: '2026-11-20T16:35:00+05:00',

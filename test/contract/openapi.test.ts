@@ -37,7 +37,17 @@ describe('the OpenAPI document', () => {
       assert.ok(op.responses['429'].headers['Retry-After'], path);
       // Answers about the service itself (liveness, the market clock) and the event stream: their
       // 503 (not_ready) comes without Retry-After, and they have no ETag, 304 or CSV form.
-      if (path === '/health' || path === '/market/status' || path === '/stream/quotes') continue;
+      if (path === '/health' || path === '/market/status' || path === '/stream/quotes') {
+        // Neither asks the exchange, so their 503 examples are the service's own state.
+        if (path !== '/stream/quotes') {
+          const examples = Object.values<{ value: { error: { code: string } } }>(
+            op.responses['503'].content['application/json'].examples,
+          );
+          assert.ok(examples.length > 0, `${path} 503 examples`);
+          for (const e of examples) assert.equal(e.value.error.code, 'not_ready', path);
+        }
+        continue;
+      }
       assert.ok(op.responses['503'].headers['Retry-After'], path);
       assert.ok(op.responses['304'], `${path} 304`);
       const ok = op.responses['200'];
