@@ -1,9 +1,9 @@
 // One memory-reducing collection once the service is listening and warmed up. Loading modules,
-// compiling route schemas and warming the parsers make V8 grow its young generation to its maximum (two 32 MB
-// semi-spaces on 64-bit Node 24), and V8 shrinks it again only during a collection that runs while
-// memory is scarce or allocation is slow, which an idle process never triggers. An idle replica
-// would otherwise hold ~40 MB of start-up garbage until its first busy minute (bench/README.md,
-// start-up). Under load the young generation grows back as V8 sees fit.
+// compiling route schemas and warming the parsers make V8 grow its young generation to its
+// maximum (two 32 MB semi-spaces on 64-bit Node 24), and V8 shrinks it again only during a
+// collection that runs while memory is scarce or allocation is slow, which an idle process never
+// triggers. An idle replica would otherwise hold ~40 MB of start-up garbage until its first busy
+// minute (bench/README.md, start-up). Under load the young generation grows back as V8 sees fit.
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 
