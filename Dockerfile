@@ -28,4 +28,5 @@ EXPOSE 8000
 HEALTHCHECK --interval=15s --timeout=3s --start-period=20s --retries=3 \
   CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||8000)+'/health?ready=1').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
 # SIGTERM reaches node directly (exec form): in-flight requests finish, the store is flushed.
-CMD ["node", "--enable-source-maps", "dist/main.js"]
+# The young generation's floor: docs/operations.md, "Memory".
+CMD ["node", "--enable-source-maps", "--min-semi-space-size=16", "dist/main.js"]

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { request } from 'undici';
 import type { FakePortalOptions } from '../dev/fake-portal/server.ts';
+import { npmStartNodeArgs } from '../scripts/npm-start.ts';
 import type { FromChild, MemoryReport, Route, ToChild } from './children/messages.ts';
 
 export interface ChildServer {
@@ -71,7 +72,9 @@ async function start(
   first?: ToChild,
 ): Promise<ChildServer> {
   const child = fork(join(CHILDREN, entry), [], {
-    execArgv: ['--import', 'tsx', '--expose-gc', ...profileArgs(label)],
+    // npm start's node flags (the young generation's floor among them) on every server, the
+    // ceilings included, so that all of them run on the heap the service is deployed with.
+    execArgv: ['--import', 'tsx', '--expose-gc', ...npmStartNodeArgs(), ...profileArgs(label)],
     env: { ...process.env, ...env },
     // The service's warnings and errors show in the runner's output.
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],

@@ -7,6 +7,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { npmStartNodeArgs } from '../scripts/npm-start.ts';
 import { describeMachine } from './machine.ts';
 import type { Figure, Section } from './report.ts';
 import { median, sleep } from './stats.ts';
@@ -23,12 +24,8 @@ interface Variant {
   targets: boolean;
 }
 
-/** The node arguments of `npm start` (package.json), so that the measured start is the real one. */
 function npmStartArgs(): string[] {
-  const script: string = JSON.parse(readFileSync('package.json', 'utf8')).scripts.start;
-  const match = /\bnode ((?:--\S+ )*)dist\/main\.js/.exec(script);
-  if (!match) throw new Error(`bench: cannot read the node arguments of npm start from "${script}"`);
-  return [...match[1]!.trim().split(/\s+/).filter(Boolean), 'dist/main.js'];
+  return [...npmStartNodeArgs(), 'dist/main.js'];
 }
 
 const VARIANTS: Variant[] = [

@@ -3,7 +3,12 @@
 // maximum (two 32 MB semi-spaces on 64-bit Node 24), and V8 shrinks it again only during a
 // collection that runs while memory is scarce or allocation is slow, which an idle process never
 // triggers. An idle replica would otherwise hold ~40 MB of start-up garbage until its first busy
-// minute (bench/README.md, start-up). Under load the young generation grows back as V8 sees fit.
+// minute (bench/README.md, start-up).
+// The collection shrinks the young generation to its floor, and V8 grows it again only as objects
+// survive, which a request's garbage does not: with the default 1 MB floor it stayed at 4 MB under
+// load, and every answer paid for five to eight times as many scavenges. So `npm start` and the
+// image set the floor (`--min-semi-space-size=16`): the pages are still given back here, and the
+// first busy second takes the young generation back to its full size (bench/README.md).
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 

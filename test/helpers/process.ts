@@ -3,6 +3,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
+import { npmStartNodeArgs } from '../../scripts/npm-start.ts';
 
 export interface ServiceProcess {
   url: string;
@@ -18,7 +19,7 @@ export async function spawnService(
   timeoutMs = 60_000,
   { compiled = false } = {},
 ): Promise<ServiceProcess> {
-  const args = compiled ? ['--enable-source-maps', 'dist/main.js'] : ['--import', 'tsx', 'src/main.ts'];
+  const args = compiled ? [...npmStartNodeArgs(), 'dist/main.js'] : ['--import', 'tsx', 'src/main.ts'];
   const child = spawn(process.execPath, args, {
     env: { ...process.env, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

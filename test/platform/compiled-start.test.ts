@@ -32,8 +32,26 @@ describe('the compiled service (npm start)', () => {
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  it('runs JavaScript from dist/ without tsx', () => {
-    assert.deepEqual(service.child.spawnargs.slice(1), ['--enable-source-maps', 'dist/main.js']);
+  it('runs JavaScript from dist/ without tsx, with the node flags of npm start', () => {
+    assert.deepEqual(service.child.spawnargs.slice(1), [
+      '--enable-source-maps',
+      '--min-semi-space-size=16',
+      'dist/main.js',
+    ]);
+  });
+
+  it('idles with its young generation at the 16 MB floor once settled', async () => {
+    // The settle-time collection shrinks the young generation to its floor; at V8's default floor
+    // (1 MB) it would stay near it under load, and every answer would pay for extra scavenges.
+    const MB = 1024 * 1024;
+    let newSpace = Number.NaN;
+    for (const deadline = Date.now() + 10_000; Date.now() < deadline;) {
+      const text = await (await request(`${service.url}/metrics`)).body.text();
+      newSpace = Number(/^psxmd_nodejs_heap_space_size_total_bytes\{space="new"\} (\d+)/m.exec(text)?.[1]);
+      if (newSpace <= 16 * MB) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    assert.equal(newSpace, 16 * MB, `new space ${newSpace / MB} MB`);
   });
 
   it('answers the API', async () => {
