@@ -5,10 +5,10 @@
 // triggers. An idle replica would otherwise hold ~40 MB of start-up garbage until its first busy
 // minute (bench/README.md, start-up).
 // The collection shrinks the young generation to its floor, and V8 grows it again only as objects
-// survive, which a request's garbage does not: with the default 1 MB floor it stayed at 4 MB under
-// load, and every answer paid for five to eight times as many scavenges. So `npm start` and the
-// image set the floor (`--min-semi-space-size=16`): the pages are still given back here, and the
-// first busy second takes the young generation back to its full size (bench/README.md).
+// survive, which a request's garbage does not: at V8's default floor it stays small under load and
+// every answer pays for many more scavenges. So `npm start` and the image set the floor
+// (`--min-semi-space-size=16`): the idle pages are still given back here, and the first busy second
+// takes the young generation back to its full size (bench/README.md, "Session 8").
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 
