@@ -2,6 +2,7 @@
 // node:http server that replays the service's exact bytes, alternating, several rounds. The ratio
 // service ÷ bare is the service's own overhead (routing, hooks, headers, envelope splice, writing).
 import { startFakePortal } from '../dev/fake-portal/server.ts';
+import { cpuMs } from './cpu.ts';
 import { get, routeOf } from './http.ts';
 import { load, LOAD_CLIENT, type LoadResult } from './load.ts';
 import { describeMachine } from './machine.ts';
@@ -49,6 +50,8 @@ interface EndpointResult {
   service: LoadResult[];
   bare: LoadResult[];
   fastify: LoadResult[];
+  /** CPU µs the server process spent per answer, per round. */
+  cpu: Record<Side, number[]>;
 }
 
 type Side = 'service' | 'bare' | 'fastify';
@@ -108,6 +111,7 @@ export async function runServe(): Promise<Section> {
       }
     }
     const urls: Record<Side, string> = { service: service.url, bare: bare.url, fastify: fastify.url };
+    const pids: Record<Side, number> = { service: service.pid, bare: bare.pid, fastify: fastify.pid };
     const fetchesBefore = portal.counts().total;
 
     for (const variant of MEASURED) {
@@ -115,13 +119,22 @@ export async function runServe(): Promise<Section> {
       const headers = headersOf(variant);
       const route = routes.find((x) => x.path === path && x.gzip === variant.gzip);
       const bytes = Buffer.from(route?.body ?? '', 'base64').length;
-      const r: EndpointResult = { variant, bytes, service: [], bare: [], fastify: [] };
+      const r: EndpointResult = {
+        variant,
+        bytes,
+        service: [],
+        bare: [],
+        fastify: [],
+        cpu: { service: [], bare: [], fastify: [] },
+      };
       // Warm-up (JIT, connection pools), not recorded.
       for (const side of ORDERS[0]!) await load(urls[side] + path, CONNECTIONS, 1, headers);
       for (let round = 0; round < ROUNDS; round++) {
         for (const side of ORDERS[round % ORDERS.length]!) {
           const url = urls[side] + path;
+          const cpuBefore = cpuMs(pids[side]);
           const run = await load(url, CONNECTIONS, SECONDS, headers);
+          r.cpu[side].push(((cpuMs(pids[side]) - cpuBefore) * 1000) / Math.max(1, run.total));
           if (run.failures > 0)
             notes.push(`${side} ${labelOf(variant)} round ${round + 1}: ${run.failures} failed requests`);
           r[side].push(run);
@@ -195,6 +208,25 @@ export async function runServe(): Promise<Section> {
         value: medianOf(r.bare, (x) => x.p99),
         unit: 'ms',
       },
+      // What each answer cost the server's process: steadier than requests/s on a shared machine.
+      {
+        id: `${key}.serviceCpu`,
+        label: `${name} service CPU per answer`,
+        value: median(r.cpu.service),
+        unit: 'µs',
+      },
+      {
+        id: `${key}.fastifyCpu`,
+        label: `${name} plain Fastify CPU per answer`,
+        value: median(r.cpu.fastify),
+        unit: 'µs',
+      },
+      {
+        id: `${key}.bareCpu`,
+        label: `${name} bare node:http CPU per answer`,
+        value: median(r.cpu.bare),
+        unit: 'µs',
+      },
     );
   }
   const table: DetailTable = {
@@ -209,6 +241,7 @@ export async function runServe(): Promise<Section> {
       'service p50/p99 ms',
       'bare p50/p99 ms',
       'plain Fastify p50/p99 ms',
+      'CPU µs per answer: service / plain Fastify / bare',
       'service req/s per round',
       'bare req/s per round',
       'service ÷ bare per round',
@@ -223,6 +256,7 @@ export async function runServe(): Promise<Section> {
       `${medianOf(r.service, (x) => x.p50)} / ${medianOf(r.service, (x) => x.p99)}`,
       `${medianOf(r.bare, (x) => x.p50)} / ${medianOf(r.bare, (x) => x.p99)}`,
       `${medianOf(r.fastify, (x) => x.p50)} / ${medianOf(r.fastify, (x) => x.p99)}`,
+      [r.cpu.service, r.cpu.fastify, r.cpu.bare].map((values) => median(values).toFixed(1)).join(' / '),
       r.service.map((x) => Math.round(x.requestsPerSec)).join(', '),
       r.bare.map((x) => Math.round(x.requestsPerSec)).join(', '),
       r.service
@@ -234,6 +268,7 @@ export async function runServe(): Promise<Section> {
     `Load: ${LOAD_CLIENT}, ${CONNECTIONS} connections, in the runner; every server in its own child process. On 2 cores the load generator competes with the server; compare figures within one run.`,
     'The bare server replays the status, headers and body bytes the service sent for a cached answer (captured after one miss), as a prepared Buffer; plain Fastify replays the same bytes from a plugin-less, hook-less, logger-less Fastify app: the framework’s own ceiling.',
     '(gzip) rows: the client sends Accept-Encoding: gzip, as browsers and most HTTP libraries do; the answer is the service’s gzip made once per data version.',
+    'CPU per answer: the server process’s user + system time (/proc/PID/stat, all threads) over each run, divided by the answers it gave; median of rounds.',
     'Service settings: RATE_LIMIT_PER_MINUTE=0, EXCHANGE_FETCH_LIMIT_*=0, CACHE_FOLLOW_MARKET_CLOCK=false, LOG_LEVEL=warn, a private CACHE_DIR.',
   );
   return {

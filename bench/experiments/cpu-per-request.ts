@@ -9,8 +9,8 @@
 //   CPU_PATHS=/stocks/ENGRO/quote,/screener+gzip     paths (+gzip: with Accept-Encoding: gzip)
 //   CPU_VARIANTS='{"service":{},"no warm-up":{"PARSER_WARM_UP":"false"}}'   service processes,
 //     each with extra environment; the bare and plain-Fastify ceilings always run beside them.
-import { readFileSync } from 'node:fs';
 import { startFakePortal } from '../../dev/fake-portal/server.ts';
+import { cpuMs } from '../cpu.ts';
 import { get, routeOf } from '../http.ts';
 import { load } from '../load.ts';
 import { startBare, startFastifyReplay, startService, type ChildServer } from '../processes.ts';
@@ -25,13 +25,6 @@ const VARIANTS: Record<string, Record<string, string>> = JSON.parse(
   process.env.CPU_VARIANTS ?? '{"service":{}}',
 );
 const GZIP = { 'accept-encoding': 'gzip' };
-const TICKS_PER_SEC = 100;
-
-function cpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SEC;
-}
-
 function quartile(values: number[]): number {
   return [...values].sort((a, b) => a - b)[Math.floor(values.length / 4)]!;
 }
