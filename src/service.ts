@@ -19,6 +19,7 @@ import { buildApp } from './http/app.ts';
 import type { Readiness } from './http/routes/health.ts';
 import { Metrics } from './http/metrics.ts';
 import type { PassthroughOptions } from './http/proxy-gate.ts';
+import { ClientAddress } from './http/client-address.ts';
 import { contextBuilder, passthroughDisabled } from './http/request-context.ts';
 import { createResponder } from './http/respond.ts';
 import { LiveQuotes } from './stream/live-quotes.ts';
@@ -167,19 +168,21 @@ export async function createService(
     };
   };
 
+  const clientAddress = new ClientAddress(config.trustProxy);
   const app = await buildApp({
     deps: {
       datasets,
       respond: createResponder(Math.floor(memoryBytes * 0.25), now),
       marketClock: { followMarketClock: config.cache.followMarketClock },
       contextOf: contextBuilder(
+        clientAddress,
         config.proxy.passthrough
           ? (await import('./http/proxy-gate.ts')).proxyPassthrough(overrides.passthrough)
           : passthroughDisabled,
       ),
     },
     requestLimit: new RequestLimit(config.rateLimitPerMinute, counter),
-    trustProxy: config.trustProxy,
+    clientAddress,
     logger,
     metrics,
     hitReplay: config.hitReplay,

@@ -1,9 +1,11 @@
-// The HTTP surface: plugins (CORS, request limit, OpenAPI), routes, and the not-found / wrong-method
-// answers. Everything the routes need arrives as dependencies; nothing here fetches or parses.
+// The HTTP surface: the front door every request passes first (front-door.ts), then Fastify's
+// plugins (CORS preflights, OpenAPI), routes, and the not-found / wrong-method answers. Everything
+// the routes need arrives as dependencies; nothing here fetches or parses.
 import compress from '@fastify/compress';
 import cors from '@fastify/cors';
 import swagger from '@fastify/swagger';
-import Fastify, { type FastifyInstance, type FastifyServerOptions, type onRequestHookHandler } from 'fastify';
+import { createServer } from 'node:http';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { companySchemas, namedSchemas } from '../market/models.ts';
 import { liveSchemas } from '../market/models-live.ts';
 import type { LiveQuotes } from '../stream/live-quotes.ts';
@@ -20,31 +22,28 @@ import { sectorRoutes } from './routes/sectors.ts';
 import { stockRoutes } from './routes/stocks.ts';
 import type { RouteDeps } from './routes/deps.ts';
 import type { Readiness } from './routes/health.ts';
-import { EXPOSED_HEADERS, requestIdOf, stampCommonHeaders } from './common-headers.ts';
+import { EXPOSED_HEADERS, requestIdOf } from './common-headers.ts';
+import type { ClientAddress } from './client-address.ts';
+import { FrontDoor, answeredBy } from './front-door.ts';
 import { registerMetrics, type Metrics } from './metrics.ts';
-import { BROTLI_OPTIONS, type Responder } from './respond.ts';
+import { BROTLI_OPTIONS } from './respond.ts';
 import { registerDashboard } from './dashboard.ts';
 import { registerDocs } from './docs.ts';
-import { enforceRequestLimit, type RequestLimit } from '../limits/request-limit.ts';
+import type { RequestLimit } from '../limits/request-limit.ts';
 import { frameworkErrors, registerErrorHandling, sendError } from './error-handler.ts';
-import {
-  BadRequestError,
-  MethodNotAllowedError,
-  NotFoundError,
-  NotReadyError,
-  clientText,
-} from '../errors.ts';
+import { BadRequestError, MethodNotAllowedError, NotFoundError, clientText } from '../errors.ts';
 import { clientErrorHandler } from './raw-errors.ts';
 import { ErrorEnvelope } from './schemas.ts';
+import type { Logger } from 'pino';
 
 export interface AppOptions {
   deps: RouteDeps;
   /** The request limit (off when its `perMinute` is 0). */
   requestLimit: RequestLimit;
-  trustProxy: boolean;
-  logger: FastifyServerOptions['loggerInstance'];
+  clientAddress: ClientAddress;
+  logger: Logger;
   metrics: Metrics;
-  /** Repeats of fresh cached answers get the responder's prepared bytes (see registerReplay). */
+  /** Repeats of fresh cached answers get the responder's prepared bytes (front-door.ts). */
   hitReplay: boolean;
   readiness: () => Readiness;
   onRateLimited?: () => void;
@@ -64,10 +63,36 @@ const OPENAPI_CONTACT = { name: 'PSX market data maintainers' };
 const IDLE_SWEEP_MS = 50;
 
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
+  const limit = opts.requestLimit;
+  // Every request passes the front door first: its id, CORS, the limit, the replay of fresh
+  // answers, the access log and the metrics are the door's; Fastify answers what it hands on.
+  const door = new FrontDoor({
+    logger: opts.logger,
+    metrics: opts.metrics,
+    limit,
+    clientAddress: opts.clientAddress,
+    replay: opts.hitReplay ? (req) => opts.deps.respond.replay(req) : undefined,
+    onRateLimited: opts.onRateLimited,
+  });
   const app = Fastify({
-    loggerInstance: opts.logger,
-    trustProxy: opts.trustProxy,
-    // A caller's X-Request-Id is kept (and echoed) when it is a sane token; otherwise a new one.
+    loggerInstance: opts.logger as FastifyBaseLogger,
+    // The access log line is the front door's, one per request.
+    logController: new LogController({ disableRequestLogging: true }),
+    serverFactory: (handler, options) => {
+      door.behind(handler);
+      // What Fastify does with a server of its own (lib/server.js): its timeouts, on this one.
+      const timeouts = options as {
+        keepAliveTimeout: number;
+        requestTimeout: number;
+        connectionTimeout: number;
+      };
+      const server = createServer(door.handle);
+      server.keepAliveTimeout = timeouts.keepAliveTimeout;
+      server.requestTimeout = timeouts.requestTimeout;
+      server.setTimeout(timeouts.connectionTimeout);
+      return server;
+    },
+    trustProxy: opts.clientAddress.trust,
     requestIdHeader: false,
     genReqId: requestIdOf,
     ajv: { customOptions: { coerceTypes: 'array', removeAdditional: false } },
@@ -86,9 +111,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   // only the connections idle at close(); sweeping again until the server has closed catches the
   // rest without any per-request work (Fastify answers new requests 503 meanwhile).
   let sweeper: NodeJS.Timeout | undefined;
-  let closing = false;
   app.addHook('preClose', (done) => {
-    closing = true;
+    door.closing = true;
     sweeper = setInterval(() => app.server.closeIdleConnections(), IDLE_SWEEP_MS);
     sweeper.unref();
     done();
@@ -98,13 +122,12 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     done();
   });
 
-  app.addHook('onRequest', stampCommonHeaders);
-  // Requests that arrive once shutdown has begun: answers already under way finish, new ones are
-  // told to go elsewhere, and their connection is closed.
-  app.addHook('onRequest', (_req, reply, done) => {
-    if (!closing) return done();
-    reply.header('connection', 'close');
-    void sendError(reply, new NotReadyError('the service is shutting down; retry on another replica'));
+  // The route that answers names itself to the front door (its metrics label); the 404 handler has
+  // no template and leaves the door's own label.
+  app.addHook('onRequest', (req, reply, done) => {
+    const route = req.routeOptions.url;
+    if (route !== undefined) answeredBy(reply.raw, route);
+    done();
   });
   registerErrorHandling(app);
   // Every answer leaves as bytes made by the responder or the error handler, so the response
@@ -168,12 +191,15 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   });
 
   const getPaths = new Set<string>();
+  // Routes registered before the API endpoints (below) are not counted by the request limit.
+  let api = false;
   app.addHook('onRoute', (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     if (methods.includes('GET')) getPaths.add(route.url);
+    if (!api) door.exempt(route.url);
   });
 
-  // Not API endpoints, registered before the request limit so that it never counts them (the
+  // Not API endpoints, registered before them so that the request limit never counts them (the
   // limit's own file says why). Data answers compress themselves (gzip made once per data
   // version, src/http/respond.ts); the documents and the dashboard's files go through
   // @fastify/compress, whose hooks stay off the data routes. Brotli at its default quality 11
@@ -193,10 +219,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   });
 
   // Every route registered from here on is an API endpoint: counted by the request limit, and
-  // replayed when it repeats a fresh answer.
-  const limit = opts.requestLimit;
-  if (limit.enabled) await enforceRequestLimit(app, limit, opts.onRateLimited);
-  if (opts.hitReplay) registerReplay(app, opts.deps.respond);
+  // replayed when it repeats a fresh answer. So is any path no route matches.
+  api = true;
 
   await app.register(healthRoutes, { readiness: opts.readiness });
   await app.register(stockRoutes, opts.deps);
@@ -225,7 +249,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     }
   });
 
-  app.setNotFoundHandler({ preHandler: limit.enabled ? app.rateLimit() : undefined }, (req, reply) =>
+  app.setNotFoundHandler((req, reply) =>
     sendError(
       reply,
       new NotFoundError(`no such endpoint: ${req.method} ${clientText(req.url.split('?')[0] ?? '', 64)}`),
@@ -233,34 +257,4 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   );
 
   return app;
-}
-
-/**
- * A GET that repeats a URL whose answer is still fresh gets the responder's prepared bytes from an
- * onRequest hook of its route, after every hook before it (the request limit among them) and
- * before validation and the handler: a repeat of an answered URL validates the same and reads the
- * same fresh datasets, so it would get the same view. The request is Fastify's like any other:
- * its id, CORS headers, limit, access log, metrics and error handling are the ones every request
- * gets. Cold requests are not held here; concurrent misses share the cache's single flight.
- */
-function registerReplay(app: FastifyInstance, respond: Responder): void {
-  const replayHook: onRequestHookHandler = (req, reply, done) => {
-    const replay = req.method === 'GET' ? respond.replay(req) : undefined;
-    if (replay === undefined) return done();
-    req.log.debug('replayed a fresh answer');
-    reply.headers(replay.headers).send(replay.body);
-  };
-  // A route's own onRequest hooks run after the app's: appending the replay to each route's
-  // list, as @fastify/rate-limit adds its check (registered before this), keeps the check first.
-  app.addHook('onRoute', (route) => {
-    const methods = Array.isArray(route.method) ? route.method : [route.method];
-    if (!methods.includes('GET')) return;
-    const own =
-      route.onRequest === undefined
-        ? []
-        : Array.isArray(route.onRequest)
-          ? route.onRequest
-          : [route.onRequest];
-    route.onRequest = [...own, replayHook];
-  });
 }

@@ -1,9 +1,6 @@
-// The headers every response carries whatever answers it (a route, a replay, an error, a 404):
-// the request id and CORS, set once by the app's first onRequest hook. They go into Fastify's own
-// header list, not onto the raw response: headers set on the raw response before writeHead() make
-// Node merge the two lists header by header instead of writing them in one pass.
+// The headers every response carries whatever answers it (a route, a replay, an error, a 404, a
+// stream): the request id and CORS. The front door (front-door.ts) sets them, once per request.
 import type { IncomingMessage } from 'node:http';
-import type { onRequestHookHandler } from 'fastify';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -17,10 +14,18 @@ function nextRequestId(): string {
   return `${REQUEST_ID_PREFIX}-${requestCount.toString(36)}`;
 }
 
-/** A caller's X-Request-Id is kept (and echoed) when it is a sane token; otherwise a new one. */
+const ID = Symbol('requestId');
+type Identified = IncomingMessage & { [ID]?: string };
+
+/**
+ * The id of `req`, decided on first use: a caller's X-Request-Id when it is a sane token (it is
+ * echoed), otherwise a new one. The front door asks first; Fastify's `genReqId` reads the same.
+ */
 export function requestIdOf(req: IncomingMessage): string {
+  const identified = req as Identified;
+  if (identified[ID] !== undefined) return identified[ID];
   const given = req.headers['x-request-id'];
-  return typeof given === 'string' && REQUEST_ID.test(given) ? given : nextRequestId();
+  return (identified[ID] = typeof given === 'string' && REQUEST_ID.test(given) ? given : nextRequestId());
 }
 
 /** Response headers a browser script may read (CORS). */
@@ -36,10 +41,10 @@ export const EXPOSED_HEADERS = [
   'x-request-id',
 ].join(', ');
 
-/** The app's first onRequest hook (a callback hook: an async one costs a promise per request). */
-export const stampCommonHeaders: onRequestHookHandler = (req, reply, done) => {
-  reply.header('x-request-id', req.id);
-  reply.header('access-control-allow-origin', '*');
-  reply.header('access-control-expose-headers', EXPOSED_HEADERS);
-  done();
-};
+/** CORS: any origin may read any answer (the API is public and read-only), as name/value pairs. */
+export const CORS_HEADERS: readonly string[] = [
+  'access-control-allow-origin',
+  '*',
+  'access-control-expose-headers',
+  EXPOSED_HEADERS,
+];

@@ -25,8 +25,8 @@ or <a href="/openapi.json">/openapi.json</a>.</p>
 </body></html>
 `;
 
-// Registered before the request limit, which does not count the dashboard's files
-// (src/limits/request-limit.ts).
+// Registered before the API endpoints: the request limit does not count the dashboard's files
+// (src/http/app.ts, src/http/front-door.ts).
 const routeOptions = { schema: { hide: true } } as const;
 
 export async function registerDashboard(app: FastifyInstance, opts: DashboardOptions = {}): Promise<void> {

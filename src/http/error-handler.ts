@@ -1,7 +1,7 @@
 // The one place where failures become responses: every 4xx/5xx is `{error:{status, code, message}}`,
 // from a ServiceError (src/errors.ts). Fastify's own failures (its router's, its validator's, its
 // body parser's) are mapped to one of those first; Node's HTTP parser failures never reach Fastify
-// and are written by src/server/raw-errors.ts from the same table.
+// and the front door's own refusals are written by src/http/raw-errors.ts from the same table.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
   ERROR_KINDS,
@@ -14,12 +14,19 @@ import {
 } from '../errors.ts';
 import { validationFailure } from './validation-messages.ts';
 
-const JSON_TYPE = 'application/json; charset=utf-8';
+export const JSON_TYPE = 'application/json; charset=utf-8';
+
+/** What an error answer carries besides the common headers, as name/value pairs. */
+export function errorHeaders(err: ServiceError): string[] {
+  const headers = ['cache-control', 'no-store', 'content-type', JSON_TYPE];
+  if (err.retryAfter !== undefined) headers.push('retry-after', String(err.retryAfter));
+  return headers;
+}
 
 export function sendError(reply: FastifyReply, err: ServiceError): FastifyReply {
-  reply.header('cache-control', 'no-store');
-  if (err.retryAfter !== undefined) reply.header('retry-after', String(err.retryAfter));
-  return reply.code(err.statusCode).type(JSON_TYPE).send(errorBody(err));
+  const headers = errorHeaders(err);
+  for (let i = 0; i < headers.length; i += 2) reply.header(headers[i] as string, headers[i + 1]);
+  return reply.code(err.statusCode).send(errorBody(err));
 }
 
 export function errorBody(err: ServiceError): string {

@@ -129,7 +129,7 @@ export class Metrics {
     collectDefaultMetrics({ register: this.registry, prefix: 'psxmd_' });
   }
 
-  /** One answered request (the onResponse hook); route is the template, never the raw path. */
+  /** One answered request (the front door's); route is the template, never the raw path. */
   countRequest(route: string, method: string, status: number, seconds: number): void {
     const key = `${status} ${method} ${route}`;
     let counted = this.requestCounts.get(key);
@@ -154,17 +154,8 @@ export class Metrics {
   }
 }
 
+/** GET /metrics: the Prometheus exposition (the front door counts the requests). */
 export async function registerMetrics(app: FastifyInstance, metrics: Metrics): Promise<void> {
-  // A callback hook: an async one costs a promise per request.
-  app.addHook('onResponse', (req, reply, done) => {
-    metrics.countRequest(
-      req.routeOptions.url ?? 'unmatched',
-      req.method,
-      reply.statusCode,
-      reply.elapsedTime / 1000,
-    );
-    done();
-  });
   app.get('/metrics', { schema: { hide: true } }, async (_req, reply) => {
     reply.header('cache-control', 'no-store');
     return reply.type(metrics.registry.contentType).send(await metrics.registry.metrics());

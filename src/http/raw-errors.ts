@@ -3,10 +3,12 @@
 // reach Fastify: Node emits 'clientError' with the socket. Fastify's default answer is a body of
 // its own shape; this one writes the service's error envelope from the same table as every other
 // error (src/errors.ts), when the socket can still be written to, and then closes the connection
-// (the parser's state is lost, so nothing more can be read from it).
+// (the parser's state is lost, so nothing more can be read from it). The front door's own refusals
+// (the request limit's 429, shutdown's 503), answered before Fastify too, are written here as well.
+import type { ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { ERROR_KINDS, HttpError, type ErrorKind } from '../errors.ts';
-import { errorBody } from './error-handler.ts';
+import { ERROR_KINDS, HttpError, type ErrorKind, type ServiceError } from '../errors.ts';
+import { errorBody, errorHeaders } from './error-handler.ts';
 import { EXPOSED_HEADERS } from './common-headers.ts';
 
 interface ClientError extends Error {
@@ -73,4 +75,15 @@ export function clientErrorHandler(err: ClientError, socket: Socket): void {
     return;
   }
   socket.end(rawErrorResponse(err), () => socket.destroy());
+}
+
+/**
+ * An error answered by the front door, before Fastify (the request limit, shutdown): the same
+ * envelope and headers as `sendError`, after `headers` (the common ones, as name/value pairs).
+ */
+export function writeError(res: ServerResponse, err: ServiceError, headers: string[]): void {
+  const body = errorBody(err);
+  headers.push(...errorHeaders(err), 'content-length', String(Buffer.byteLength(body)));
+  res.writeHead(err.statusCode, headers);
+  res.end(body);
 }

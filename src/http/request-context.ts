@@ -2,6 +2,7 @@
 // the caller names a proxy, how to route portal traffic through it.
 import type { FastifyRequest } from 'fastify';
 import { BadRequestError } from '../errors.ts';
+import type { ClientAddress } from './client-address.ts';
 import type { RequestContext } from '../market/context.ts';
 
 export const PROXY_HEADERS = ['x-exchange-proxy', 'x-psx-proxy'] as const;
@@ -23,10 +24,13 @@ export const passthroughDisabled: ProxyGate = () => {
   throw new BadRequestError('proxy passthrough is disabled on this server');
 };
 
-export function contextBuilder(gate: ProxyGate): (req: FastifyRequest) => RequestContext {
+export function contextBuilder(
+  clientAddress: ClientAddress,
+  gate: ProxyGate,
+): (req: FastifyRequest) => RequestContext {
   return (req) => {
     const header = proxyHeaderOf(req);
-    const ctx: RequestContext = { clientIp: req.ip };
+    const ctx: RequestContext = { clientIp: clientAddress.of(req.raw) };
     if (header !== undefined) ctx.proxy = gate(header, req);
     return ctx;
   };

@@ -2,6 +2,7 @@
 // answer's `data` is serialised once per data version and kept as bytes (plus a gzip of them,
 // made once, and the ETag); each response only appends a fresh `meta`. Serialising a large answer
 // per request is several times slower than sending cached bytes (stack-notes, bench/README.md).
+import type { IncomingMessage } from 'node:http';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -40,21 +41,25 @@ export interface Responder {
   ): FastifyReply | Promise<FastifyReply>;
   /**
    * The response a repeat of an earlier GET gets while its answer is still fresh (a cache HIT with
-   * the same view), from the bytes already prepared, before validation and the handler run (the
-   * replay hook in src/http/app.ts). Undefined when the handler must answer it (never seen, no
-   * longer fresh, gzip not made yet, brotli only, conditional, CSV, a caller proxy).
+   * the same view), from the bytes already prepared, before routing, validation and the handler
+   * (the front door, src/http/front-door.ts). Undefined when the handler must answer it (never
+   * seen, no longer fresh, gzip not made yet, brotli only, conditional, CSV, a caller proxy).
    */
-  replay(req: FastifyRequest): Replay | undefined;
+  replay(req: IncomingMessage): Replay | undefined;
 }
 
-/** A prepared 200 for a repeated request: headers and body, ready to send. */
+/** A prepared 200 for a repeated request, ready to send. */
 export interface Replay {
-  headers: Record<string, string | number>;
+  /** Name/value pairs, content-length included; the common headers are the front door's. */
+  headers: readonly string[];
   body: Buffer;
+  /** The route template that first answered it (the metrics label). */
+  route: string;
 }
 
 /** What a JSON 200 told about its URL: which view answers it, and until when. */
 interface Remembered {
+  route: string;
   viewKey: string;
   version: string;
   fetchedAt: number;
@@ -92,6 +97,7 @@ export function createResponder(maxBytes: number, now: () => number = Date.now):
     if (remembered.get(url)?.version === view.version) return;
     if (remembered.size >= REMEMBERED_URLS_MAX) remembered.delete(remembered.keys().next().value as string);
     remembered.set(url, {
+      route: req.routeOptions.url ?? 'unmatched',
       viewKey,
       version: view.version,
       fetchedAt: p.fetchedAt,
@@ -154,7 +160,7 @@ export function createResponder(maxBytes: number, now: () => number = Date.now):
     },
 
     replay(req) {
-      const url = req.raw.url;
+      const url = req.url;
       const known = url === undefined ? undefined : remembered.get(url);
       if (known === undefined || !replayable(req)) return undefined;
       const nowMs = now();
@@ -180,17 +186,25 @@ export function createResponder(maxBytes: number, now: () => number = Date.now):
         ? gzipBody(recent, view.gzipReady as GzipHead)
         : identityBody(recent, view.head);
       // In the order send() sets them.
-      const headers: Record<string, string | number> = {
-        vary: known.vary,
-        'x-cache': 'HIT',
-        etag: view.etag,
-        'last-modified': view.lastModified,
-        'cache-control': `public, max-age=${secondsUntil(known.freshUntil, nowMs)}`,
-        age: secondsUntil(nowMs, known.fetchedAt),
-        'content-type': JSON_TYPE,
-      };
-      if (compressed) headers['content-encoding'] = 'gzip';
-      const replay = { headers, body };
+      const headers = [
+        'vary',
+        known.vary,
+        'x-cache',
+        'HIT',
+        'etag',
+        view.etag,
+        'last-modified',
+        view.lastModified,
+        'cache-control',
+        `public, max-age=${secondsUntil(known.freshUntil, nowMs)}`,
+        'age',
+        String(secondsUntil(nowMs, known.fetchedAt)),
+        'content-type',
+        JSON_TYPE,
+      ];
+      if (compressed) headers.push('content-encoding', 'gzip');
+      headers.push('content-length', String(body.length));
+      const replay: Replay = { headers, body, route: known.route };
       if (compressed) known.gzip = replay;
       else known.identity = replay;
       return replay;
@@ -199,7 +213,7 @@ export function createResponder(maxBytes: number, now: () => number = Date.now):
 }
 
 /** Requests whose answer could depend on more than the URL and Accept-Encoding go to the handler. */
-function replayable(req: FastifyRequest): boolean {
+function replayable(req: IncomingMessage): boolean {
   const { headers } = req;
   if (headers['if-none-match'] !== undefined || headers['if-modified-since'] !== undefined) return false;
   if (representationByAccept(headers.accept) === 'csv') return false;

@@ -57,7 +57,8 @@ export async function streamRoutes(app: FastifyInstance, opts: StreamRouteOption
       const symbols = symbolList(req.query.symbols);
       // HEAD learns the headers; it must not hold a stream (and a slot) open with no body to send.
       if (req.method === 'HEAD') return reply.type('text/event-stream; charset=utf-8').send('');
-      const ip = req.ip;
+      const context = contextOf(req);
+      const ip = context.clientIp;
       if (!hub.reserve(ip)) {
         throw new RateLimitedError(
           `at most ${live.maxPerIp} concurrent streams per client address; close one first`,
@@ -67,7 +68,7 @@ export async function streamRoutes(app: FastifyInstance, opts: StreamRouteOption
       let opening: Opening;
       try {
         const lastEventId = req.headers['last-event-id'];
-        opening = await openingOf(hub, datasets, symbols, lastEventId, contextOf(req));
+        opening = await openingOf(hub, datasets, symbols, lastEventId, context);
       } catch (err) {
         hub.release(ip);
         throw err;

@@ -1,0 +1,179 @@
+// The server's one request listener; Fastify sits behind it (app.ts gives it as Fastify's
+// serverFactory). Every request the server accepts passes these steps, each defined here and
+// nowhere else:
+//   1. its id (requestIdOf) and the headers every answer carries: the id and CORS;
+//   2. once shutdown has begun, 503 not_ready, and the connection closes;
+//   3. on API endpoints, the request limit: RateLimit-* headers, 429 rate_limited beyond it;
+//   4. a repeat of a fresh cached answer gets the responder's prepared bytes (respond.ts, replay);
+//      anything else goes on to Fastify: routing, validation, the handlers and the error mapping;
+//   5. when the response is done: the access log line and the request metrics.
+// A repeat is answered before Fastify's request and reply exist because on small answers those
+// objects and their hooks were most of what a cached answer cost (bench/README.md, session 9).
+// Cold requests are not held here: concurrent misses share the cache's single flight.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { performance } from 'node:perf_hooks';
+import type { Logger } from 'pino';
+import { NotReadyError, RateLimitedError } from '../errors.ts';
+import type { LimitDecision, RequestLimit } from '../limits/request-limit.ts';
+import type { ClientAddress } from './client-address.ts';
+import { CORS_HEADERS, requestIdOf } from './common-headers.ts';
+import type { Metrics } from './metrics.ts';
+import { writeError } from './raw-errors.ts';
+import type { Replay } from './respond.ts';
+
+export interface FrontDoorOptions {
+  logger: Logger;
+  metrics: Metrics;
+  limit: RequestLimit;
+  clientAddress: ClientAddress;
+  /** A fresh answer's prepared response for a repeated GET; absent, every request goes to Fastify. */
+  replay?: (req: IncomingMessage) => Replay | undefined;
+  /** Told of each request the limit refuses. */
+  onRateLimited?: () => void;
+}
+
+/** The metrics label of a request answered before routing (the limit's 429, shutdown's 503). */
+const UNROUTED = 'unrouted';
+/** The metrics label of a request Fastify answered without a route (a 404, a malformed path). */
+const UNMATCHED = 'unmatched';
+
+const STARTED = Symbol('started');
+const ROUTE = Symbol('route');
+type Tracked = ServerResponse & { [STARTED]: number; [ROUTE]?: string };
+
+/** Tells the front door which route template answers `res` (its metrics label). */
+export function answeredBy(res: ServerResponse, route: string): void {
+  (res as Tracked)[ROUTE] = route;
+}
+
+type Handler = (req: IncomingMessage, res: ServerResponse) => void;
+
+export class FrontDoor {
+  /** Set when shutdown begins: new requests are refused. */
+  closing = false;
+  private fastify: Handler = () => {
+    throw new Error('the front door was used before Fastify was behind it');
+  };
+  // Not API endpoints (documents, the dashboard, /metrics): never counted by the limit.
+  private readonly uncountedPaths = new Set<string>();
+  private readonly uncountedPrefixes: string[] = [];
+  private readonly logsRequests: boolean;
+  private readonly logsReplays: boolean;
+  private readonly done: (this: ServerResponse) => void;
+
+  constructor(private readonly opts: FrontDoorOptions) {
+    this.logsRequests = opts.logger.isLevelEnabled('info');
+    this.logsReplays = opts.logger.isLevelEnabled('debug');
+    // One listener for every response ('close' gives it the response as `this`), not a closure each.
+    const finish = (res: Tracked): void => this.finish(res);
+    this.done = function (this: ServerResponse) {
+      finish(this as Tracked);
+    };
+  }
+
+  /** Fastify's own request handler, which answers whatever the front door does not. */
+  behind(handler: Handler): void {
+    this.fastify = handler;
+  }
+
+  /** A path whose GETs the request limit does not count; `/prefix/*` covers all below the prefix. */
+  exempt(url: string): void {
+    if (url.endsWith('/*')) this.uncountedPrefixes.push(url.slice(0, -1));
+    else this.uncountedPaths.add(url);
+  }
+
+  /** The server's 'request' listener. */
+  readonly handle = (req: IncomingMessage, res: ServerResponse): void => {
+    (res as Tracked)[STARTED] = performance.now();
+    res.on('close', this.done);
+    const headers = ['x-request-id', requestIdOf(req), ...CORS_HEADERS];
+    if (this.closing) {
+      headers.push('connection', 'close');
+      writeError(res, new NotReadyError('the service is shutting down; retry on another replica'), headers);
+      return;
+    }
+    const { limit } = this.opts;
+    if (!limit.enabled || !this.counted(req)) {
+      this.admit(req, res, headers);
+      return;
+    }
+    limit.take(this.opts.clientAddress.of(req)).then(
+      (decision) => this.decide(req, res, headers, decision),
+      (err: unknown) => {
+        // The counters fall back to this process when Redis fails; past that, an answer is better
+        // than a refusal nobody earned.
+        this.opts.logger.error({ err }, 'request limit could not count; request let through');
+        this.admit(req, res, headers);
+      },
+    );
+  };
+
+  private decide(req: IncomingMessage, res: ServerResponse, headers: string[], d: LimitDecision): void {
+    headers.push(
+      'ratelimit-limit',
+      String(d.limit),
+      'ratelimit-remaining',
+      String(d.remaining),
+      'ratelimit-reset',
+      String(d.resetSeconds),
+    );
+    if (d.allowed) {
+      this.admit(req, res, headers);
+      return;
+    }
+    this.opts.onRateLimited?.();
+    writeError(res, new RateLimitedError('Rate limit exceeded', d.resetSeconds), headers);
+  }
+
+  /** Past the limit: a replay, or Fastify with the common headers already on the response. */
+  private admit(req: IncomingMessage, res: ServerResponse, headers: string[]): void {
+    const replay = req.method === 'GET' ? this.opts.replay?.(req) : undefined;
+    if (replay !== undefined) {
+      answeredBy(res, replay.route);
+      if (this.logsReplays) this.opts.logger.debug({ reqId: requestIdOf(req) }, 'replayed a fresh answer');
+      headers.push(...replay.headers);
+      res.writeHead(200, headers);
+      res.end(replay.body);
+      return;
+    }
+    for (let i = 0; i < headers.length; i += 2) res.setHeader(headers[i] as string, headers[i + 1] as string);
+    answeredBy(res, UNMATCHED); // until a route's hook names itself
+    this.fastify(req, res);
+  }
+
+  private counted(req: IncomingMessage): boolean {
+    // Preflights are CORS's, not API requests; any other method than GET and HEAD is a request to
+    // the API (answered 405) wherever it is sent.
+    const { method } = req;
+    if (method === 'OPTIONS') return false;
+    if (method !== 'GET' && method !== 'HEAD') return true;
+    const url = req.url ?? '/';
+    const query = url.indexOf('?');
+    const path = query === -1 ? url : url.slice(0, query);
+    if (this.uncountedPaths.has(path)) return false;
+    for (const prefix of this.uncountedPrefixes) if (path.startsWith(prefix)) return false;
+    return true;
+  }
+
+  /** The response is done (sent, or its connection gone): the access log line and the metrics. */
+  private finish(res: Tracked): void {
+    const ms = performance.now() - res[STARTED];
+    const req = res.req;
+    const route = res[ROUTE] ?? UNROUTED;
+    const method = req.method ?? '';
+    const sent = res.writableFinished;
+    // A response cut off by its client was not answered: it is logged, not counted.
+    if (sent) this.opts.metrics.countRequest(route, method, res.statusCode, ms / 1000);
+    if (!this.logsRequests) return;
+    this.opts.logger.info(
+      {
+        reqId: requestIdOf(req),
+        req: { method, url: req.url, remoteAddress: this.opts.clientAddress.of(req) },
+        res: { statusCode: res.statusCode },
+        responseTime: ms,
+        ...(sent ? {} : { aborted: true }),
+      },
+      sent ? 'request completed' : 'request aborted',
+    );
+  }
+}
