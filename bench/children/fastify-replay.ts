@@ -2,7 +2,7 @@
 // logger, one route per captured answer, replaying the service's exact bytes and headers. Beside
 // the bare node:http replay it shows how much of the service's cost is Fastify itself.
 import Fastify from 'fastify';
-import { replayHeaders, type FromChild, type Route, type ToChild } from './messages.ts';
+import { collectGarbage, replayHeaders, type FromChild, type Route, type ToChild } from './messages.ts';
 
 interface Prepared {
   status: number;
@@ -33,7 +33,12 @@ process.on('message', (msg: ToChild) => {
       });
     }
     app.listen({ port: 0, host: '127.0.0.1' }).then(
-      (url) => process.send?.({ type: 'ready', url } satisfies FromChild),
+      (url) => {
+        // As the service settles (src/compact-heap.ts): measured after the first full collection,
+        // the state every long-running server reaches (bench/README.md, session 9).
+        collectGarbage();
+        process.send?.({ type: 'ready', url } satisfies FromChild);
+      },
       (err: unknown) => process.send?.({ type: 'error', message: String(err) } satisfies FromChild),
     );
   } else if (msg.type === 'stop') {
