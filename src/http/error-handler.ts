@@ -14,7 +14,7 @@ import {
 } from '../errors.ts';
 import { validationFailure } from './validation-messages.ts';
 
-export const JSON_TYPE = 'application/json; charset=utf-8';
+const JSON_TYPE = 'application/json; charset=utf-8';
 
 /** What an error answer carries besides the common headers, as name/value pairs. */
 export function errorHeaders(err: ServiceError): string[] {
