@@ -1,10 +1,10 @@
-// A small element tree for pages whose data sits in nested `div`s rather than in one table (the
-// company page: stats panels, profile items, tabbed tables). Built from the project's scanner
-// (scanner.ts, htmlparser2's Tokenizer callbacks) without a full HTML tree builder: a closing tag
-// closes the nearest open element of that name (implying the ones inside it), a stray closing tag
-// is ignored, and void elements never open. That is all the portal's templates need.
-import { decodeAttribute, decodeText } from '../html/entities.ts';
-import { scanHtml, type ScanCallbacks } from '../html/scanner.ts';
+// The element tree for pages whose data sits in nested `div`s rather than in one table (the
+// company page: stats panels, profile items, tabbed tables). htmlparser2 builds the DOM (its
+// implied closes, void elements and entity decoding are the browser's rules the portal's templates
+// are written for); this file turns it into the small read-only tree the page parsers query, so
+// no parser knows tokens or DOM node types.
+import type { ChildNode, Element as DomElement } from 'domhandler';
+import { parseDocument } from 'htmlparser2';
 import { collapseWhitespace } from '../html/text.ts';
 
 export interface TextNode {
@@ -21,25 +21,8 @@ export interface Element {
 }
 
 interface MutableElement extends Element {
-  readonly attrs: Map<string, string>;
   readonly children: (Element | TextNode)[];
 }
-
-const VOID = new Set([
-  'area',
-  'base',
-  'br',
-  'col',
-  'embed',
-  'hr',
-  'img',
-  'input',
-  'link',
-  'meta',
-  'source',
-  'track',
-  'wbr',
-]);
 
 /** Elements whose text is not content. */
 const RAW = new Set(['script', 'style']);
@@ -66,84 +49,29 @@ export function isElement(node: Element | TextNode): node is Element {
   return (node as Element).tag !== undefined;
 }
 
-class TreeBuilder implements ScanCallbacks {
-  readonly root: MutableElement = { tag: '#root', attrs: new Map(), children: [], parent: null };
-  private current: MutableElement = this.root;
-  private pendingTag = '';
-  private pendingAttrs = new Map<string, string>();
-  private attrName = '';
-  private attrValue = '';
-
-  constructor(private readonly html: string) {}
-
-  ontext(start: number, end: number): void {
-    if (start < 0 || RAW.has(this.current.tag)) return;
-    this.current.children.push({ text: decodeText(this.html.slice(start, end)) });
-  }
-
-  onopentagname(start: number, end: number): void {
-    this.pendingTag = this.html.slice(start, end).toLowerCase();
-    this.pendingAttrs = new Map();
-  }
-
-  onattribname(start: number, end: number): void {
-    this.attrName = this.html.slice(start, end).toLowerCase();
-    this.attrValue = '';
-  }
-
-  onattribdata(start: number, end: number): void {
-    this.attrValue += this.html.slice(start, end);
-  }
-
-  onattribend(): void {
-    if (!this.pendingAttrs.has(this.attrName)) {
-      this.pendingAttrs.set(this.attrName, decodeAttribute(this.attrValue));
+function adopt(nodes: readonly ChildNode[], parent: MutableElement): void {
+  for (const node of nodes) {
+    if (node.type === 'text') {
+      parent.children.push({ text: node.data });
+    } else if (node.type === 'tag' || node.type === 'script' || node.type === 'style') {
+      const dom = node as DomElement;
+      const el: MutableElement = {
+        tag: dom.name,
+        attrs: new Map(Object.entries(dom.attribs)),
+        children: [],
+        parent,
+      };
+      parent.children.push(el);
+      if (!RAW.has(el.tag)) adopt(dom.children, el);
     }
-  }
-
-  onopentagend(): void {
-    this.open();
-  }
-
-  onselfclosingtag(): void {
-    // In HTML a `/>` on a non-void element is ignored: the element still opens.
-    this.open();
-  }
-
-  onclosetag(start: number, end: number): void {
-    const tag = this.html.slice(start, end).toLowerCase();
-    for (let el: MutableElement | null = this.current; el !== null; el = el.parent as MutableElement | null) {
-      if (el.tag === tag) {
-        this.current = (el.parent as MutableElement | null) ?? this.root;
-        return;
-      }
-      if (el === this.root) return;
-    }
-  }
-
-  oncomment(): void {}
-  oncdata(): void {}
-  ondeclaration(): void {}
-  onprocessinginstruction(): void {}
-  onend(): void {}
-
-  private open(): void {
-    const el: MutableElement = {
-      tag: this.pendingTag,
-      attrs: this.pendingAttrs,
-      children: [],
-      parent: this.current,
-    };
-    this.current.children.push(el);
-    if (!VOID.has(el.tag)) this.current = el;
   }
 }
 
 /** The page as a tree; the returned root's children are the top-level nodes. */
 export function parseElements(html: string): Element {
-  const builder = new TreeBuilder(html);
-  scanHtml(html, builder);
-  return builder.root;
+  const root: MutableElement = { tag: '#root', attrs: new Map(), children: [], parent: null };
+  adopt(parseDocument(html).children, root);
+  return root;
 }
 
 export function hasClass(el: Element, name: string): boolean {
@@ -202,13 +130,6 @@ export function textOf(el: Element): string {
     if (block) out += ' ';
   };
   walk(el);
-  return collapseWhitespace(out);
-}
-
-/** Text of the element's own text nodes only (not of its child elements). */
-export function ownTextOf(el: Element): string {
-  let out = '';
-  for (const child of el.children) if (!isElement(child)) out += child.text;
   return collapseWhitespace(out);
 }
 
