@@ -1,6 +1,7 @@
 // The market at a glance, computed from the cached market-watch page (upstream.md §3): the
 // portal's own home-page widgets give breadth only as fractions (symbol-position.json) and the
 // top-10 lists without prices, so the full board is the fresher and complete source.
+import { denoise } from '../exchange/parsers/cells.ts';
 import type { MarketWatchRow } from '../exchange/types.ts';
 import { answerFrom, answerKey, derived, type Answer } from './answer.ts';
 import type { RequestContext } from './context.ts';
@@ -20,7 +21,8 @@ const tradedRows = derived((rows: MarketWatchRow[]): Traded[] => {
   const traded: Traded[] = [];
   for (const row of rows) {
     if (row.current === null || row.change === null) continue;
-    const changePct = row.changePct ?? (row.ldcp ? (row.change / row.ldcp) * 100 : 0);
+    // A computed percentage carries float noise; the one rounding rule removes it.
+    const changePct = row.changePct ?? (row.ldcp ? denoise((row.change / row.ldcp) * 100) : 0);
     traded.push({
       row,
       mover: {
