@@ -55,9 +55,12 @@ export async function quote(
     open: zeroIsMissing(mw?.open),
     high: zeroIsMissing(mw?.high),
     low: zeroIsMissing(mw?.low),
-    volume: mw?.volume ?? null,
-    change: mw?.change ?? null,
-    change_pct: mw?.changePct ?? sc?.changePct ?? null,
+    // Not on the market watch: not traded in the session the board describes. The portal's sector
+    // tables show such a symbol as a `zero` row (volume 0, change 0, counted unchanged) and its
+    // screener prints a 0 % change, so the three say the same here: no trade, unchanged.
+    volume: mw ? (mw.volume ?? null) : 0,
+    change: mw ? (mw.change ?? null) : 0,
+    change_pct: mw ? (mw.changePct ?? sc?.changePct ?? null) : 0,
     ...NO_EXTRAS,
     as_of: asOf,
   };
