@@ -50,6 +50,9 @@ describe('breadth and sectors', () => {
       { advances: breadth.advances, declines: breadth.declines, unchanged: breadth.unchanged },
       { advances: sum('advance'), declines: sum('decline'), unchanged: sum('unchanged') },
     );
-    assert.equal(breadth.total, breadth.advances + breadth.declines + breadth.unchanged);
+    assert.equal(
+      breadth.total,
+      (breadth.advances as number) + (breadth.declines as number) + (breadth.unchanged as number),
+    );
   });
 });
