@@ -11,14 +11,17 @@ if (!existsSync('web/dist/index.html')) {
   await build({ configFile: 'web/vite.config.ts', logLevel: 'warn' });
 }
 
-// The market watch moves every 10 s, so /stream/quotes shows a moving market (src/stream/).
-const portal = await startFakePortal({ delayMs: 150, tickMs: 10_000 });
+// The demo's market is today's: the fake portal's calendar ends on the current Karachi trading day
+// (the last one before the open or at a weekend), so history, quotes, intraday and the market
+// clock describe one day. During a session the market watch moves every 10 s, so /stream/quotes
+// shows a moving market (src/stream/); after the close it rests, as the exchange does.
+const portal = await startFakePortal({ delayMs: 150, tickMs: 10_000, now: Date.now });
 const config = loadConfig({
   ...process.env,
   EXCHANGE_BASE_URL: portal.url,
   HOST: process.env.HOST ?? '127.0.0.1',
   CACHE_DIR: process.env.CACHE_DIR ?? './data/demo',
-  // The fake portal's market is frozen on one day; plain TTLs keep the demo predictable.
+  // Plain TTLs around the clock keep the demo predictable; as_of still follows the timetable.
   CACHE_FOLLOW_MARKET_CLOCK: process.env.CACHE_FOLLOW_MARKET_CLOCK ?? 'false',
   LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
 });

@@ -172,7 +172,7 @@ export async function createService(
   const app = await buildApp({
     deps: {
       datasets,
-      respond: createResponder(Math.floor(memoryBytes * 0.25), now),
+      respond: createResponder(Math.floor(memoryBytes * 0.25), now, () => cache.revision),
       marketClock: { followMarketClock: config.cache.followMarketClock },
       contextOf: contextBuilder(
         clientAddress,

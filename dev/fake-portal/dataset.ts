@@ -24,6 +24,17 @@ export interface DatasetOptions {
   extraSymbols?: number;
   /** Overrides the history length of every symbol that has a history (the debt instrument has none). */
   historyRows?: number;
+  /**
+   * The trading day the boards show, `YYYY-MM-DD` (a weekday; default AS_OF_DATE). Every symbol's
+   * history ends on it (the day before for an untraded symbol): the prices are the same walk
+   * whatever the day, only its dates move.
+   */
+  asOfDate?: string;
+  /**
+   * The Karachi time `HH:MM` of the boards' `As of …` line on that day; default five minutes after
+   * the day's last close (15:35, Friday 16:35). The portal passes its clock's time during a session.
+   */
+  asOfTime?: string;
 }
 
 export type InstrumentKind = 'equity' | 'right' | 'etf' | 'debt';
@@ -109,7 +120,7 @@ export interface HistoryAnomalies {
 
 export interface Dataset {
   readonly options: Required<DatasetOptions>;
-  /** The trading day every board shows, `YYYY-MM-DD` (a Friday). */
+  /** The trading day every board shows, `YYYY-MM-DD` (AS_OF_DATE, a Friday, by default). */
   readonly asOfDate: string;
   /** The `/indices` page's `As of …` text. */
   readonly asOfLabel: string;
@@ -142,10 +153,20 @@ export interface Dataset {
 export const AS_OF_DATE = '2026-11-20';
 export const ENGRO_HISTORY_ROWS = 2162;
 export const DEFAULT_SEED = 20261120;
-const AS_OF_LABEL = 'Nov 20, 2026 4:35 PM';
-const AS_OF_ISO = '2026-11-20T16:35:00+05:00';
-/** Untraded symbols last traded the day before. */
-const PREVIOUS_TRADING_DAY = '2026-11-19';
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/** Five minutes after the day's last close: 15:35 Monday to Thursday, 16:35 on Friday. */
+export function defaultAsOfTime(date: string): string {
+  return new Date(parseDay(date)).getUTCDay() === 5 ? '16:35' : '15:35';
+}
+
+/** The portal's `Nov 20, 2026 4:35 PM`. */
+function asOfLabelOf(date: string, time: string): string {
+  const [y, m, d] = date.split('-').map(Number) as [number, number, number];
+  const [hh, mm] = time.split(':').map(Number) as [number, number];
+  const h12 = hh % 12 === 0 ? 12 : hh % 12;
+  return `${MONTHS[m - 1]} ${d}, ${y} ${h12}:${String(mm).padStart(2, '0')} ${hh < 12 ? 'AM' : 'PM'}`;
+}
 
 export const HISTORY_ANOMALIES: HistoryAnomalies = {
   symbol: 'ENGRO',
@@ -569,10 +590,10 @@ export function generateHistory(
 // ---------------------------------------------------------------------------------------------
 // Reports
 
-function generateReports(seed: number, inst: Instrument): ReportRow[] {
+function generateReports(seed: number, inst: Instrument, asOfDate: string): ReportRow[] {
   const rng = rngFor(seed, `reports:${inst.symbol}`);
   const fye = inst.fiscalYearEndMonth;
-  const asOf = parseDay(AS_OF_DATE);
+  const asOf = parseDay(asOfDate);
   const rows: { row: ReportRow; posted: number }[] = [];
   // Walk quarter ends backwards (Sep 2026, Jun 2026, …) over three fiscal years.
   let year = 2026;
@@ -619,7 +640,10 @@ function changeDir(ldcp: number, current: number): { change: number; changePct: 
 }
 
 function buildDataset(options: Required<DatasetOptions>): Dataset {
-  const { seed } = options;
+  const { seed, asOfDate, asOfTime } = options;
+  /** Untraded symbols last traded the trading day before. */
+  const previousTradingDay = tradingDays(asOfDate, 2)[1] as string;
+  const asOfIso = `${asOfDate}T${asOfTime}:00+05:00`;
   const specs: BaseSpec[] = [...BASE];
   for (let i = 0; i < options.extraSymbols; i++) specs.push(extraSpec(i, seed));
 
@@ -678,7 +702,7 @@ function buildDataset(options: Required<DatasetOptions>): Dataset {
     const spec = specBySymbol.get(inst.symbol) as BaseSpec;
     const model = priceModel(seed, inst.symbol, spec.price);
     models.set(inst.symbol, model);
-    const end = inst.traded ? AS_OF_DATE : PREVIOUS_TRADING_DAY;
+    const end = inst.traded ? asOfDate : previousTradingDay;
     const [today, yesterday] = generateHistory(seed, inst.symbol, model, end, 2);
     if (!today || !yesterday) continue;
     days.set(inst.symbol, {
@@ -895,9 +919,9 @@ function buildDataset(options: Required<DatasetOptions>): Dataset {
 
   return {
     options,
-    asOfDate: AS_OF_DATE,
-    asOfLabel: AS_OF_LABEL,
-    asOfIso: AS_OF_ISO,
+    asOfDate,
+    asOfLabel: asOfLabelOf(asOfDate, asOfTime),
+    asOfIso,
     sectors: SECTORS,
     instruments,
     instrument: (symbol) => bySymbol.get(symbol),
@@ -908,7 +932,7 @@ function buildDataset(options: Required<DatasetOptions>): Dataset {
     indexCodes: INDEX_CODES,
     indexInfo: (code) => indexInfos.get(code),
     indexConstituents: (code) => constituents.get(code) ?? null,
-    indexLevels: { asOf: AS_OF_ISO, rows: levelRows },
+    indexLevels: { asOf: asOfIso, rows: levelRows },
     sectorPage,
     sectorMemberRows: (code) => memberRows.get(code) ?? [],
     history(symbol) {
@@ -919,14 +943,14 @@ function buildDataset(options: Required<DatasetOptions>): Dataset {
         seed,
         symbol,
         model,
-        inst.traded ? AS_OF_DATE : PREVIOUS_TRADING_DAY,
+        inst.traded ? asOfDate : previousTradingDay,
         inst.historyRows,
       );
     },
     reports(symbol) {
       const inst = bySymbol.get(symbol);
       if (!inst) return null;
-      return inst.hasReports ? generateReports(seed, inst) : [];
+      return inst.hasReports ? generateReports(seed, inst, asOfDate) : [];
     },
     anomalies: HISTORY_ANOMALIES,
   };
@@ -940,8 +964,15 @@ export function createDataset(options: DatasetOptions = {}): Dataset {
     seed: options.seed ?? DEFAULT_SEED,
     extraSymbols: Math.max(0, Math.floor(options.extraSymbols ?? 0)),
     historyRows: Math.max(0, Math.floor(options.historyRows ?? 0)),
+    asOfDate: options.asOfDate ?? AS_OF_DATE,
+    asOfTime: options.asOfTime ?? defaultAsOfTime(options.asOfDate ?? AS_OF_DATE),
   };
-  const key = `${full.seed}:${full.extraSymbols}:${full.historyRows}`;
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(full.asOfDate) || tradingDays(full.asOfDate, 1)[0] !== full.asOfDate) {
+    throw new RangeError(`asOfDate must be a weekday as YYYY-MM-DD, got ${full.asOfDate}`);
+  }
+  if (!/^\d{2}:\d{2}$/.test(full.asOfTime))
+    throw new RangeError(`asOfTime must be HH:MM, got ${full.asOfTime}`);
+  const key = `${full.seed}:${full.extraSymbols}:${full.historyRows}:${full.asOfDate}:${full.asOfTime}`;
   let ds = cache.get(key);
   if (!ds) {
     ds = buildDataset(full);

@@ -4,22 +4,31 @@
 // top: each step moves some market-watch rows by a few ticks and appends one print per moved
 // symbol, so the market watch and the intraday series always agree — a symbol's prints end at its
 // market-watch CURRENT and add up to its VOLUME.
+//
+// Every print lies inside a session of the dataset's day and no later than the portal's clock: the
+// day's prints are spread over the trading time up to the clock (all of it once the day has
+// closed), and a print of the moving market is stamped with the clock when it is in a session,
+// else with the last second of the session before it, never after the close.
 import type { IndexLevelRow, MarketWatchRow } from '../../src/exchange/types.ts';
+import { sessionsOfDay } from '../../src/time/market-clock.ts';
 import { hashString, mulberry32, tradingDays, type Dataset, type Rng } from './dataset.ts';
 
 /** One print: `[epoch seconds, price, volume]` as the portal sends it. */
 export type Print = [number, number, number];
 
-// Fri 2026-11-20 (the dataset's day) in Karachi: sessions 09:15–12:00 and 14:30–16:30 (§4).
-const KARACHI_OFFSET_S = 5 * 3600;
-const DAY_START_S = Date.UTC(2026, 10, 20) / 1000 - KARACHI_OFFSET_S;
-const SESSIONS: ReadonlyArray<readonly [number, number]> = [
-  [DAY_START_S + (9 * 60 + 15) * 60, DAY_START_S + 12 * 3600],
-  [DAY_START_S + (14 * 60 + 30) * 60, DAY_START_S + (16 * 60 + 30) * 60],
-];
-/** Prints of the moving market land after the close, 10 s apart (post-close prints happen, §4). */
-const MOTION_START_S = SESSIONS[1]![1];
-const MOTION_SPACING_S = 10;
+type Sessions = ReadonlyArray<readonly [number, number]>;
+
+/** The sessions of the dataset's day in epoch seconds, cut at `cutoffS`; at least one second long. */
+function sessionsUntil(date: string, cutoffS: number): Sessions {
+  const all = sessionsOfDay(Date.parse(`${date}T12:00:00+05:00`)).map(
+    ({ open, close }) => [open / 1000, close / 1000] as const,
+  );
+  const cut = all
+    .filter(([open]) => open < cutoffS)
+    .map(([open, close]) => [open, Math.min(close, cutoffS)] as const);
+  return cut.length > 0 ? cut : [[all[0]![0], all[0]![0] + 1]];
+}
+
 /** Index ticks about every 15 s (§5). */
 const INDEX_TICK_S = 15;
 const INDEX_EOD_ROWS = 1250;
@@ -46,8 +55,24 @@ export interface MarketMotion {
   indexEodJson(code: string): string | null;
 }
 
-export function createMarketMotion(dataset: Dataset): MarketMotion {
+/**
+ * `now`: the portal's clock (epoch ms). The day's prints end at it, or at the close once it has
+ * passed; it is read once here for the day's prints and at each tick for the moving market's.
+ */
+export function createMarketMotion(dataset: Dataset, now: () => number): MarketMotion {
   const seed = dataset.options.seed;
+  const daySessions = sessionsUntil(dataset.asOfDate, Infinity);
+  const sessions = sessionsUntil(dataset.asOfDate, Math.floor(now() / 1000));
+  /** The latest second in a session of the day at or before the clock: a print's time. */
+  const printTime = (): number => {
+    const t = Math.floor(now() / 1000);
+    let at = sessions[0]![0];
+    for (const [open, close] of daySessions) {
+      if (t >= close) at = close - 1;
+      else if (t >= open) at = t;
+    }
+    return at;
+  };
   const base = new Map(dataset.marketWatch.map((r) => [r.symbol, r]));
   const rows = new Map<string, MarketWatchRow>(dataset.marketWatch.map((r) => [r.symbol, { ...r }]));
   const extraPrints = new Map<string, Print[]>();
@@ -77,7 +102,7 @@ export function createMarketMotion(dataset: Dataset): MarketMotion {
     row.changePct = round4(((next - row.ldcp) / row.ldcp) * 100);
     row.volume = (row.volume ?? 0) + volume;
     const prints = extraPrints.get(symbol) ?? [];
-    prints.push([MOTION_START_S + step * MOTION_SPACING_S, next, volume]);
+    prints.push([printTime(), next, volume]);
     extraPrints.set(symbol, prints);
     return true;
   }
@@ -86,7 +111,7 @@ export function createMarketMotion(dataset: Dataset): MarketMotion {
     let prints = basePrints.get(symbol);
     if (prints === undefined) {
       const row = base.get(symbol);
-      prints = row ? dayPrints(row, mulberry32(hashString(`int:${symbol}`) ^ seed)) : [];
+      prints = row ? dayPrints(row, mulberry32(hashString(`int:${symbol}`) ^ seed), sessions) : [];
       basePrints.set(symbol, prints);
     }
     return [...prints, ...(extraPrints.get(symbol) ?? [])];
@@ -110,7 +135,7 @@ export function createMarketMotion(dataset: Dataset): MarketMotion {
     },
     intradayJson(code) {
       const level = dataset.indexLevels.rows.find((r) => r.index === code);
-      if (level) return series(level.staleSince === null ? indexPrints(level, dataset, seed) : []);
+      if (level) return series(level.staleSince === null ? indexPrints(level, dataset, seed, sessions) : []);
       if (dataset.instrument(code) === undefined) {
         return JSON.stringify({ status: 0, message: 'Invalid symbol' });
       }
@@ -130,21 +155,21 @@ function series(oldestFirst: readonly unknown[]): string {
 }
 
 /** Seconds of the session clock, `fraction` of the way through the day's trading time. */
-function sessionTime(fraction: number): number {
-  const lengths = SESSIONS.map(([a, b]) => b - a);
-  let at = Math.floor(fraction * (lengths[0]! + lengths[1]!));
-  for (const [i, [start]] of SESSIONS.entries()) {
+function sessionTime(fraction: number, sessions: Sessions): number {
+  const lengths = sessions.map(([a, b]) => b - a);
+  let at = Math.floor(fraction * lengths.reduce((a, b) => a + b, 0));
+  for (const [i, [start]] of sessions.entries()) {
     if (at < lengths[i]!) return start + at;
     at -= lengths[i]!;
   }
-  return SESSIONS[1]![1] - 1;
+  return sessions[sessions.length - 1]![1] - 1;
 }
 
 /**
  * A traded symbol's prints: the first at OPEN, the last at CURRENT, HIGH and LOW each printed
  * once, every price within them, volumes adding up to VOLUME.
  */
-function dayPrints(row: MarketWatchRow, rng: Rng): Print[] {
+function dayPrints(row: MarketWatchRow, rng: Rng, sessions: Sessions): Print[] {
   const volume = row.volume ?? 0;
   if (volume <= 0 || row.open === null || row.current === null) return [];
   const open = row.open;
@@ -162,7 +187,7 @@ function dayPrints(row: MarketWatchRow, rng: Rng): Print[] {
   prices[hi] = high;
   prices[lo] = low;
   // Distinct seconds, sorted; a couple of prints may share a second, as on the portal.
-  const times = prices.map(() => sessionTime(rng())).sort((a, b) => a - b);
+  const times = prices.map(() => sessionTime(rng(), sessions)).sort((a, b) => a - b);
   const weights = prices.map(() => 0.2 + rng());
   const total = weights.reduce((a, b) => a + b, 0);
   const volumes = weights.map((w) => Math.floor((w / total) * volume));
@@ -171,15 +196,17 @@ function dayPrints(row: MarketWatchRow, rng: Rng): Print[] {
 }
 
 /** An index's ticks: from LDCP at the open to CURRENT, within the day's HIGH and LOW, each reached. */
-function indexPrints(level: IndexLevelRow, dataset: Dataset, seed: number): Print[] {
+function indexPrints(level: IndexLevelRow, dataset: Dataset, seed: number, sessions: Sessions): Print[] {
   const current = level.current as number;
   const ldcp = round4(current - (level.change ?? 0));
   const high = level.high ?? Math.max(current, ldcp);
   const low = level.low ?? Math.min(current, ldcp);
   const rng = mulberry32(hashString(`index-int:${level.index}`) ^ seed);
   const times: number[] = [];
-  for (const [start, end] of SESSIONS) for (let t = start; t < end; t += INDEX_TICK_S) times.push(t);
+  for (const [start, end] of sessions) for (let t = start; t < end; t += INDEX_TICK_S) times.push(t);
   const n = times.length;
+  // Too early in the day for a bridged walk (the first minute): no ticks yet.
+  if (n < 4) return [];
   // A random walk bridged from LDCP to CURRENT, then kept inside [low, high].
   const walk = [0];
   for (let i = 1; i < n; i++) walk.push(walk[i - 1]! + (rng() - 0.5));

@@ -7,7 +7,8 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo, Socket } from 'node:net';
 import { renderCompanyPage } from './company.ts';
 import { renderEod, renderPayouts } from './corporate-actions.ts';
-import { createDataset, type Dataset } from './dataset.ts';
+import { isMarketOpen, karachiDate, sessionsOfDay } from '../../src/time/market-clock.ts';
+import { AS_OF_DATE, createDataset, defaultAsOfTime, type Dataset } from './dataset.ts';
 import { createMarketMotion, type MarketMotion } from './intraday.ts';
 import {
   renderErrorPage,
@@ -55,6 +56,15 @@ export interface FakePortalOptions {
   cacheBytes?: number;
   /** Move the market watch every N ms (intraday.ts); default never (tests call `tick()`). */
   tickMs?: number;
+  /**
+   * The portal's clock (epoch ms). Its market is the Karachi trading day of this clock when the
+   * portal starts: the day of the latest session open at or before it (Thursday 02:17 → Wednesday;
+   * a weekend → Friday), with history, boards, intraday and the `As of …` line on that day and no
+   * print after the clock or the close. With a clock given, `tickMs` moves the market only during
+   * a session. Default: a fixed clock at Fri 2026-11-20 16:35 Karachi (AS_OF_DATE, after the close),
+   * the day every test's expectations are written for.
+   */
+  now?: () => number;
 }
 
 export type GateRejection = 'user-agent' | 'origin' | 'x-requested-with' | 'token' | 'refuse-token';
@@ -213,11 +223,45 @@ function header(req: IncomingMessage, name: string): string | undefined {
   return Array.isArray(v) ? v[0] : v;
 }
 
+const DEFAULT_CLOCK_MS = Date.parse(`${AS_OF_DATE}T${defaultAsOfTime(AS_OF_DATE)}:00+05:00`);
+
+/**
+ * The trading day a clock's market shows (the day of the latest session open at or before it) and
+ * the boards' `As of` time on it: the clock's minute during the day, five minutes past the last
+ * close once it has closed.
+ */
+export function marketDayOf(nowMs: number): { date: string; time: string } {
+  const lastOpen = previousSessionOpen(nowMs);
+  const date = karachiDate(lastOpen);
+  const closes = sessionsOfDay(lastOpen);
+  const lastClose = closes[closes.length - 1]!.close;
+  if (nowMs >= lastClose) return { date, time: defaultAsOfTime(date) };
+  const minutes = Math.floor((nowMs + 5 * 3_600_000 - Date.parse(`${date}T00:00:00Z`)) / 60_000);
+  return {
+    date,
+    time: `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`,
+  };
+}
+
+/** The latest session open at or before `ms`. */
+function previousSessionOpen(ms: number): number {
+  for (let day = ms; ; day -= 86_400_000) {
+    const opens = sessionsOfDay(day)
+      .map((s) => s.open)
+      .filter((open) => open <= ms);
+    if (opens.length > 0) return opens[opens.length - 1]!;
+  }
+}
+
 export async function startFakePortal(options: FakePortalOptions = {}): Promise<FakePortal> {
+  const now = options.now ?? (() => DEFAULT_CLOCK_MS);
+  const day = marketDayOf(now());
   const dataset = createDataset({
     seed: options.seed,
     extraSymbols: options.extraSymbols,
     historyRows: options.historyRows,
+    asOfDate: day.date,
+    asOfTime: day.time,
   });
   const tokenSeed = options.tokenSeed ?? 'fake-portal';
   const baseDelay = Math.max(0, options.delayMs ?? 0);
@@ -229,9 +273,14 @@ export async function startFakePortal(options: FakePortalOptions = {}): Promise<
   let ownOrigin = '';
   const sockets = new Set<Socket>();
   const timers = new Set<NodeJS.Timeout>();
-  const motion = createMarketMotion(dataset);
+  const motion = createMarketMotion(dataset, now);
+  const clocked = options.now !== undefined;
   const ticking =
-    options.tickMs && options.tickMs > 0 ? setInterval(() => motion.tick(), options.tickMs) : null;
+    options.tickMs && options.tickMs > 0
+      ? setInterval(() => {
+          if (!clocked || isMarketOpen(now())) motion.tick();
+        }, options.tickMs)
+      : null;
   ticking?.unref();
 
   const rotateToken = (): string => {

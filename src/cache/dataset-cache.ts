@@ -64,6 +64,7 @@ export class DatasetCache {
    * answers derived from a dataset can be memoised on its identity while the entry stays fresh.
    */
   private readonly hits = new WeakMap<CacheEntry<unknown>, Promise<Cached<unknown>>>();
+  private replacements = 0;
 
   constructor(private readonly opts: DatasetCacheOptions) {
     this.now = opts.now ?? Date.now;
@@ -114,19 +115,32 @@ export class DatasetCache {
   }
 
   /**
+   * Counts copies replaced or dropped before their freshness ended (reload, forget): an answer
+   * built before such a change must not be repeated as fresh (the responder's replay), or one
+   * endpoint would show the new market watch and another the old one at the same moment.
+   */
+  get revision(): number {
+    return this.replacements;
+  }
+
+  /**
    * Fetches `spec` now even while the held copy is fresh (the live-quote poller's read), sharing a
    * fetch already in flight; the result replaces the copy as any refresh does.
    */
   async reload<T>(spec: DatasetSpec<T>): Promise<Cached<T>> {
     const { entry } = await this.lookup(spec);
     // Only a fetch made from now on will do, even if another replica's copy is newer than ours.
+    this.replacements++;
     const fresh = await this.refresh(spec, entry, this.now());
+    // Before and after: an answer remembered while the fetch was in flight was built from the old copy.
+    this.replacements++;
     this.opts.onRead?.(spec.key, 'MISS', 'exchange');
     return this.answer(fresh, 'MISS');
   }
 
   /** Drops the memory copy of `key`, so the next read consults the shared tier (another replica refreshed it). */
   forget(key: string): void {
+    this.replacements++;
     this.memory.delete(key);
   }
 

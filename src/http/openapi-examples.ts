@@ -28,7 +28,10 @@ interface OpenApiMediaType {
 /** The fake portal's "now" (Fri 2026-11-20, 4:35 PM in Karachi), so examples agree with the demo. */
 const TIMESTAMP = '2026-11-20T11:35:00+00:00';
 /** When the example's data was read: the portal fetch, or the index-levels page's own `As of`. */
-const AS_OF = '2026-11-20T16:35:02+05:00';
+/** Market data fetched at 16:35:02 on a Friday is as of that day's close (README "Times"). */
+const AS_OF = '2026-11-20T16:30:00+05:00';
+/** The listing and filings are as of their fetch. */
+const FETCHED_AS_OF = '2026-11-20T16:35:02+05:00';
 const PAGE_AS_OF = '2026-11-20T16:35:00+05:00';
 const SYMBOL_422: ErrorExample[] = [
   {
@@ -58,7 +61,7 @@ const ENGRO_QUOTE = {
   volume: 22155,
   change: -14.48,
   change_pct: -3.392,
-  as_of: '2026-11-20T16:35:02+05:00',
+  as_of: AS_OF,
   ...ENGRO_QUOTE_EXTRAS,
 };
 
@@ -180,8 +183,8 @@ const LIVE_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
     data: {
       advances: 24,
       declines: 37,
-      unchanged: 0,
-      total: 61,
+      unchanged: 3,
+      total: 64,
       total_volume: 83267806,
       total_value: 15771817735,
     },
@@ -638,7 +641,12 @@ export function addOpenApiExamples<T extends OpenApiDoc>(doc: T): T {
 }
 
 function successExample(path: string, ex: OperationExamples): NonNullable<OpenApiMediaType['examples']> {
-  const asOf = path === '/indices' || path === '/market/summary' ? PAGE_AS_OF : AS_OF;
+  const asOf =
+    path === '/indices' || path === '/market/summary'
+      ? PAGE_AS_OF
+      : path === '/stocks/{symbol}/fundamentals'
+        ? FETCHED_AS_OF
+        : AS_OF;
   const metaOf = (data: unknown, extra: Record<string, unknown> = {}) =>
     path === '/health'
       ? { timestamp: TIMESTAMP, cached: false }

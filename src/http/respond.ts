@@ -65,6 +65,8 @@ interface Remembered {
   fetchedAt: number;
   freshUntil: number;
   vary: string;
+  /** The datasets' revision when it was answered (DatasetCache.revision): a later one ends replays. */
+  revision: number;
   /** The replays of the current second (their Age, max-age and timestamp change by the second). */
   second?: number;
   identity?: Replay;
@@ -85,7 +87,15 @@ const brotli = promisify(zlib.brotliCompress);
 /** Quality 11 (the default) costs far more CPU than gzip for a few percent; 4 is about gzip's cost. */
 export const BROTLI_OPTIONS = { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } };
 
-export function createResponder(maxBytes: number, now: () => number = Date.now): Responder {
+/**
+ * `revision` counts dataset copies replaced before their freshness ended (DatasetCache.revision):
+ * while it stays the same, a fresh answer's repeat is what the handler would build.
+ */
+export function createResponder(
+  maxBytes: number,
+  now: () => number = Date.now,
+  revision: () => number = () => 0,
+): Responder {
   const views = new ViewCache(maxBytes);
   // By raw URL: a repeat of the same bytes routes, validates and reads the same fresh datasets, so
   // it gets the same view. Entries hold the view's key, not the view: the LRU above bounds memory.
@@ -94,7 +104,8 @@ export function createResponder(maxBytes: number, now: () => number = Date.now):
   function remember(req: FastifyRequest, viewKey: string, view: View, p: Provenance, vary: string): void {
     const url = req.raw.url;
     if (req.method !== 'GET' || url === undefined || p.state === 'STALE') return;
-    if (remembered.get(url)?.version === view.version) return;
+    const held = remembered.get(url);
+    if (held?.version === view.version && held.revision === revision()) return;
     if (remembered.size >= REMEMBERED_URLS_MAX) remembered.delete(remembered.keys().next().value as string);
     remembered.set(url, {
       route: req.routeOptions.url ?? 'unmatched',
@@ -103,6 +114,7 @@ export function createResponder(maxBytes: number, now: () => number = Date.now):
       fetchedAt: p.fetchedAt,
       freshUntil: p.freshUntil,
       vary,
+      revision: revision(),
     });
   }
 
@@ -165,7 +177,7 @@ export function createResponder(maxBytes: number, now: () => number = Date.now):
       if (known === undefined || !replayable(req)) return undefined;
       const nowMs = now();
       const view = views.peek(known.viewKey);
-      if (nowMs >= known.freshUntil || view?.version !== known.version) {
+      if (nowMs >= known.freshUntil || view?.version !== known.version || known.revision !== revision()) {
         remembered.delete(url as string);
         return undefined;
       }

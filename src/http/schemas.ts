@@ -26,7 +26,7 @@ const timestamp = Type.String({
 const cached = Type.Boolean({ description: 'true when served from cache' });
 const asOf = Type.String({
   description:
-    "the time the data describes, ISO 8601 with the market's offset (+05:00): the page's own time where the portal prints one (the index levels' `As of …`), else when the portal was fetched. Part of the cached answer: a stale copy carries its own, older as_of",
+    "the time the data describes, ISO 8601 with the market's offset (+05:00): the page's own time where the portal prints one (the index levels' `As of …`); for market data otherwise the fetch when it was made during a session, else the end of the last session (prices do not move in between); for the listing and filings the fetch. Part of the cached answer: a stale copy carries its own, older as_of",
 });
 
 const Meta = Type.Object({ timestamp, cached, as_of: asOf });

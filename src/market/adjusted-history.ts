@@ -6,7 +6,7 @@ import { combine, type Cached } from '../cache/types.ts';
 import { BadRequestError, NotFoundError, UpstreamDataError } from '../errors.ts';
 import type { EodRow, PayoutRow } from '../exchange/types.ts';
 import type { Answer } from './answer.ts';
-import { answerKey, derived, karachiTime } from './answer.ts';
+import { answerKey, derived, marketAsOf } from './answer.ts';
 import type { RequestContext } from './context.ts';
 import { analyseActionsOnce, type ActionsAnalysis } from './corporate-actions.ts';
 import type { Datasets } from './datasets.ts';
@@ -139,7 +139,7 @@ export async function adjustedHistorical(
     provenance.version += '+raw';
     return {
       key: adjustedKey(symbol, query),
-      asOf: karachiTime(history.fetchedAt),
+      asOf: marketAsOf(history.fetchedAt),
       data: selectRange(unadjusted(all), query),
       provenance,
       meta: { adjustment: meta },
@@ -166,7 +166,7 @@ export async function adjustedHistorical(
   if (payoutsOk) parts.push(payouts);
   return {
     key: adjustedKey(symbol, query),
-    asOf: karachiTime(history.fetchedAt),
+    asOf: marketAsOf(history.fetchedAt),
     data: rows,
     provenance: combine(parts),
     meta: { adjustment: meta },

@@ -1,4 +1,5 @@
 import type { Cached, Provenance } from '../cache/types.ts';
+import { marketDataTime } from '../time/market-clock.ts';
 
 /**
  * A market service's result: the resource in the API's shape, where its data came from, and its
@@ -13,21 +14,36 @@ export interface Answer<T> {
   meta?: Record<string, unknown>;
   /**
    * `meta.as_of`: the time the data describes, ISO 8601 with the market's offset (+05:00). The
-   * page's own time where it prints one (the index-levels page's `As of …`), else the time the
-   * portal was fetched. It belongs to the cached data, so a stale copy tells its age in the body.
+   * page's own time where it prints one (the index-levels page's `As of …`); for market data
+   * otherwise the fetch during a session, else the end of the last session (marketAsOf); for
+   * filings and the listing, the fetch (fetchAsOf). It belongs to the cached data, so a stale
+   * copy tells its age in the body.
    */
   asOf: string;
 }
 
-/** `asOf`: the page's own time, when it prints one; otherwise the fetch time. */
+/** `asOf`: the page's own time, when it prints one; otherwise the market data's (marketAsOf). */
 export function answerFrom<S, T>(cached: Cached<S>, data: T, key: string, asOf?: string | null): Answer<T> {
   const { state, fetchedAt, freshUntil, version } = cached;
   return {
     key,
     data,
     provenance: { state, fetchedAt, freshUntil, version },
-    asOf: asOf ?? karachiTime(fetchedAt),
+    asOf: asOf ?? marketAsOf(fetchedAt),
   };
+}
+
+/**
+ * When market data fetched at `fetchedAt` (epoch ms) is from: the fetch during a session, else the
+ * end of the last session (prices do not move between sessions; src/time/market-clock.ts).
+ */
+export function marketAsOf(fetchedAt: number): string {
+  return karachiTime(marketDataTime(fetchedAt));
+}
+
+/** When data that changes at any hour (filings, the listing) is from: its fetch. */
+export function fetchAsOf(fetchedAt: number): string {
+  return karachiTime(fetchedAt);
 }
 
 const KARACHI_OFFSET_MS = 5 * 60 * 60 * 1000;

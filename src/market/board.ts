@@ -1,8 +1,10 @@
 // The market at a glance, computed from the cached market-watch page (upstream.md §3): the
 // portal's own home-page widgets give breadth only as fractions (symbol-position.json) and the
 // top-10 lists without prices, so the full board is the fresher and complete source.
-import type { MarketWatchRow } from '../exchange/types.ts';
-import { answerFrom, answerKey, derived, type Answer } from './answer.ts';
+import { denoise } from '../exchange/parsers/cells.ts';
+import { combine } from '../cache/types.ts';
+import type { MarketWatchRow, ScreenerRow } from '../exchange/types.ts';
+import { answerFrom, answerKey, derived, marketAsOf, type Answer } from './answer.ts';
 import type { RequestContext } from './context.ts';
 import type { Datasets } from './datasets.ts';
 import type { BreadthT, MoverT } from './models-live.ts';
@@ -20,7 +22,8 @@ const tradedRows = derived((rows: MarketWatchRow[]): Traded[] => {
   const traded: Traded[] = [];
   for (const row of rows) {
     if (row.current === null || row.change === null) continue;
-    const changePct = row.changePct ?? (row.ldcp ? (row.change / row.ldcp) * 100 : 0);
+    // A computed percentage carries float noise; the one rounding rule removes it.
+    const changePct = row.changePct ?? (row.ldcp ? denoise((row.change / row.ldcp) * 100) : 0);
     traded.push({
       row,
       mover: {
@@ -62,10 +65,23 @@ export async function movers(
   return answerFrom(cached, ranked(cached.value)[by].slice(0, limit), answerKey('movers', { by, limit }));
 }
 
-const breadthOf = derived((rows: MarketWatchRow[]): BreadthT => {
+// "Unchanged" as the portal's sector table counts it (and /sectors gives it): symbols at LDCP,
+// including those not traded today, which the sector tables list as `zero` rows with no change.
+// The market watch carries only traded symbols; the screener lists every equity, so one on the
+// screener and not on the board is one not traded today.
+const breadthOf = derived((screener: ScreenerRow[]) =>
+  derived((rows: MarketWatchRow[]): BreadthT => {
+    const onBoard = new Set(rows.map((r) => r.symbol));
+    let notTraded = 0;
+    for (const r of screener) if (!onBoard.has(r.symbol)) notTraded++;
+    return tally(rows, notTraded);
+  }),
+);
+
+function tally(rows: MarketWatchRow[], notTraded: number): BreadthT {
   let advances = 0;
   let declines = 0;
-  let unchanged = 0;
+  let unchanged = notTraded;
   let totalVolume = 0;
   let totalValue = 0;
   for (const { row } of tradedRows(rows)) {
@@ -85,9 +101,15 @@ const breadthOf = derived((rows: MarketWatchRow[]): BreadthT => {
     // Whole rupees: a sum of price × volume carries float noise in its fractions.
     total_value: Math.round(totalValue),
   };
-});
+}
 
 export async function breadth(datasets: Datasets, ctx: RequestContext): Promise<Answer<BreadthT>> {
-  const cached = await datasets.marketWatch(ctx);
-  return answerFrom(cached, breadthOf(cached.value), 'breadth');
+  const [screener, marketWatch] = await Promise.all([datasets.screener(ctx), datasets.marketWatch(ctx)]);
+  return {
+    key: 'breadth',
+    data: breadthOf(screener.value)(marketWatch.value),
+    provenance: combine([screener, marketWatch]),
+    // The board's time, as the quotes and movers say it.
+    asOf: marketAsOf(marketWatch.fetchedAt),
+  };
 }

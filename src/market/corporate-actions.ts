@@ -9,7 +9,7 @@
 import { NotFoundError } from '../errors.ts';
 import type { EodRow, HistoryRow, PayoutRow } from '../exchange/types.ts';
 import { flagAnomalies, type FlaggedRow } from './anomalies.ts';
-import { answerKey, karachiTime, type Answer } from './answer.ts';
+import { answerKey, marketAsOf, type Answer } from './answer.ts';
 import { combine } from '../cache/types.ts';
 import type { RequestContext } from './context.ts';
 import type { Datasets } from './datasets.ts';
@@ -394,7 +394,7 @@ export async function corporateActions(
   const analysis = analyseActionsOnce(history.value.rows, eod.value, payouts.value);
   return {
     key: answerKey('corporate-actions', symbol),
-    asOf: karachiTime(history.fetchedAt),
+    asOf: marketAsOf(history.fetchedAt),
     data: analysis.actions,
     provenance: combine([history, eod, payouts]),
     meta: {

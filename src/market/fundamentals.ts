@@ -2,7 +2,7 @@
 // symbol costs no report-page fetch and gets a clean 404.
 import { NotFoundError } from '../errors.ts';
 import type { ReportRow } from '../exchange/types.ts';
-import { answerFrom, answerKey, derived, type Answer } from './answer.ts';
+import { answerFrom, answerKey, derived, fetchAsOf, type Answer } from './answer.ts';
 import type { RequestContext } from './context.ts';
 import type { Datasets } from './datasets.ts';
 import type { FundamentalsRowT } from './models.ts';
@@ -28,5 +28,5 @@ export async function fundamentals(
   if (!(await isKnownSymbol(datasets, symbol, ctx))) throw new NotFoundError(`${symbol} not found`);
   const cached = await datasets.reports(symbol, ctx);
   const rows = fundamentalsRows(cached.value).map((r) => (r.symbol ? r : { ...r, symbol }));
-  return answerFrom(cached, rows, answerKey('fundamentals', symbol));
+  return answerFrom(cached, rows, answerKey('fundamentals', symbol), fetchAsOf(cached.fetchedAt));
 }

@@ -72,8 +72,14 @@ export const Breadth = Type.Object(
   {
     advances: Type.Integer({ description: 'symbols trading above LDCP' }),
     declines: Type.Integer({ description: 'symbols trading below LDCP' }),
-    unchanged: Type.Integer({ description: 'symbols at LDCP' }),
-    total: Type.Integer({ description: 'symbols on the market watch (advances + declines + unchanged)' }),
+    unchanged: Type.Integer({
+      description:
+        'symbols at LDCP, including those not traded today (on the screener, not on the market watch), as the portal’s sector table counts them: the sum of /sectors’ `unchanged`',
+    }),
+    total: Type.Integer({
+      description:
+        'advances + declines + unchanged: the symbols on the market watch plus the equities not traded today',
+    }),
     total_volume: Type.Number({ description: 'shares traded today across the market watch' }),
     total_value: Type.Number({
       description:

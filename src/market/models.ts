@@ -44,9 +44,15 @@ export const Quote = Type.Object(
     open: NullableNum('PKR; null where the portal prints 0 (no trade today)'),
     high: NullableNum('PKR; null where the portal prints 0 (no trade today)'),
     low: NullableNum('PKR; null where the portal prints 0 (no trade today)'),
-    volume: NullableNum('shares traded today'),
-    change: NullableNum('PKR, against LDCP'),
-    change_pct: NullableNum('percent, against LDCP (a number, never a formatted string)'),
+    volume: NullableNum(
+      'shares traded today; 0 for a symbol not traded today (not on the market watch); null only where the market watch row has no volume',
+    ),
+    change: NullableNum(
+      'PKR, against LDCP; 0 for a symbol not traded today (its price is its last close, unchanged), as the portal’s sector tables show it',
+    ),
+    change_pct: NullableNum(
+      'percent, against LDCP (a number, never a formatted string); 0 for a symbol not traded today, like `change`',
+    ),
     // Quote extras from the company page (src/market/quote-extras.ts): null until that page is held.
     circuit_breaker_low: NullableNum("PKR; today's lower price limit, from the company page"),
     circuit_breaker_high: NullableNum("PKR; today's upper price limit, from the company page"),
@@ -63,7 +69,7 @@ export const Quote = Type.Object(
     ytd_change_pct: NullableNum('percent, year to date, not adjusted for payouts (company page)'),
     as_of: Type.String({
       description:
-        'when the price was read: the market-watch fetch time (the screener’s for a symbol not on the market watch), ISO 8601 with +05:00',
+        'the time the price describes, ISO 8601 with +05:00: the market watch’s fetch when it was fetched during a session, else the end of the last session (the screener’s, by the same rule, for a symbol not on the market watch)',
     }),
     extras_as_of: NullableStr(
       "when the extras were read: the company page's own `As of …` time, ISO 8601 with +05:00",
@@ -150,9 +156,11 @@ export const SectorSummary = Type.Object(
   {
     sector_code: Type.String(),
     sector_name: Type.String(),
-    advance: NullableNum(),
-    decline: NullableNum(),
-    unchanged: NullableNum(),
+    advance: NullableNum('symbols of the sector above LDCP (the portal’s count)'),
+    decline: NullableNum('symbols of the sector below LDCP (the portal’s count)'),
+    unchanged: NullableNum(
+      'symbols of the sector at LDCP, including those not traded today (the portal’s count; /market/breadth counts alike)',
+    ),
     turnover: NullableNum('shares'),
     market_cap_b: NullableNum('billions of PKR'),
   },

@@ -3,7 +3,7 @@
 import { combine, type Cached } from '../cache/types.ts';
 import { NotFoundError } from '../errors.ts';
 import type { MarketWatchRow, ScreenerRow } from '../exchange/types.ts';
-import { answerKey, derived, karachiTime, type Answer } from './answer.ts';
+import { answerKey, derived, marketAsOf, type Answer } from './answer.ts';
 import { zeroIsMissing } from './no-value.ts';
 import type { RequestContext } from './context.ts';
 import type { Datasets } from './datasets.ts';
@@ -36,7 +36,7 @@ export async function quote(
   if (!sc && !mw) throw await notQuoted(datasets, symbol, ctx);
   const provenance = combine([screener, marketWatch]);
   // The price and today's trading come from the market watch when the symbol is on it.
-  const asOf = karachiTime(mw ? marketWatch.fetchedAt : screener.fetchedAt);
+  const asOf = marketAsOf(mw ? marketWatch.fetchedAt : screener.fetchedAt);
   const listedIn = sc?.listedIn ?? mw?.listedIn ?? [];
   const data: QuoteT = {
     symbol,
@@ -55,9 +55,12 @@ export async function quote(
     open: zeroIsMissing(mw?.open),
     high: zeroIsMissing(mw?.high),
     low: zeroIsMissing(mw?.low),
-    volume: mw?.volume ?? null,
-    change: mw?.change ?? null,
-    change_pct: mw?.changePct ?? sc?.changePct ?? null,
+    // Not on the market watch: not traded in the session the board describes. The portal's sector
+    // tables show such a symbol as a `zero` row (volume 0, change 0, counted unchanged) and its
+    // screener prints a 0 % change, so the three say the same here: no trade, unchanged.
+    volume: mw ? (mw.volume ?? null) : 0,
+    change: mw ? (mw.change ?? null) : 0,
+    change_pct: mw ? (mw.changePct ?? sc?.changePct ?? null) : 0,
     ...NO_EXTRAS,
     as_of: asOf,
   };
@@ -111,7 +114,7 @@ export async function quotes(
     key: answerKey('quotes', symbols.join(',')),
     data,
     provenance: combine([screener, marketWatch]),
-    asOf: karachiTime(marketWatch.fetchedAt),
+    asOf: marketAsOf(marketWatch.fetchedAt),
     meta: { not_found: notFound },
   };
 }

@@ -1,7 +1,7 @@
 // `GET /stocks?q=…`: symbols and company names from `/symbols`, best matches first.
 import { BadRequestError } from '../errors.ts';
 import type { PortalSymbol } from '../exchange/types.ts';
-import { answerFrom, answerKey, derived, type Answer } from './answer.ts';
+import { answerFrom, answerKey, derived, fetchAsOf, type Answer } from './answer.ts';
 import type { RequestContext } from './context.ts';
 import type { Datasets } from './datasets.ts';
 import type { StockMatchT } from './models.ts';
@@ -69,5 +69,6 @@ export async function searchStocks(
     cached,
     searchSymbols(cached.value, query),
     answerKey('search', query.trim().toLowerCase()),
+    fetchAsOf(cached.fetchedAt),
   );
 }

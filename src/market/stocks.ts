@@ -1,5 +1,5 @@
 import type { PortalSymbol } from '../exchange/types.ts';
-import { answerFrom, derived, type Answer } from './answer.ts';
+import { answerFrom, derived, fetchAsOf, type Answer } from './answer.ts';
 import type { RequestContext } from './context.ts';
 import type { Datasets } from './datasets.ts';
 import { constituentSymbols } from './indices.ts';
@@ -14,5 +14,5 @@ export async function listStocks(
 ): Promise<Answer<string[]>> {
   if (index !== undefined) return constituentSymbols(datasets, index, ctx);
   const cached = await datasets.symbols(ctx);
-  return answerFrom(cached, symbolList(cached.value), 'stocks');
+  return answerFrom(cached, symbolList(cached.value), 'stocks', fetchAsOf(cached.fetchedAt));
 }

@@ -30,8 +30,6 @@ export class StreamHub {
   private readonly perIp = new Map<string, number>();
   private readonly replay: ReplayBuffer;
   private readonly heartbeat: NodeJS.Timeout;
-  /** The latest quote seen per symbol (JSON), for snapshots. */
-  private readonly latest = new Map<string, string>();
   /**
    * One string per symbol shared by every stream: each stream's list comes from splitting its own
    * query, and 10,000 streams of ~50 symbols would otherwise hold half a million copies.
@@ -69,11 +67,6 @@ export class StreamHub {
     else this.perIp.set(ip, held);
   }
 
-  /** The latest quote this replica has sent or relayed for `symbol`, as JSON. */
-  latestQuote(symbol: string): string | undefined {
-    return this.latest.get(symbol);
-  }
-
   /** Events after `lastId` for these symbols, or undefined when a snapshot must be sent instead. */
   missedSince(lastId: number, symbols: readonly string[]): QuoteEvent[] | undefined {
     return this.replay.since(lastId, this.lastId, new Set(symbols));
@@ -105,7 +98,6 @@ export class StreamHub {
     const pending = new Map<Client, Buffer[]>();
     for (const e of events) {
       this.replay.push(e);
-      this.latest.set(e.symbol, e.data);
       if (e.id > this.lastId) this.lastId = e.id;
       const text = Buffer.from(frame(e));
       const subs = this.subscribers.get(e.symbol);
@@ -130,11 +122,6 @@ export class StreamHub {
       this.checkBuffer(c);
     }
     this.opts.onEvents?.(sent);
-  }
-
-  /** Records a quote sent in a snapshot, so later snapshots on this replica agree with it. */
-  remember(symbol: string, data: string): void {
-    if (!this.latest.has(symbol)) this.latest.set(symbol, data);
   }
 
   /** Ends every stream with a final comment; new streams are refused from now on. */

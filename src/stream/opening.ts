@@ -1,8 +1,11 @@
 // What a new stream is sent first: the events it missed since Last-Event-ID when this replica
 // still holds them all, else a snapshot (one quote event per symbol, under the last event id).
+// The snapshot is the quote /stocks/{symbol}/quote answers now, built from the same cached market
+// watch, so a stream and the REST endpoints never show two prices or two as_of for one moment.
 import { NotFoundError } from '../errors.ts';
 import type { RequestContext } from '../market/context.ts';
 import type { Datasets } from '../market/datasets.ts';
+import type { QuoteT } from '../market/models.ts';
 import { quote } from '../market/quotes.ts';
 import { frame } from './events.ts';
 import type { StreamHub } from './hub.ts';
@@ -18,6 +21,18 @@ export interface Opening {
   events: number;
 }
 
+/** A quote's JSON, made once per quote object (many streams open on the same market watch). */
+const serialised = new WeakMap<QuoteT, string>();
+
+function jsonOf(q: QuoteT): string {
+  let json = serialised.get(q);
+  if (json === undefined) {
+    json = JSON.stringify(q);
+    serialised.set(q, json);
+  }
+  return json;
+}
+
 /** Throws NotFoundError when none of the symbols is listed. */
 export async function openingOf(
   hub: StreamHub,
@@ -30,16 +45,13 @@ export async function openingOf(
   const notFound: string[] = [];
   const snapshot: string[] = [];
   for (const symbol of asked) {
-    let data = hub.latestQuote(symbol);
-    if (data === undefined) {
-      try {
-        data = JSON.stringify((await quote(datasets, symbol, ctx)).data);
-      } catch (err) {
-        if (!(err instanceof NotFoundError)) throw err;
-        notFound.push(symbol);
-        continue;
-      }
-      hub.remember(symbol, data);
+    let data: string;
+    try {
+      data = jsonOf((await quote(datasets, symbol, ctx)).data);
+    } catch (err) {
+      if (!(err instanceof NotFoundError)) throw err;
+      notFound.push(symbol);
+      continue;
     }
     symbols.push(symbol);
     snapshot.push(frame({ id: hub.lastEventId, symbol, data }));

@@ -198,3 +198,28 @@ export function sessionsOfDay(now: Instant): { open: number; close: number }[] {
   const day = karachiDay(toMs(now));
   return sessionsOn(day).map(([open, close]) => ({ open: at(day, open), close: at(day, close) }));
 }
+
+/**
+ * The end of the last session that closed at or before `now` (Friday's 12:00 counts), epoch ms.
+ * Weekends are skipped; no holiday calendar is known (see the top of this file).
+ */
+export function lastSessionClose(now: Instant): number {
+  const ms = toMs(now);
+  for (let day = karachiDay(ms); ; day--) {
+    const sessions = sessionsOn(day);
+    for (let i = sessions.length - 1; i >= 0; i--) {
+      const t = at(day, (sessions[i] as Session)[1]);
+      if (t <= ms) return t;
+    }
+  }
+}
+
+/**
+ * The time a live page fetched at `fetchedAt` describes: the fetch itself during a session;
+ * otherwise the end of the last session, since prices do not move between sessions. This is a
+ * fact of the exchange's timetable, so it holds whether or not cache freshness follows the clock.
+ */
+export function marketDataTime(fetchedAt: Instant): number {
+  const ms = toMs(fetchedAt);
+  return isMarketOpen(ms) ? ms : lastSessionClose(ms);
+}

@@ -252,16 +252,18 @@ describe('the market at a glance', () => {
     assert.equal(harness.portal.counts().requests['GET /market-watch'], 1);
   });
 
-  it('counts advances, declines and totals over the market watch', async () => {
+  it('counts advances, declines and totals over the market watch, the untraded as unchanged', async () => {
     const svc = await harness.fresh();
     const board = harness.portal.motion.view().marketWatch;
+    const onBoard = new Set(board.map((r) => r.symbol));
+    const untraded = harness.portal.dataset.screener.filter((r) => !onBoard.has(r.symbol)).length;
     const res = await http(svc.url, '/market/breadth');
     assert.equal(res.status, 200);
     assert.deepEqual(res.json.data, {
       advances: board.filter((r) => r.change! > 0).length,
       declines: board.filter((r) => r.change! < 0).length,
-      unchanged: board.filter((r) => r.change === 0).length,
-      total: board.length,
+      unchanged: board.filter((r) => r.change === 0).length + untraded,
+      total: board.length + untraded,
       total_volume: board.reduce((n, r) => n + r.volume!, 0),
       total_value: Math.round(board.reduce((n, r) => n + r.current! * r.volume!, 0)),
     });

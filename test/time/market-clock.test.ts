@@ -7,6 +7,8 @@ import {
   freshUntil,
   isMarketOpen,
   karachiDate,
+  lastSessionClose,
+  marketDataTime,
   nextSessionClose,
   nextSessionOpen,
 } from '../../src/time/market-clock.ts';
@@ -294,6 +296,46 @@ describe('market clock: properties', () => {
         assert.ok(until >= t);
         assert.ok(until - t <= 4 * 86_400_000, `${k} ${until - t}`);
         if (k === 'intraday' && isMarketOpen(t)) assert.ok(until <= t + cfg.intradayTtlSec * 1000);
+      }),
+    );
+  });
+});
+
+describe('lastSessionClose and marketDataTime', () => {
+  const cases: readonly [at: string, close: string][] = [
+    ['thu 02:17', 'wed 15:30'],
+    ['mon 09:29', '2026-10-02 16:30'],
+    ['mon 15:30', 'mon 15:30'],
+    ['mon 20:00', 'mon 15:30'],
+    ['fri 12:00', 'fri 12:00'],
+    ['fri 13:05', 'fri 12:00'],
+    ['fri 17:00', 'fri 16:30'],
+    ['sat 11:00', 'fri 16:30'],
+    ['sun 23:59', 'fri 16:30'],
+  ];
+  for (const [at, close] of cases) {
+    it(`${at} -> ${close}`, () => {
+      assert.equal(lastSessionClose(pk(at)), ms(close));
+      assert.equal(marketDataTime(pk(at)), ms(close), 'closed: the last close');
+    });
+  }
+
+  it('during a session the data is as of its fetch', () => {
+    for (const at of ['mon 09:30', 'wed 11:11:11', 'fri 09:15', 'fri 15:00', 'fri 16:29:59']) {
+      assert.equal(marketDataTime(pk(at)), ms(at), at);
+    }
+  });
+
+  it('is never after the instant, and ends a session', () => {
+    fc.assert(
+      fc.property(instant, (t) => {
+        const close = lastSessionClose(t);
+        assert.ok(close <= t);
+        assert.ok(isMarketOpen(close - 1) && !isMarketOpen(close));
+        const data = marketDataTime(t);
+        assert.ok(data <= t);
+        if (!isMarketOpen(t)) assert.equal(data, close);
+        else assert.equal(data, t);
       }),
     );
   });

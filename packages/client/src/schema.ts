@@ -770,11 +770,11 @@ export interface components {
       high: number | null;
       /** @description PKR; null where the portal prints 0 (no trade today) */
       low: number | null;
-      /** @description shares traded today */
+      /** @description shares traded today; 0 for a symbol not traded today (not on the market watch); null only where the market watch row has no volume */
       volume: number | null;
-      /** @description PKR, against LDCP */
+      /** @description PKR, against LDCP; 0 for a symbol not traded today (its price is its last close, unchanged), as the portal’s sector tables show it */
       change: number | null;
-      /** @description percent, against LDCP (a number, never a formatted string) */
+      /** @description percent, against LDCP (a number, never a formatted string); 0 for a symbol not traded today, like `change` */
       change_pct: number | null;
       /** @description PKR; today's lower price limit, from the company page */
       circuit_breaker_low: number | null;
@@ -802,7 +802,7 @@ export interface components {
       haircut: number | null;
       /** @description percent, year to date, not adjusted for payouts (company page) */
       ytd_change_pct: number | null;
-      /** @description when the price was read: the market-watch fetch time (the screener’s for a symbol not on the market watch), ISO 8601 with +05:00 */
+      /** @description the time the price describes, ISO 8601 with +05:00: the market watch’s fetch when it was fetched during a session, else the end of the last session (the screener’s, by the same rule, for a symbol not on the market watch) */
       as_of: string;
       /** @description when the extras were read: the company page's own `As of …` time, ISO 8601 with +05:00 */
       extras_as_of: string | null;
@@ -890,8 +890,11 @@ export interface components {
     SectorSummary: {
       sector_code: string;
       sector_name: string;
+      /** @description symbols of the sector above LDCP (the portal’s count) */
       advance: number | null;
+      /** @description symbols of the sector below LDCP (the portal’s count) */
       decline: number | null;
+      /** @description symbols of the sector at LDCP, including those not traded today (the portal’s count; /market/breadth counts alike) */
       unchanged: number | null;
       /** @description shares */
       turnover: number | null;
@@ -1140,9 +1143,9 @@ export interface components {
       advances: number;
       /** @description symbols trading below LDCP */
       declines: number;
-      /** @description symbols at LDCP */
+      /** @description symbols at LDCP, including those not traded today (on the screener, not on the market watch), as the portal’s sector table counts them: the sum of /sectors’ `unchanged` */
       unchanged: number;
-      /** @description symbols on the market watch (advances + declines + unchanged) */
+      /** @description advances + declines + unchanged: the symbols on the market watch plus the equities not traded today */
       total: number;
       /** @description shares traded today across the market watch */
       total_volume: number;
@@ -1339,7 +1342,7 @@ export interface operations {
               cached: boolean;
               /** @description number of items in data */
               count: number;
-              /** @description the time the data describes, ISO 8601 with the market's offset (+05:00): the page's own time where the portal prints one (the index levels' `As of …`), else when the portal was fetched. Part of the cached answer: a stale copy carries its own, older as_of */
+              /** @description the time the data describes, ISO 8601 with the market's offset (+05:00): the page's own time where the portal prints one (the index levels' `As of …`); for market data otherwise the fetch when it was made during a session, else the end of the last session (prices do not move in between); for the listing and filings the fetch. Part of the cached answer: a stale copy carries its own, older as_of */
               as_of: string;
             };
           };
@@ -1512,13 +1515,13 @@ export interface operations {
               timestamp: string;
               /** @description true when served from cache */
               cached: boolean;
-              /** @description the time the data describes, ISO 8601 with the market's offset (+05:00): the page's own time where the portal prints one (the index levels' `As of …`), else when the portal was fetched. Part of the cached answer: a stale copy carries its own, older as_of */
+              /** @description the time the data describes, ISO 8601 with the market's offset (+05:00): the page's own time where the portal prints one (the index levels' `As of …`); for market data otherwise the fetch when it was made during a session, else the end of the last session (prices do not move in between); for the listing and filings the fetch. Part of the cached answer: a stale copy carries its own, older as_of */
               as_of: string;
             };
           };
           /**
            * @example symbol,name,sector_code,listed_in,price,market_cap,pe_ratio,dividend_yield,free_float,volume_avg_30d,change_1y_pct,ldcp,open,high,low,volume,change,change_pct,as_of,circuit_breaker_low,circuit_breaker_high,day_range_low,day_range_high,week52_low,week52_high,bid_price,bid_volume,ask_price,ask_volume,var,haircut,ytd_change_pct,extras_as_of
-           *     ENGRO,Engro Corporation Limited,0809,"ALLSHR,KMI30,KMIALLSHR,KSE100,KSE100PR,KSE30",412.35,221267010000,10.0745,0,268300000,46457.07,107.995,426.83,426.13,436.43,409.02,22155,-14.48,-3.392,2026-11-20T16:35:02+05:00,384.15,469.51,409.02,436.43,329.16,515.14,412.3,2400,412.4,700,11,15,-7.08,2026-11-20T16:35:00+05:00
+           *     ENGRO,Engro Corporation Limited,0809,"ALLSHR,KMI30,KMIALLSHR,KSE100,KSE100PR,KSE30",412.35,221267010000,10.0745,0,268300000,46457.07,107.995,426.83,426.13,436.43,409.02,22155,-14.48,-3.392,2026-11-20T16:30:00+05:00,384.15,469.51,409.02,436.43,329.16,515.14,412.3,2400,412.4,700,11,15,-7.08,2026-11-20T16:35:00+05:00
            */
           'text/csv': string;
         };
@@ -1712,7 +1715,7 @@ export interface operations {
               cached: boolean;
               /** @description number of items in data */
               count: number;
-              /** @description the time the data describes, ISO 8601 with the market's offset (+05:00): the page's own time where the portal prints one (the index levels' `As of …`), else when the portal was fetched. Part of the cached answer: a stale copy carries its own, older as_of */
+              /** @description the time the data describes, ISO 8601 with the market's offset (+05:00): the page's own time where the portal prints one (the index levels' `As of …`); for market data otherwise the fetch when it was made during a session, else the end of the last session (prices do not move in between); for the listing and filings the fetch. Part of the cached answer: a stale copy carries its own, older as_of */
               as_of: string;
               /** @description how far the adjustment reaches (adjusted=true only) */
               adjustment?: {
@@ -1899,7 +1902,7 @@ export interface operations {
               cached: boolean;
               /** @description number of items in data */
               count: number;
-              /** @description the time the data describes, ISO 8601 with the market's offset (+05:00): the page's own time where the portal prints one (the index levels' `As of …`), else when the portal was fetched. Part of the cached answer: a stale copy carries its own, older as_of */
+              /** @description the time the data describes, ISO 8601 with the market's offset (+05:00): the page's own time where the portal prints one (the index levels' `As of …`); for market data otherwise the fetch when it was made during a session, else the end of the last session (prices do not move in between); for the listing and filings the fetch. Part of the cached answer: a stale copy carries its own, older as_of */
               as_of: string;
             };
           };
@@ -2068,7 +2071,7 @@ export interface operations {
               timestamp: string;
               /** @description true when served from cache */
               cached: boolean;
-              /** @description the time the data describes, ISO 8601 with the market's offset (+05:00): the page's own time where the portal prints one (the index levels' `As of …`), else when the portal was fetched. Part of the cached answer: a stale copy carries its own, older as_of */
+              /** @description the time the data describes, ISO 8601 with the market's offset (+05:00): the page's own time where the portal prints one (the index levels' `As of …`); for market data otherwise the fetch when it was made during a session, else the end of the last session (prices do not move in between); for the listing and filings the fetch. Part of the cached answer: a stale copy carries its own, older as_of */
               as_of: string;
             };
           };
@@ -2243,7 +2246,7 @@ export interface operations {
               cached: boolean;
               /** @description number of items in data */
               count: number;
-              /** @description the time the data describes, ISO 8601 with the market's offset (+05:00): the page's own time where the portal prints one (the index levels' `As of …`), else when the portal was fetched. Part of the cached answer: a stale copy carries its own, older as_of */
+              /** @description the time the data describes, ISO 8601 with the market's offset (+05:00): the page's own time where the portal prints one (the index levels' `As of …`); for market data otherwise the fetch when it was made during a session, else the end of the last session (prices do not move in between); for the listing and filings the fetch. Part of the cached answer: a stale copy carries its own, older as_of */
               as_of: string;
             };
           };
@@ -2419,7 +2422,7 @@ export interface operations {
               cached: boolean;
               /** @description number of items in data */
               count: number;
-              /** @description the time the data describes, ISO 8601 with the market's offset (+05:00): the page's own time where the portal prints one (the index levels' `As of …`), else when the portal was fetched. Part of the cached answer: a stale copy carries its own, older as_of */
+              /** @description the time the data describes, ISO 8601 with the market's offset (+05:00): the page's own time where the portal prints one (the index levels' `As of …`); for market data otherwise the fetch when it was made during a session, else the end of the last session (prices do not move in between); for the listing and filings the fetch. Part of the cached answer: a stale copy carries its own, older as_of */
               as_of: string;
             };
           };
@@ -2590,7 +2593,7 @@ export interface operations {
               cached: boolean;
               /** @description number of items in data */
               count: number;
-              /** @description the time the data describes, ISO 8601 with the market's offset (+05:00): the page's own time where the portal prints one (the index levels' `As of …`), else when the portal was fetched. Part of the cached answer: a stale copy carries its own, older as_of */
+              /** @description the time the data describes, ISO 8601 with the market's offset (+05:00): the page's own time where the portal prints one (the index levels' `As of …`); for market data otherwise the fetch when it was made during a session, else the end of the last session (prices do not move in between); for the listing and filings the fetch. Part of the cached answer: a stale copy carries its own, older as_of */
               as_of: string;
               /** @description how far back the record reaches */
               coverage: {
@@ -2774,7 +2777,7 @@ export interface operations {
               cached: boolean;
               /** @description number of items in data */
               count: number;
-              /** @description the time the data describes, ISO 8601 with the market's offset (+05:00): the page's own time where the portal prints one (the index levels' `As of …`), else when the portal was fetched. Part of the cached answer: a stale copy carries its own, older as_of */
+              /** @description the time the data describes, ISO 8601 with the market's offset (+05:00): the page's own time where the portal prints one (the index levels' `As of …`); for market data otherwise the fetch when it was made during a session, else the end of the last session (prices do not move in between); for the listing and filings the fetch. Part of the cached answer: a stale copy carries its own, older as_of */
               as_of: string;
             };
           };
@@ -2947,7 +2950,7 @@ export interface operations {
               cached: boolean;
               /** @description number of items in data */
               count: number;
-              /** @description the time the data describes, ISO 8601 with the market's offset (+05:00): the page's own time where the portal prints one (the index levels' `As of …`), else when the portal was fetched. Part of the cached answer: a stale copy carries its own, older as_of */
+              /** @description the time the data describes, ISO 8601 with the market's offset (+05:00): the page's own time where the portal prints one (the index levels' `As of …`); for market data otherwise the fetch when it was made during a session, else the end of the last session (prices do not move in between); for the listing and filings the fetch. Part of the cached answer: a stale copy carries its own, older as_of */
               as_of: string;
             };
           };
@@ -3134,7 +3137,7 @@ export interface operations {
               cached: boolean;
               /** @description number of items in data */
               count: number;
-              /** @description the time the data describes, ISO 8601 with the market's offset (+05:00): the page's own time where the portal prints one (the index levels' `As of …`), else when the portal was fetched. Part of the cached answer: a stale copy carries its own, older as_of */
+              /** @description the time the data describes, ISO 8601 with the market's offset (+05:00): the page's own time where the portal prints one (the index levels' `As of …`); for market data otherwise the fetch when it was made during a session, else the end of the last session (prices do not move in between); for the listing and filings the fetch. Part of the cached answer: a stale copy carries its own, older as_of */
               as_of: string;
             };
           };
@@ -3304,7 +3307,7 @@ export interface operations {
               cached: boolean;
               /** @description number of items in data */
               count: number;
-              /** @description the time the data describes, ISO 8601 with the market's offset (+05:00): the page's own time where the portal prints one (the index levels' `As of …`), else when the portal was fetched. Part of the cached answer: a stale copy carries its own, older as_of */
+              /** @description the time the data describes, ISO 8601 with the market's offset (+05:00): the page's own time where the portal prints one (the index levels' `As of …`); for market data otherwise the fetch when it was made during a session, else the end of the last session (prices do not move in between); for the listing and filings the fetch. Part of the cached answer: a stale copy carries its own, older as_of */
               as_of: string;
               /** @description symbols asked for that the exchange does not list */
               not_found: string[];
@@ -3312,7 +3315,7 @@ export interface operations {
           };
           /**
            * @example symbol,name,sector_code,listed_in,price,market_cap,pe_ratio,dividend_yield,free_float,volume_avg_30d,change_1y_pct,ldcp,open,high,low,volume,change,change_pct,as_of,circuit_breaker_low,circuit_breaker_high,day_range_low,day_range_high,week52_low,week52_high,bid_price,bid_volume,ask_price,ask_volume,var,haircut,ytd_change_pct,extras_as_of
-           *     ENGRO,Engro Corporation Limited,0809,"ALLSHR,KMI30,KMIALLSHR,KSE100,KSE100PR,KSE30",412.35,221267010000,10.0745,0,268300000,46457.07,107.995,426.83,426.13,436.43,409.02,22155,-14.48,-3.392,2026-11-20T16:35:02+05:00,384.15,469.51,409.02,436.43,329.16,515.14,412.3,2400,412.4,700,11,15,-7.08,2026-11-20T16:35:00+05:00
+           *     ENGRO,Engro Corporation Limited,0809,"ALLSHR,KMI30,KMIALLSHR,KSE100,KSE100PR,KSE30",412.35,221267010000,10.0745,0,268300000,46457.07,107.995,426.83,426.13,436.43,409.02,22155,-14.48,-3.392,2026-11-20T16:30:00+05:00,384.15,469.51,409.02,436.43,329.16,515.14,412.3,2400,412.4,700,11,15,-7.08,2026-11-20T16:35:00+05:00
            */
           'text/csv': string;
         };
@@ -3469,7 +3472,7 @@ export interface operations {
               cached: boolean;
               /** @description number of items in data */
               count: number;
-              /** @description the time the data describes, ISO 8601 with the market's offset (+05:00): the page's own time where the portal prints one (the index levels' `As of …`), else when the portal was fetched. Part of the cached answer: a stale copy carries its own, older as_of */
+              /** @description the time the data describes, ISO 8601 with the market's offset (+05:00): the page's own time where the portal prints one (the index levels' `As of …`); for market data otherwise the fetch when it was made during a session, else the end of the last session (prices do not move in between); for the listing and filings the fetch. Part of the cached answer: a stale copy carries its own, older as_of */
               as_of: string;
             };
           };
@@ -3621,13 +3624,13 @@ export interface operations {
               timestamp: string;
               /** @description true when served from cache */
               cached: boolean;
-              /** @description the time the data describes, ISO 8601 with the market's offset (+05:00): the page's own time where the portal prints one (the index levels' `As of …`), else when the portal was fetched. Part of the cached answer: a stale copy carries its own, older as_of */
+              /** @description the time the data describes, ISO 8601 with the market's offset (+05:00): the page's own time where the portal prints one (the index levels' `As of …`); for market data otherwise the fetch when it was made during a session, else the end of the last session (prices do not move in between); for the listing and filings the fetch. Part of the cached answer: a stale copy carries its own, older as_of */
               as_of: string;
             };
           };
           /**
            * @example advances,declines,unchanged,total,total_volume,total_value
-           *     24,37,0,61,83267806,15771817735
+           *     24,37,3,64,83267806,15771817735
            */
           'text/csv': string;
         };
@@ -3761,7 +3764,7 @@ export interface operations {
               timestamp: string;
               /** @description true when served from cache */
               cached: boolean;
-              /** @description the time the data describes, ISO 8601 with the market's offset (+05:00): the page's own time where the portal prints one (the index levels' `As of …`), else when the portal was fetched. Part of the cached answer: a stale copy carries its own, older as_of */
+              /** @description the time the data describes, ISO 8601 with the market's offset (+05:00): the page's own time where the portal prints one (the index levels' `As of …`); for market data otherwise the fetch when it was made during a session, else the end of the last session (prices do not move in between); for the listing and filings the fetch. Part of the cached answer: a stale copy carries its own, older as_of */
               as_of: string;
             };
           };
@@ -3995,7 +3998,7 @@ export interface operations {
               cached: boolean;
               /** @description number of items in data */
               count: number;
-              /** @description the time the data describes, ISO 8601 with the market's offset (+05:00): the page's own time where the portal prints one (the index levels' `As of …`), else when the portal was fetched. Part of the cached answer: a stale copy carries its own, older as_of */
+              /** @description the time the data describes, ISO 8601 with the market's offset (+05:00): the page's own time where the portal prints one (the index levels' `As of …`); for market data otherwise the fetch when it was made during a session, else the end of the last session (prices do not move in between); for the listing and filings the fetch. Part of the cached answer: a stale copy carries its own, older as_of */
               as_of: string;
             };
           };
@@ -4153,7 +4156,7 @@ export interface operations {
               cached: boolean;
               /** @description number of items in data */
               count: number;
-              /** @description the time the data describes, ISO 8601 with the market's offset (+05:00): the page's own time where the portal prints one (the index levels' `As of …`), else when the portal was fetched. Part of the cached answer: a stale copy carries its own, older as_of */
+              /** @description the time the data describes, ISO 8601 with the market's offset (+05:00): the page's own time where the portal prints one (the index levels' `As of …`); for market data otherwise the fetch when it was made during a session, else the end of the last session (prices do not move in between); for the listing and filings the fetch. Part of the cached answer: a stale copy carries its own, older as_of */
               as_of: string;
             };
           };
@@ -4318,7 +4321,7 @@ export interface operations {
               cached: boolean;
               /** @description number of items in data */
               count: number;
-              /** @description the time the data describes, ISO 8601 with the market's offset (+05:00): the page's own time where the portal prints one (the index levels' `As of …`), else when the portal was fetched. Part of the cached answer: a stale copy carries its own, older as_of */
+              /** @description the time the data describes, ISO 8601 with the market's offset (+05:00): the page's own time where the portal prints one (the index levels' `As of …`); for market data otherwise the fetch when it was made during a session, else the end of the last session (prices do not move in between); for the listing and filings the fetch. Part of the cached answer: a stale copy carries its own, older as_of */
               as_of: string;
             };
           };
@@ -4475,7 +4478,7 @@ export interface operations {
               cached: boolean;
               /** @description number of items in data */
               count: number;
-              /** @description the time the data describes, ISO 8601 with the market's offset (+05:00): the page's own time where the portal prints one (the index levels' `As of …`), else when the portal was fetched. Part of the cached answer: a stale copy carries its own, older as_of */
+              /** @description the time the data describes, ISO 8601 with the market's offset (+05:00): the page's own time where the portal prints one (the index levels' `As of …`); for market data otherwise the fetch when it was made during a session, else the end of the last session (prices do not move in between); for the listing and filings the fetch. Part of the cached answer: a stale copy carries its own, older as_of */
               as_of: string;
             };
           };
@@ -4652,7 +4655,7 @@ export interface operations {
               cached: boolean;
               /** @description number of items in data */
               count: number;
-              /** @description the time the data describes, ISO 8601 with the market's offset (+05:00): the page's own time where the portal prints one (the index levels' `As of …`), else when the portal was fetched. Part of the cached answer: a stale copy carries its own, older as_of */
+              /** @description the time the data describes, ISO 8601 with the market's offset (+05:00): the page's own time where the portal prints one (the index levels' `As of …`); for market data otherwise the fetch when it was made during a session, else the end of the last session (prices do not move in between); for the listing and filings the fetch. Part of the cached answer: a stale copy carries its own, older as_of */
               as_of: string;
             };
           };
@@ -4804,7 +4807,7 @@ export interface operations {
               timestamp: string;
               /** @description true when served from cache */
               cached: boolean;
-              /** @description the time the data describes, ISO 8601 with the market's offset (+05:00): the page's own time where the portal prints one (the index levels' `As of …`), else when the portal was fetched. Part of the cached answer: a stale copy carries its own, older as_of */
+              /** @description the time the data describes, ISO 8601 with the market's offset (+05:00): the page's own time where the portal prints one (the index levels' `As of …`); for market data otherwise the fetch when it was made during a session, else the end of the last session (prices do not move in between); for the listing and filings the fetch. Part of the cached answer: a stale copy carries its own, older as_of */
               as_of: string;
             };
           };

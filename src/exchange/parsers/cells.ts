@@ -6,24 +6,25 @@ import { isSpace } from '../html/text.ts';
 const POW10 = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15];
 
 /**
- * The portal's value without binary float noise. Its `data-order` values are printed binary floats
- * (`-1.7239999999999998`, `892213549.6899999`, `368.9200000000128`): the shortest form at 12
- * significant digits drops the noise and keeps every digit the portal means (`17.804780876494025`
- * keeps 12 of them, where a cut at 4 decimals left 17.8048). Large values (rupee market caps with
- * paisa, `21343031117.37`) keep 4 decimals, which 12 significant digits would cut. Never -0.
+ * The portal's value without binary float noise, the one rounding rule for every number the API
+ * gives. Its `data-order` values are printed binary floats (`-1.7239999999999998`,
+ * `892213549.6899999`, `368.9200000000128`): the shortest form at 12 significant digits drops the
+ * noise and keeps every digit the portal means (`17.804780876494025` keeps 12 of them, where a cut
+ * at 4 decimals left 17.8048). From 1e10 up, 12 significant digits would cut into the whole part
+ * or the paisa of a rupee amount, so such values keep their whole part and at most 2 decimals
+ * (`21343031117.37` stays; `449048700000.0001` → `449048700000`, `619918036460.8401` →
+ * `619918036460.84`): the portal prints no finer unit than a paisa on them. Never -0.
  */
 export function denoise(value: number): number {
   if (value === 0) return 0;
   if (!Number.isFinite(value) || Number.isInteger(value)) return value;
-  const rounded = Math.abs(value) < 1e8 ? Number(value.toPrecision(12)) : round4(value);
+  // toFixed rounds the exact binary value to decimals (no multiplication to round first).
+  const rounded = Math.abs(value) < LARGE ? Number(value.toPrecision(12)) : Number(value.toFixed(2));
   return rounded === 0 ? 0 : rounded;
 }
 
-function round4(value: number): number {
-  // Below 1e11, value × 1e4 stays under 2^53, so Math.round is exact and the division is correctly
-  // rounded; beyond it, toFixed does the decimal rounding.
-  return Math.abs(value) < 1e11 ? Math.round(value * 1e4) / 1e4 : Number(value.toFixed(4));
-}
+/** Where 12 significant digits would leave fewer than 2 decimals. */
+const LARGE = 1e10;
 
 /** How the portal shows a value it does not have. */
 export function isNotAvailable(text: string): boolean {

@@ -40,26 +40,74 @@ describe('denoise', () => {
     assert.equal(denoise(0.000012345678901234), 0.0000123456789012);
   });
 
-  it('keeps integers, large values and non-finite values, and never returns -0', () => {
+  it('keeps the whole part and at most 2 decimals of large values (rupees and paisa)', () => {
+    assert.equal(denoise(21343031117.37), 21343031117.37);
+    assert.equal(denoise(449048700000.0001), 449048700000);
+    assert.equal(denoise(619918036460.8401), 619918036460.84);
+    assert.equal(denoise(123456789012.34567), 123456789012.35);
+    assert.equal(denoise(-98765432109.876), -98765432109.88);
+    // Just below the threshold, 12 significant digits still leave 2 decimals.
+    assert.equal(denoise(9999999999.994999), 9999999999.99);
+  });
+
+  it('keeps integers and non-finite values, and never returns -0', () => {
     assert.equal(denoise(4496408), 4496408);
-    assert.equal(denoise(123456789012.34567), 123456789012.3457);
     assert.ok(Object.is(denoise(-1e-320), 0) || Object.is(denoise(-1e-320), -1e-320));
     assert.ok(Object.is(denoise(-0), 0));
     assert.ok(Number.isNaN(denoise(NaN)));
   });
 
-  it('is idempotent and within 12 significant digits of the value', () => {
+  /** Decimals in the shortest form JSON writes (no exponent below 1e21). */
+  const decimalsOf = (r: number): number => {
+    const s = String(Math.abs(r));
+    if (s.includes('e')) return Number(s.split('e-')[1] ?? 0) + (s.split('e')[0]!.split('.')[1]?.length ?? 0);
+    return s.split('.')[1]?.length ?? 0;
+  };
+
+  it('gives at most 12 significant digits, or for large values the whole part and at most 2 decimals', () => {
     fc.assert(
-      fc.property(fc.double({ min: -1e15, max: 1e15, noNaN: true }), (x) => {
+      fc.property(fc.double({ min: -1e18, max: 1e18, noNaN: true }), (x) => {
         const r = denoise(x);
-        assert.equal(denoise(r), r);
-        // 12 significant digits, and never fewer than 4 decimals.
-        assert.ok(
-          Math.abs(r - x) <= Math.min(Math.abs(x) * 5e-12, 0.00005) + Math.abs(x) * 1e-15,
-          `${x} → ${r}`,
-        );
+        assert.equal(denoise(r), r, 'idempotent');
         assert.ok(!Object.is(r, -0));
+        if (Math.abs(x) < 1e10) {
+          assert.ok(Number(r.toPrecision(12)) === r, `${x} → ${r}: at most 12 significant digits`);
+          assert.ok(Math.abs(r - x) <= Math.abs(x) * 5e-12 * (1 + 1e-9), `${x} → ${r}`);
+        } else {
+          assert.ok(decimalsOf(r) <= 2, `${x} → ${r}: at most 2 decimals`);
+          assert.ok(Math.abs(r - x) <= 0.005 + Math.abs(x) * 2 ** -52, `${x} → ${r}: whole part kept`);
+        }
       }),
+    );
+  });
+
+  it('removes the noise of a value the portal printed: the decimal it meant comes back', () => {
+    const noisy = (y: number, ulps: number): number => {
+      const buf = new Float64Array([y]);
+      const bits = new BigInt64Array(buf.buffer);
+      bits[0] = bits[0]! + BigInt(ulps);
+      return buf[0]!;
+    };
+    const ulps = fc.integer({ min: -4, max: 4 });
+    // Large amounts in paisa, up to a trillion rupees (the largest market caps), where a few ulps
+    // of noise stay far below a paisa.
+    fc.assert(
+      fc.property(fc.integer({ min: 1e12, max: 1e14 }), fc.boolean(), ulps, (paisa, neg, u) => {
+        const y = ((neg ? -1 : 1) * paisa) / 100;
+        assert.equal(denoise(noisy(y, u)), y, `${y} ± ${u} ulp`);
+      }),
+    );
+    // Smaller values with up to 11 significant digits.
+    fc.assert(
+      fc.property(
+        fc.double({ min: 1e-6, max: 1e10, noNaN: true }),
+        fc.integer({ min: 1, max: 11 }),
+        ulps,
+        (a, k, u) => {
+          const y = Number(a.toPrecision(k));
+          assert.equal(denoise(noisy(y, u)), y, `${y} ± ${u} ulp`);
+        },
+      ),
     );
   });
 });
