@@ -57,16 +57,22 @@ export function listEnvelope(item: string | TSchema, description: string, extraM
 /** One documented error response: the envelope, with what the status means here. */
 export const errorRef = (description: string) => Type.Unsafe({ $ref: 'ErrorEnvelope#', description });
 
+const GENERAL_400 =
+  'invalid query (code bad_request): a parameter the endpoint does not take, one given empty or more than once, or parameters that contradict each other';
+
 /** The error responses every data route can give. */
 export function errorResponses(extra: Record<number, string> = {}): Record<number, TSchema> {
   const base: Record<number, string> = {
-    422: 'request validation failed (code bad_request)',
+    400: GENERAL_400,
+    422: "request validation failed (code bad_request): a parameter's value is not accepted (not one of its values, the wrong type or form, out of range), or a required parameter is missing",
     429: 'more than the allowed requests a minute from this IP, or its exchange-fetch budget is spent',
     502: 'the exchange page could not be read (upstream_data_error) or a caller proxy failed (proxy_unreachable)',
     503: 'the exchange was unreachable and nothing is cached (exchange_unavailable)',
     500: 'unexpected server error (internal_error)',
     ...extra,
   };
+  // Every endpoint can meet the general 400; an endpoint's own reasons are added to it.
+  if (extra[400] !== undefined) base[400] = `${GENERAL_400}; also: ${extra[400]}`;
   return Object.fromEntries(Object.entries(base).map(([status, text]) => [status, errorRef(text)]));
 }
 

@@ -3,7 +3,7 @@
 // adjusted; the factor is 1 after the last action. When the portal's adjusted series cannot be had
 // or read, the rows stay raw with a null factor and meta says why: never a guessed factor.
 import { combine, type Cached } from '../cache/types.ts';
-import { BadRequestError, NotFoundError, UpstreamDataError } from '../errors.ts';
+import { BadRequestError, conflictingParameters, NotFoundError, UpstreamDataError } from '../errors.ts';
 import type { EodRow, PayoutRow } from '../exchange/types.ts';
 import type { Answer } from './answer.ts';
 import { answerKey, derived, karachiTime } from './answer.ts';
@@ -183,20 +183,17 @@ function adjustedKey(symbol: string, query: AdjustedQuery): string {
   });
 }
 
-function flag(name: string, value: string | undefined): boolean {
-  if (value === undefined || value === 'false') return false;
-  if (value === 'true') return true;
-  throw new BadRequestError(`${name} must be true or false, got ${JSON.stringify(value).slice(0, 40)}`);
-}
-
-/** The `adjusted` and `dividends` switches; anything but true/false is a 400 naming them. */
+/**
+ * The `adjusted` and `dividends` switches (booleans checked by the route's schema); dividends
+ * without adjusted contradict each other: a 400.
+ */
 export function parseAdjustedFlags(
-  adjusted: string | undefined,
-  dividends: string | undefined,
+  adjusted: boolean | undefined,
+  dividends: boolean | undefined,
 ): { adjusted: boolean; dividends: boolean } {
-  const flags = { adjusted: flag('adjusted', adjusted), dividends: flag('dividends', dividends) };
+  const flags = { adjusted: adjusted === true, dividends: dividends === true };
   if (flags.dividends && !flags.adjusted) {
-    throw new BadRequestError('dividends=true adjusts prices: use it with adjusted=true');
+    throw conflictingParameters('dividends=true adjusts prices: use it with adjusted=true');
   }
   return flags;
 }

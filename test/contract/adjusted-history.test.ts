@@ -269,11 +269,11 @@ describe('GET /stocks/{symbol}/historical?adjusted=true', () => {
     assert.deepEqual(explicit.json.data, res.json.data);
   });
 
-  it('answers 400 naming the accepted values for a bad adjusted or dividends', async () => {
+  it('answers 422 naming the accepted values for a bad adjusted or dividends, 400 for dividends alone', async () => {
     const bad = await http(svc.url, '/stocks/LUCK/historical?adjusted=yes');
-    assertError(bad.json, 400, 'bad_request', 'adjusted must be true or false, got "yes"');
+    assertError(bad.json, 422, 'bad_request', 'adjusted must be true or false (got "yes")');
     const badDividends = await http(svc.url, '/stocks/LUCK/historical?adjusted=true&dividends=1');
-    assertError(badDividends.json, 400, 'bad_request', /dividends must be true or false/);
+    assertError(badDividends.json, 422, 'bad_request', /dividends must be true or false/);
     const alone = await http(svc.url, '/stocks/LUCK/historical?dividends=true');
     assertError(alone.json, 400, 'bad_request', /with adjusted=true/);
   });

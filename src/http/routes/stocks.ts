@@ -34,16 +34,15 @@ const HistoricalQuery = query({
   limit: Type.Optional(
     Type.Integer({ minimum: 1, maximum: 100_000, description: 'only the newest N rows of the range' }),
   ),
-  // Strings checked by the service, so a bad value is a 400 that names the accepted ones.
   adjusted: Type.Optional(
-    Type.String({
+    Type.Boolean({
       description:
         '`true`: prices adjusted for the capital changes (bonus, right, split) the portal records and the raw prices confirm; each row gains adjustment_factor and meta.adjustment says how far the adjustment reaches. `false` (default): raw prices, as traded',
-      examples: ['true'],
+      examples: [true],
     }),
   ),
   dividends: Type.Optional(
-    Type.String({
+    Type.Boolean({
       description:
         '`true` (with adjusted=true): also adjust for the cash dividends on the payouts page (about the last 17–18 months; meta.adjustment.dividends_from). `false` (default)',
     }),
@@ -147,7 +146,7 @@ export async function stockRoutes(app: FastifyInstance, deps: RouteDeps): Promis
             { adjustment: Type.Optional(AdjustmentMeta) },
           ),
           ...errorResponses({
-            400: 'start is after end; adjusted or dividends not true/false; dividends=true without adjusted=true',
+            400: 'start is after end; dividends=true without adjusted=true',
             404: 'unknown symbol',
           }),
         },
