@@ -104,10 +104,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError | Error, req: FastifyRequest, reply: FastifyReply) => {
     const failure = toServiceError(err, req);
     if (failure instanceof UpstreamDataError) {
-      req.log.error(
-        { pageKind: failure.pageKind, detail: failure.message },
-        'portal page could not be parsed',
-      );
+      req.log.error({ pageKind: failure.pageKind, detail: failure.message }, 'portal page could not be read');
     } else if (failure instanceof InternalError && !(err instanceof ServiceError)) {
       req.log.error({ err }, 'unexpected error');
     } else if (failure.statusCode >= 500) {
