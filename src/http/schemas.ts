@@ -42,10 +42,45 @@ const ref = (id: string) => Type.Unsafe({ $ref: `${id}#` });
 
 const HealthMeta = Type.Object({ timestamp, cached });
 
-/** `portalData`: false for answers not built from portal data (health), whose meta has no as_of. */
-export function singleEnvelope(resourceId: string, description: string, portalData = true): TSchema {
-  return Type.Object({ data: ref(resourceId), meta: portalData ? Meta : HealthMeta }, { description });
+/**
+ * `portalData`: false for answers not built from portal data (health), whose meta has no as_of.
+ * `extraMeta`: meta fields this endpoint adds (documented per endpoint).
+ */
+export function singleEnvelope(
+  resourceId: string,
+  description: string,
+  portalData = true,
+  extraMeta?: TProperties,
+): TSchema {
+  const base = portalData ? Meta : HealthMeta;
+  const meta = extraMeta ? Type.Object({ ...base.properties, ...extraMeta }) : base;
+  return Type.Object({ data: ref(resourceId), meta }, { description });
 }
+
+/**
+ * `meta.missing` of an answer joining several portal pages (src/market/partial.ts): present only
+ * when a secondary page could not be had, naming each part left out and why.
+ */
+export const MissingMeta = {
+  missing: Type.Optional(
+    Type.Array(
+      Type.Object(
+        {
+          part: Type.String({
+            description:
+              'what the answer lacks: `dividends` or `capital_changes` (corporate actions), `adjustment` or `dividends` (adjusted history), `extras` (the quote’s company-page fields)',
+          }),
+          reason: Type.String({ description: 'why, in words: the portal’s failure for that page' }),
+        },
+        { additionalProperties: false },
+      ),
+      {
+        description:
+          'present only when a secondary portal page could not be had (unreachable, an error status, or a page that does not parse) and nothing of it is cached: the answer is served from the pages it has, these parts are left out, and it is asked for again within a minute',
+      },
+    ),
+  ),
+};
 
 /** `extraMeta`: meta fields this endpoint adds to the list meta (documented per endpoint). */
 export function listEnvelope(item: string | TSchema, description: string, extraMeta?: TProperties): TSchema {
