@@ -54,8 +54,13 @@ const ogdcDividends = PLANTED_ACTIONS.filter((a) => a.symbol === 'OGDC' && a.kin
 
 describe('composite answers degrade, never fail whole', () => {
   for (const { label, rule } of FAILURES) {
-    it(`payouts page ${label}: corporate actions keep the capital changes, adjusted history its factors`, async () => {
-      const svc = await failing([PAYOUTS], rule);
+    it(`payouts page and symbol list ${label}: corporate actions keep the capital changes, adjusted history its factors, the profile is served`, async () => {
+      const svc = await failing([PAYOUTS, '/symbols'], rule);
+      // Whether a symbol exists is asked of the symbol list, then the screener and the market
+      // watch: the list failing, the screener answers.
+      const profile = await http(svc.url, '/stocks/ENGRO/profile');
+      assert.equal(profile.status, 200, profile.text.slice(0, 300));
+
       const actions = await http(svc.url, '/stocks/ENGRO/corporate-actions');
       assert.equal(actions.status, 200, actions.text.slice(0, 300));
       assert.deepEqual(
