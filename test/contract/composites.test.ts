@@ -113,7 +113,7 @@ describe('composite answers degrade, never fail whole', () => {
       assert.equal(first.status, 200);
       // The company page is fetched in the background; a later quote says it could not be had.
       let quote = first;
-      for (let i = 0; i < 100 && quote.json.meta.missing === undefined; i++) {
+      for (let i = 0; i < 400 && quote.json.meta.missing === undefined; i++) {
         await new Promise((resolve) => setTimeout(resolve, 20));
         quote = await http(svc.url, '/stocks/ENGRO/quote');
       }
