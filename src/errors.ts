@@ -216,3 +216,57 @@ export function clientText(input: string, max = 32): string {
 }
 
 const PLAIN_TOKEN = /^[A-Za-z0-9][A-Za-z0-9._&-]*$/;
+
+/**
+ * Client input quoted in a message: always a JSON string (escaped, so its quotes stay balanced)
+ * of at most `max` characters, with `…` when cut.
+ */
+export function quotedInput(input: string, max = 32): string {
+  const prefix = [...input].slice(0, max).join('');
+  return JSON.stringify(prefix.length < input.length ? `${prefix}…` : prefix);
+}
+
+// Bad query input, one rule for every parameter of every endpoint (docs/api.md, "400 or 422"):
+// the parameters as a set are wrong (one the endpoint does not take, one given empty or twice,
+// two that contradict each other) → 400 invalid query; one parameter's value is wrong (not an
+// accepted value, the wrong type or form, out of range) or a required one is missing → 422
+// validation failed. Every message names the parameter first, in one style:
+// `order must be asc or desc (got "up")`.
+
+/** 422: `name must be <expected> (got "value")`. */
+export function invalidValue(name: string, expected: string, value?: unknown): ValidationError {
+  const got = typeof value === 'string' ? ` (got ${quotedInput(value)})` : '';
+  return new ValidationError(`${name} must be ${expected}${got}`);
+}
+
+/** 422: a required parameter is missing; `what` says what to give, with an example. */
+export function missingParameter(name: string, what: string): ValidationError {
+  return new ValidationError(`${name} is required: ${what}`);
+}
+
+/** 400: a parameter given with no value. */
+export function emptyParameter(name: string, hint?: string): BadRequestError {
+  return new BadRequestError(`${name} must not be empty${hint ? `: ${hint}` : ''}`);
+}
+
+/** 400: a parameter given more than once. */
+export function repeatedParameter(name: string): BadRequestError {
+  return new BadRequestError(`${name} may be given only once`);
+}
+
+/** 400: a parameter the endpoint does not take; `taken` are the ones it does. */
+export function unknownParameter(where: string, name: string, taken: readonly string[]): BadRequestError {
+  const takes = taken.length > 0 ? `this endpoint takes ${taken.join(', ')}` : 'this endpoint takes none';
+  return new BadRequestError(`unknown ${where} ${quotedInput(name)}; ${takes}`);
+}
+
+/** 400: parameters that are each well formed but contradict each other. */
+export function conflictingParameters(message: string): BadRequestError {
+  return new BadRequestError(message);
+}
+
+/** `a, b or c`. */
+export function orList(values: readonly string[]): string {
+  if (values.length <= 1) return values.join('');
+  return `${values.slice(0, -1).join(', ')} or ${values.at(-1)}`;
+}

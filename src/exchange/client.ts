@@ -3,7 +3,7 @@
 // 403, jittered retries on network errors and 5xx, and a 60 s pause after the portal says 429.
 // Every failure leaves here as a typed error from src/errors.ts.
 import { Agent, request, type Dispatcher } from 'undici';
-import { ExchangeUnavailableError, ServiceError } from '../errors.ts';
+import { ExchangeUnavailableError, ServiceError, UpstreamDataError } from '../errors.ts';
 import { parseToken } from './parsers/token.ts';
 import { TokenStore } from './token.ts';
 import type { PageKind } from './types.ts';
@@ -140,7 +140,9 @@ export class ExchangeClient {
         throw new ExchangeUnavailableError(`the exchange answered ${status}`, 30, status);
       }
       this.opts.onFetch?.(req.kind, 'http_other', elapsed);
-      throw new ExchangeUnavailableError(`the exchange answered ${status}`, 60, status);
+      // Any other 4xx (a 404 where the page should be): the portal was reached and answered, but
+      // not with the page; like a page that no longer parses, not like a portal that is down.
+      throw new UpstreamDataError(req.kind, `the exchange answered ${status} where the page should be`);
     }
   }
 

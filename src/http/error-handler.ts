@@ -1,7 +1,10 @@
 // The one place where failures become responses: every 4xx/5xx is `{error:{status, code, message}}`,
-// from a ServiceError (src/errors.ts). Fastify's own failures (its router's, its validator's, its
-// body parser's) are mapped to one of those first; Node's HTTP parser failures never reach Fastify
-// and the front door's own refusals are written by src/http/raw-errors.ts from the same table.
+// from a ServiceError (src/errors.ts), made by `errorResponse` alone (status, headers, body). Three
+// writers put it on the wire: `sendError` through Fastify's reply (routes, Fastify's own failures),
+// `writeError` on the raw response (the front door's refusals, before Fastify), and
+// src/http/raw-errors.ts on the socket (requests Node's parser refused). Fastify's own failures
+// (its router's, its validator's, its body parser's) are mapped to a ServiceError first.
+import type { ServerResponse } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
   ERROR_KINDS,
@@ -16,21 +19,43 @@ import { validationFailure } from './validation-messages.ts';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
-/** What an error answer carries besides the common headers, as name/value pairs. */
-export function errorHeaders(err: ServiceError): string[] {
-  const headers = ['cache-control', 'no-store', 'content-type', JSON_TYPE];
+/** An error answer: its status, its headers besides the common ones (as name/value pairs), its body. */
+export interface ErrorResponse {
+  status: number;
+  headers: string[];
+  body: string;
+}
+
+/** The error answer for `err`, whoever writes it. */
+export function errorResponse(err: ServiceError): ErrorResponse {
+  const body = JSON.stringify({ error: { status: err.statusCode, code: err.code, message: err.message } });
+  const headers = [
+    'cache-control',
+    'no-store',
+    'content-type',
+    JSON_TYPE,
+    'content-length',
+    String(Buffer.byteLength(body)),
+  ];
   if (err.retryAfter !== undefined) headers.push('retry-after', String(err.retryAfter));
-  return headers;
+  return { status: err.statusCode, headers, body };
 }
 
+/** Through Fastify's reply; the common headers are already on the response (the front door's). */
 export function sendError(reply: FastifyReply, err: ServiceError): FastifyReply {
-  const headers = errorHeaders(err);
+  const { status, headers, body } = errorResponse(err);
   for (let i = 0; i < headers.length; i += 2) reply.header(headers[i] as string, headers[i + 1]);
-  return reply.code(err.statusCode).send(errorBody(err));
+  return reply.code(status).send(body);
 }
 
-export function errorBody(err: ServiceError): string {
-  return JSON.stringify({ error: { status: err.statusCode, code: err.code, message: err.message } });
+/**
+ * On the raw response, before Fastify (the request limit, shutdown): `common` are the headers every
+ * answer carries (the request id, CORS), as name/value pairs.
+ */
+export function writeError(res: ServerResponse, err: ServiceError, common: readonly string[]): void {
+  const { status, headers, body } = errorResponse(err);
+  res.writeHead(status, [...common, ...headers]);
+  res.end(body);
 }
 
 // Fastify's own 4xx statuses, by the kind that names them. Anything else a client causes is a 400.
@@ -79,10 +104,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError | Error, req: FastifyRequest, reply: FastifyReply) => {
     const failure = toServiceError(err, req);
     if (failure instanceof UpstreamDataError) {
-      req.log.error(
-        { pageKind: failure.pageKind, detail: failure.message },
-        'portal page could not be parsed',
-      );
+      req.log.error({ pageKind: failure.pageKind, detail: failure.message }, 'portal page could not be read');
     } else if (failure instanceof InternalError && !(err instanceof ServiceError)) {
       req.log.error({ err }, 'unexpected error');
     } else if (failure.statusCode >= 500) {

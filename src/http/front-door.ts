@@ -18,7 +18,7 @@ import type { LimitDecision, RequestLimit } from '../limits/request-limit.ts';
 import type { ClientAddress } from './client-address.ts';
 import { CORS_HEADERS, requestIdOf } from './common-headers.ts';
 import type { Metrics } from './metrics.ts';
-import { writeError } from './raw-errors.ts';
+import { writeError } from './error-handler.ts';
 import type { Replay } from './respond.ts';
 
 export interface FrontDoorOptions {

@@ -2,11 +2,13 @@
 // conditional requests (If-None-Match). Pure functions of the request's headers and query.
 //
 // JSON or CSV: `?format=` when given, else the Accept header read as RFC 9110 §12.5.1 says (media
-// types case-insensitive, `q=0` refuses one, the highest q wins, and a tie goes to JSON, the API's
-// own form). An Accept naming neither (text/html) still gets JSON: errors and the default are
-// JSON, and a browser's Accept should not turn into a 406.
+// types case-insensitive, each offered type takes the q of the most specific range that matches
+// it, `q=0` refuses one, the highest q wins). Between equal q values the more specific match wins
+// (`text/csv, */*` is CSV), and a remaining tie goes to JSON, the API's own form, whatever the
+// order the client listed them in (`text/csv, application/json` is JSON). An Accept naming neither
+// (text/html) still gets JSON: errors and the default are JSON, and a browser's Accept should not
+// turn into a 406.
 import type { FastifyRequest } from 'fastify';
-import Negotiator from 'negotiator';
 
 /** `?format=csv` wins; otherwise the Accept header (representationByAccept). */
 export function wantsCsv(req: FastifyRequest): boolean {
@@ -55,7 +57,43 @@ export function etagMatches(header: string | undefined, etag: string): boolean {
 
 export type Representation = 'json' | 'csv';
 
-const OFFERED = ['application/json', 'text/csv'];
+interface Preference {
+  q: number;
+  /** 0 for `*\/*`, 1 for `type/*`, 2 for the full type: the more specific range decides. */
+  specificity: number;
+}
+
+const REFUSED: Preference = { q: 0, specificity: -1 };
+
+/** How much `accept` wants `type/subtype` (both lower case). */
+function preferenceFor(accept: string, type: string, subtype: string): Preference {
+  let best = REFUSED;
+  for (const range of accept.split(',')) {
+    const [mediaRange = '', ...params] = range.split(';');
+    const [t = '', s = ''] = mediaRange.trim().toLowerCase().split('/');
+    const specificity =
+      t === type && s === subtype ? 2 : t === type && s === '*' ? 1 : t === '*' && s === '*' ? 0 : -1;
+    if (specificity < 0 || specificity < best.specificity) continue;
+    let q = 1;
+    for (const param of params) {
+      const [name = '', value = ''] = param.split('=');
+      if (name.trim().toLowerCase() !== 'q') continue;
+      const parsed = Number(value.trim());
+      q = Number.isFinite(parsed) ? Math.min(Math.max(parsed, 0), 1) : 1;
+    }
+    // The most specific range decides; among equally specific ones, the first.
+    if (specificity > best.specificity) best = { q, specificity };
+  }
+  return best;
+}
+
+function chooseByAccept(accept: string): Representation {
+  const csv = preferenceFor(accept, 'text', 'csv');
+  if (csv.q <= 0) return 'json';
+  const json = preferenceFor(accept, 'application', 'json');
+  if (csv.q > json.q) return 'csv';
+  return csv.q === json.q && csv.specificity > json.specificity ? 'csv' : 'json';
+}
 
 // Clients send few distinct Accept values, so each is parsed once; the bound keeps arbitrary
 // values from growing the map.
@@ -67,8 +105,7 @@ export function representationByAccept(accept: string | undefined): Representati
   if (accept === undefined || accept === '') return 'json';
   let chosen = seen.get(accept);
   if (chosen === undefined) {
-    const preferred = new Negotiator({ headers: { accept } }).mediaType(OFFERED);
-    chosen = preferred === 'text/csv' ? 'csv' : 'json';
+    chosen = chooseByAccept(accept);
     if (seen.size >= SEEN_MAX) seen.clear();
     seen.set(accept, chosen);
   }

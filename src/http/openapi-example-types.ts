@@ -8,7 +8,7 @@ export interface ErrorExample {
 
 export interface OperationExamples {
   /** Example value per parameter name (path and query). */
-  params: Record<string, string | number>;
+  params: Record<string, string | number | boolean>;
   /** The example request: path and query string, as a caller would send it. */
   request: string;
   /** The same request through the typed client (packages/client, `api` is a client from createClient). */

@@ -77,9 +77,11 @@ export const COMPANY_OPERATION_EXAMPLES: Readonly<Record<string, OperationExampl
       },
     ],
     errors: {
-      400: [{ code: 'bad_request', message: 'period must be one of annual, quarterly (got "monthly")' }],
       404: SYMBOL_404,
-      422: SYMBOL_422,
+      422: [
+        ...SYMBOL_422,
+        { code: 'bad_request', message: 'period must be annual or quarterly (got "monthly")' },
+      ],
       502: [
         {
           code: 'upstream_data_error',
@@ -111,14 +113,14 @@ export const COMPANY_OPERATION_EXAMPLES: Readonly<Record<string, OperationExampl
       },
     ],
     errors: {
-      400: [
+      404: SYMBOL_404,
+      422: [
+        ...SYMBOL_422,
         {
           code: 'bad_request',
-          message: 'category must be one of financial-results, board-meetings, others (got "dividends")',
+          message: 'category must be financial-results, board-meetings or others (got "dividends")',
         },
       ],
-      404: SYMBOL_404,
-      422: SYMBOL_422,
       502: [
         {
           code: 'upstream_data_error',

@@ -132,7 +132,23 @@ const LIVE_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
     client: "await api.GET('/quotes', { params: { query: { symbols: 'ENGRO,NOSUCH' } } })",
     data: [ENGRO_QUOTE],
     meta: { not_found: ['NOSUCH'] },
-    errors: { 400: [{ code: 'bad_request', message: 'at most 100 symbols per request, got 101' }] },
+    errors: {
+      400: [
+        {
+          code: 'bad_request',
+          message: 'symbols must not be empty: give at least one symbol, e.g. symbols=ENGRO,HBL',
+        },
+      ],
+      422: [
+        { code: 'bad_request', message: 'symbols must name at most 100 symbols per request (got 101)' },
+        {
+          code: 'bad_request',
+          message:
+            'symbols is required: a comma-separated list of up to 100 symbols, case-insensitive (duplicates count once), e.g. symbols=ENGRO,HBL',
+          summary: 'no symbols parameter',
+        },
+      ],
+    },
   },
   '/market/movers': {
     params: { by: 'gainers', limit: 2 },
@@ -166,7 +182,13 @@ const LIVE_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
     stream:
       'retry: 3000\n\nid: 41\nevent: quote\ndata: {"symbol":"HBL","price":306.1,…}\n\nid: 41\nevent: quote\ndata: {"symbol":"ENGRO",…}\n\n: heartbeat\n\nid: 42\nevent: quote\ndata: {"symbol":"HBL","price":305.49,…}\n\n',
     errors: {
-      400: [{ code: 'bad_request', message: 'at most 100 symbols per request, got 101' }],
+      400: [
+        {
+          code: 'bad_request',
+          message: 'symbols must not be empty: give at least one symbol, e.g. symbols=ENGRO,HBL',
+        },
+      ],
+      422: [{ code: 'bad_request', message: 'symbols must name at most 100 symbols per request (got 101)' }],
       404: [{ code: 'not_found', message: 'none of NOSUCH is listed' }],
       429: [
         {
@@ -218,7 +240,12 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
         { code: 'bad_request', message: 'index must not be empty' },
         { code: 'bad_request', message: 'q must not be empty: give part of a symbol or company name' },
       ],
-      422: [{ code: 'bad_request', message: 'index must be at most 40 characters' }],
+      422: [
+        {
+          code: 'bad_request',
+          message: 'index must be at most 40 characters (got "KSE100KSE100KSE100KSE100KSE100KS…")',
+        },
+      ],
     },
   },
   '/stocks/{symbol}/quote': {
@@ -235,8 +262,8 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
       end: '2025-06-16',
       order: 'asc',
       limit: 100,
-      adjusted: 'true',
-      dividends: 'false',
+      adjusted: true,
+      dividends: false,
     },
     request: '/stocks/ENGRO/historical?start=2025-06-12&end=2025-06-16',
     client:
@@ -330,16 +357,21 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
         { code: 'bad_request', message: 'start (2025-02-01) is after end (2025-01-01)' },
         {
           code: 'bad_request',
-          message: 'adjusted must be true or false, got "yes"',
-          summary: 'adjusted=yes',
+          message: 'dividends=true adjusts prices: use it with adjusted=true',
+          summary: 'dividends=true alone',
         },
       ],
       404: SYMBOL_404,
       422: [
         {
           code: 'bad_request',
-          message: 'limit must be >= 1 (got "0")',
+          message: 'limit must be at least 1 (got "0")',
           summary: 'limit=0',
+        },
+        {
+          code: 'bad_request',
+          message: 'adjusted must be true or false (got "yes")',
+          summary: 'adjusted=yes',
         },
         {
           code: 'bad_request',
@@ -445,7 +477,7 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
       422: [
         {
           code: 'bad_request',
-          message: 'name must be at most 40 characters',
+          message: 'name must be at most 40 characters (got "KSE100KSE100KSE100KSE100KSE100KS…")',
         },
       ],
     },
@@ -485,7 +517,7 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
       422: [
         {
           code: 'bad_request',
-          message: 'name must be at most 100 characters',
+          message: 'name must be at most 100 characters (got "CEMENTCEMENTCEMENTCEMENTCEMENTCE…")',
         },
       ],
     },
@@ -677,7 +709,7 @@ function errorExamples(
 ): NonNullable<OpenApiMediaType['examples']> {
   const unknownParameter: ErrorExample = {
     code: 'bad_request',
-    message: `unknown query parameter from; this endpoint takes ${query.join(', ') || 'none'}`,
+    message: `unknown query parameter "from"; this endpoint takes ${query.join(', ') || 'none'}`,
     summary: 'an unknown query parameter (?from=…)',
   };
   const list = ex.errors?.[status] ??

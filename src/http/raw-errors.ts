@@ -3,13 +3,12 @@
 // reach Fastify: Node emits 'clientError' with the socket. Fastify's default answer is a body of
 // its own shape; this one writes the service's error envelope from the same table as every other
 // error (src/errors.ts), when the socket can still be written to, and then closes the connection
-// (the parser's state is lost, so nothing more can be read from it). The front door's own refusals
-// (the request limit's 429, shutdown's 503), answered before Fastify too, are written here as well.
-import type { ServerResponse } from 'node:http';
+// (the parser's state is lost, so nothing more can be read from it). The answer is the one every
+// error gets (error-handler.ts `errorResponse`) with the CORS headers every answer carries.
 import type { Socket } from 'node:net';
-import { ERROR_KINDS, HttpError, type ErrorKind, type ServiceError } from '../errors.ts';
-import { errorBody, errorHeaders } from './error-handler.ts';
-import { EXPOSED_HEADERS } from './common-headers.ts';
+import { ERROR_KINDS, HttpError, type ErrorKind } from '../errors.ts';
+import { errorResponse } from './error-handler.ts';
+import { CORS_HEADERS } from './common-headers.ts';
 
 interface ClientError extends Error {
   code?: string;
@@ -39,18 +38,11 @@ function kindOf(err: ClientError): { kind: ErrorKind; message: string } {
 /** The raw HTTP/1.1 response for a refused request: the envelope, then the connection closes. */
 export function rawErrorResponse(err: ClientError): string {
   const { kind, message } = kindOf(err);
-  const body = errorBody(new HttpError(kind, message));
-  return (
-    `HTTP/1.1 ${kind.status} ${STATUS_TEXT[kind.status] ?? 'Error'}\r\n` +
-    'content-type: application/json; charset=utf-8\r\n' +
-    `content-length: ${Buffer.byteLength(body)}\r\n` +
-    'cache-control: no-store\r\n' +
-    'access-control-allow-origin: *\r\n' +
-    `access-control-expose-headers: ${EXPOSED_HEADERS}\r\n` +
-    'connection: close\r\n' +
-    '\r\n' +
-    body
-  );
+  const { status, headers, body } = errorResponse(new HttpError(kind, message));
+  const all = [...headers, ...CORS_HEADERS, 'connection', 'close'];
+  let head = `HTTP/1.1 ${status} ${STATUS_TEXT[status] ?? 'Error'}\r\n`;
+  for (let i = 0; i < all.length; i += 2) head += `${all[i]}: ${all[i + 1]}\r\n`;
+  return `${head}\r\n${body}`;
 }
 
 const STATUS_TEXT: Record<number, string> = {
@@ -75,15 +67,4 @@ export function clientErrorHandler(err: ClientError, socket: Socket): void {
     return;
   }
   socket.end(rawErrorResponse(err), () => socket.destroy());
-}
-
-/**
- * An error answered by the front door, before Fastify (the request limit, shutdown): the same
- * envelope and headers as `sendError`, after `headers` (the common ones, as name/value pairs).
- */
-export function writeError(res: ServerResponse, err: ServiceError, headers: string[]): void {
-  const body = errorBody(err);
-  headers.push(...errorHeaders(err), 'content-length', String(Buffer.byteLength(body)));
-  res.writeHead(err.statusCode, headers);
-  res.end(body);
 }

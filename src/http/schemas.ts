@@ -42,10 +42,45 @@ const ref = (id: string) => Type.Unsafe({ $ref: `${id}#` });
 
 const HealthMeta = Type.Object({ timestamp, cached });
 
-/** `portalData`: false for answers not built from portal data (health), whose meta has no as_of. */
-export function singleEnvelope(resourceId: string, description: string, portalData = true): TSchema {
-  return Type.Object({ data: ref(resourceId), meta: portalData ? Meta : HealthMeta }, { description });
+/**
+ * `portalData`: false for answers not built from portal data (health), whose meta has no as_of.
+ * `extraMeta`: meta fields this endpoint adds (documented per endpoint).
+ */
+export function singleEnvelope(
+  resourceId: string,
+  description: string,
+  portalData = true,
+  extraMeta?: TProperties,
+): TSchema {
+  const base = portalData ? Meta : HealthMeta;
+  const meta = extraMeta ? Type.Object({ ...base.properties, ...extraMeta }) : base;
+  return Type.Object({ data: ref(resourceId), meta }, { description });
 }
+
+/**
+ * `meta.missing` of an answer joining several portal pages (src/market/partial.ts): present only
+ * when a secondary page could not be had, naming each part left out and why.
+ */
+export const MissingMeta = {
+  missing: Type.Optional(
+    Type.Array(
+      Type.Object(
+        {
+          part: Type.String({
+            description:
+              'what the answer lacks: `dividends` or `capital_changes` (corporate actions), `adjustment` or `dividends` (adjusted history), `extras` (the quote’s company-page fields)',
+          }),
+          reason: Type.String({ description: 'why, in words: the portal’s failure for that page' }),
+        },
+        { additionalProperties: false },
+      ),
+      {
+        description:
+          'present only when a secondary portal page could not be had (unreachable, an error status, or a page that does not parse) and nothing of it is cached: the answer is served from the pages it has, these parts are left out, and it is asked for again within a minute',
+      },
+    ),
+  ),
+};
 
 /** `extraMeta`: meta fields this endpoint adds to the list meta (documented per endpoint). */
 export function listEnvelope(item: string | TSchema, description: string, extraMeta?: TProperties): TSchema {
@@ -57,16 +92,22 @@ export function listEnvelope(item: string | TSchema, description: string, extraM
 /** One documented error response: the envelope, with what the status means here. */
 export const errorRef = (description: string) => Type.Unsafe({ $ref: 'ErrorEnvelope#', description });
 
+const GENERAL_400 =
+  'invalid query (code bad_request): a parameter the endpoint does not take, one given empty or more than once, or parameters that contradict each other';
+
 /** The error responses every data route can give. */
 export function errorResponses(extra: Record<number, string> = {}): Record<number, TSchema> {
   const base: Record<number, string> = {
-    422: 'request validation failed (code bad_request)',
+    400: GENERAL_400,
+    422: "request validation failed (code bad_request): a parameter's value is not accepted (not one of its values, the wrong type or form, out of range), or a required parameter is missing",
     429: 'more than the allowed requests a minute from this IP, or its exchange-fetch budget is spent',
     502: 'the exchange page could not be read (upstream_data_error) or a caller proxy failed (proxy_unreachable)',
     503: 'the exchange was unreachable and nothing is cached (exchange_unavailable)',
     500: 'unexpected server error (internal_error)',
     ...extra,
   };
+  // Every endpoint can meet the general 400; an endpoint's own reasons are added to it.
+  if (extra[400] !== undefined) base[400] = `${GENERAL_400}; also: ${extra[400]}`;
   return Object.fromEntries(Object.entries(base).map(([status, text]) => [status, errorRef(text)]));
 }
 

@@ -1,9 +1,20 @@
-// Validation failures in words a person can act on: which parameter, what it must be, and for an
-// unknown parameter, the ones the endpoint takes. AJV's own messages name schema keywords
-// ("must match a schema in anyOf"); these name the parameter and its accepted values. Client
-// input is clientText only as a short escaped prefix (src/errors.ts `clientText`).
+// Validation failures in words a person can act on: which parameter, what it must be, what was
+// given, and for an unknown parameter, the ones the endpoint takes. AJV's own messages name schema
+// keywords ("must have required property 'symbols'"); these never reach a client. The status
+// follows the one rule of src/errors.ts (docs/api.md, "400 or 422"), decided here for every
+// parameter a route schema checks: the query as a set is wrong (unknown, empty, repeated) → 400;
+// one value is wrong, or a required parameter is missing → 422.
 import type { FastifyError, FastifyRequest } from 'fastify';
-import { BadRequestError, clientText, ValidationError, type ServiceError } from '../errors.ts';
+import {
+  emptyParameter,
+  invalidValue,
+  missingParameter,
+  orList,
+  repeatedParameter,
+  unknownParameter,
+  ValidationError,
+  type ServiceError,
+} from '../errors.ts';
 
 interface AjvError {
   keyword: string;
@@ -18,68 +29,80 @@ const WHERE: Record<string, string> = {
   headers: 'header',
 };
 
-/**
- * The failure a request validation error stands for. A parameter the endpoint does not take, or
- * one given empty, is a 400 (the spec's "invalid query parameters"); a value of the wrong form is
- * the spec's 422 (request validation failed).
- */
+/** The failure a request validation error stands for (the rule above). */
 export function validationFailure(err: FastifyError, req: FastifyRequest): ServiceError {
   const first = (err.validation as AjvError[] | undefined)?.[0];
   const context = err.validationContext ?? 'querystring';
   if (first === undefined) return new ValidationError('request validation failed');
+  if (first.keyword === 'additionalProperties') {
+    const unknown = String(first.params.additionalProperty ?? '');
+    return unknownParameter(WHERE[context] ?? 'parameter', unknown, acceptedNames(req, context));
+  }
+  if (first.keyword === 'required') {
+    const name = String(first.params.missingProperty ?? '');
+    return missingParameter(name, describe(req, context, name) ?? 'this endpoint needs it');
+  }
   const name = first.instancePath.replace(/^\//, '').split('/')[0] ?? '';
-  const value = valueOf(req, context, name);
+  const given = givenValues(req, context, name);
+  // Before any keyword: an empty or repeated parameter is the query's fault, whatever its type.
+  if (given.length > 1) return repeatedParameter(name);
+  const value = given[0];
+  if (value === '') return emptyParameter(name);
+  const p = first.params;
   switch (first.keyword) {
-    case 'additionalProperties': {
-      const unknown = String(first.params.additionalProperty ?? '');
-      const taken = acceptedNames(req, context);
-      const takes = taken.length > 0 ? `this endpoint takes ${taken.join(', ')}` : 'this endpoint takes none';
-      return new BadRequestError(`unknown ${WHERE[context] ?? 'parameter'} ${clientText(unknown)}; ${takes}`);
-    }
-    case 'minLength':
-      if (value === '') return new BadRequestError(`${name} must not be empty`);
-      return new ValidationError(`${name} must be at least ${String(first.params.limit)} characters`);
-    case 'enum': {
-      const allowed = (first.params.allowedValues as unknown[] | undefined)?.map(String) ?? [];
-      return new ValidationError(`${name} must be ${orList(allowed)}${got(value)}`);
-    }
-    case 'format':
-      if (first.params.format === 'date') {
-        return new ValidationError(`${name} must be a calendar date as YYYY-MM-DD${got(value)}`);
-      }
-      return new ValidationError(`${name} must be a ${String(first.params.format)}${got(value)}`);
-    case 'maxLength':
-      return new ValidationError(`${name} must be at most ${String(first.params.limit)} characters`);
-    case 'pattern':
-      return new ValidationError(
-        `${name} ${PATTERN_WORDS[name] ?? 'is not in the accepted form'}${got(value)}`,
+    case 'enum':
+      return invalidValue(
+        name,
+        orList(((p.allowedValues as unknown[] | undefined) ?? []).map(String)),
+        value,
       );
     case 'type':
-      if (Array.isArray(value)) return new BadRequestError(`${name} may be given only once`);
-      return new ValidationError(`${name} must be ${article(String(first.params.type))}${got(value)}`);
+      return invalidValue(name, TYPE_WORDS[String(p.type)] ?? `a ${String(p.type)}`, value);
+    case 'format':
+      return invalidValue(name, FORMAT_WORDS[String(p.format)] ?? `a ${String(p.format)}`, value);
+    case 'pattern':
+      return invalidValue(name, PATTERN_WORDS[name] ?? 'in the accepted form', value);
+    case 'minLength':
+      return invalidValue(name, `at least ${String(p.limit)} characters`, value);
+    case 'maxLength':
+      return invalidValue(name, `at most ${String(p.limit)} characters`, value);
     case 'minimum':
+    case 'exclusiveMinimum':
+      return invalidValue(
+        name,
+        `${p.comparison === '>' ? 'more than' : 'at least'} ${String(p.limit)}`,
+        value,
+      );
     case 'maximum':
-      return new ValidationError(`${name} ${first.message ?? 'is out of range'}${got(value)}`);
+    case 'exclusiveMaximum':
+      return invalidValue(
+        name,
+        `${p.comparison === '<' ? 'less than' : 'at most'} ${String(p.limit)}`,
+        value,
+      );
     default:
-      return new ValidationError(`${name ? `${name} ` : ''}${first.message ?? 'is not valid'}`);
+      return invalidValue(name, 'a valid value', value);
   }
 }
 
-function got(value: unknown): string {
-  return typeof value === 'string' ? ` (got ${clientText(value)})` : '';
-}
+const TYPE_WORDS: Record<string, string> = {
+  integer: 'a whole number',
+  number: 'a number',
+  boolean: 'true or false',
+  string: 'text',
+};
 
-function orList(values: string[]): string {
-  if (values.length <= 1) return values.join('');
-  return `${values.slice(0, -1).join(', ')} or ${values.at(-1)}`;
-}
+const FORMAT_WORDS: Record<string, string> = {
+  date: 'a calendar date as YYYY-MM-DD',
+};
 
-function article(type: string): string {
-  return /^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`;
-}
+// What each patterned parameter must look like, in words (the schema's regex is for machines).
+const PATTERN_WORDS: Record<string, string> = {
+  symbol: '1–25 letters, digits, ".", "&" or "-", starting with a letter or digit',
+};
 
 interface ObjectSchema {
-  properties?: Record<string, unknown>;
+  properties?: Record<string, { description?: string }>;
 }
 
 function schemaOf(req: FastifyRequest, context: string): ObjectSchema | undefined {
@@ -91,12 +114,22 @@ function acceptedNames(req: FastifyRequest, context: string): string[] {
   return Object.keys(schemaOf(req, context)?.properties ?? {});
 }
 
-// What each patterned parameter must look like, in words (the schema's regex is for machines).
-const PATTERN_WORDS: Record<string, string> = {
-  symbol: 'must be 1–25 letters, digits, ".", "&" or "-", starting with a letter or digit',
-};
+/** A required parameter's own description (the route's words, with an example) tells what to give. */
+function describe(req: FastifyRequest, context: string, name: string): string | undefined {
+  return schemaOf(req, context)?.properties?.[name]?.description;
+}
 
-function valueOf(req: FastifyRequest, context: string, name: string): unknown {
-  const source = context === 'params' ? req.params : context === 'headers' ? req.headers : req.query;
-  return (source as Record<string, unknown> | undefined)?.[name];
+/**
+ * The values the client sent for `name`, as sent: the query string before the validator coerced
+ * them (`limit=` would otherwise read as 0), so that an empty or repeated parameter is seen as such.
+ */
+function givenValues(req: FastifyRequest, context: string, name: string): string[] {
+  if (context === 'querystring') {
+    const at = req.url.indexOf('?');
+    return at === -1 ? [] : new URLSearchParams(req.url.slice(at + 1)).getAll(name);
+  }
+  const source = (context === 'params' ? req.params : req.headers) as Record<string, unknown> | undefined;
+  const value = source?.[name];
+  if (Array.isArray(value)) return value.map(String);
+  return value === undefined ? [] : [String(value)];
 }

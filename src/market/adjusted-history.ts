@@ -2,8 +2,9 @@
 // corporate actions the evidence confirms (corporate-actions.ts). raw × adjustment_factor =
 // adjusted; the factor is 1 after the last action. When the portal's adjusted series cannot be had
 // or read, the rows stay raw with a null factor and meta says why: never a guessed factor.
-import { combine, type Cached } from '../cache/types.ts';
-import { BadRequestError, NotFoundError, UpstreamDataError } from '../errors.ts';
+import { combine } from '../cache/types.ts';
+import { BadRequestError, conflictingParameters, NotFoundError } from '../errors.ts';
+import { degraded, had, lacking, Missing, missingMeta, secondary } from './partial.ts';
 import type { EodRow, PayoutRow } from '../exchange/types.ts';
 import type { Answer } from './answer.ts';
 import { answerKey, derived, marketAsOf } from './answer.ts';
@@ -86,16 +87,6 @@ function adjust(
   return out;
 }
 
-/** A dataset whose page no longer parses (and of which no copy is held): the reason, not an error. */
-async function readable<T>(read: Promise<Cached<T>>): Promise<Cached<T> | UpstreamDataError> {
-  try {
-    return await read;
-  } catch (err) {
-    if (err instanceof UpstreamDataError) return err;
-    throw err;
-  }
-}
-
 export async function adjustedHistorical(
   datasets: Datasets,
   rawSymbol: string,
@@ -112,18 +103,24 @@ export async function adjustedHistorical(
     throw new NotFoundError(`${symbol} not found`);
   }
   const all = historyRows(raw);
+  // The adjusted series and the payouts page are secondary (src/market/partial.ts): without them
+  // the rows stay raw, or unadjusted for dividends, and meta says which part is missing and why.
   const [eod, payouts] = await Promise.all([
-    readable<EodRow[]>(datasets.eod(symbol, ctx)),
-    query.dividends ? readable<PayoutRow[]>(datasets.payouts(symbol, ctx)) : Promise.resolve(null),
+    secondary<EodRow[]>('adjustment', datasets.eod(symbol, ctx)),
+    query.dividends
+      ? secondary<PayoutRow[]>('dividends', datasets.payouts(symbol, ctx))
+      : Promise.resolve(null),
   ]);
+  const missing = lacking([eod, payouts]);
+  const missingParts = missingMeta(missing);
 
   const seriesProblem =
-    eod instanceof UpstreamDataError
-      ? `the portal's adjusted series for ${symbol} could not be read (${eod.message}); prices are raw`
+    eod instanceof Missing
+      ? `the portal's adjusted series for ${symbol} could not be had (${eod.reason}); prices are raw`
       : eod.value.length === 0
         ? `the portal has no adjusted series for ${symbol}; prices are raw`
         : null;
-  if (seriesProblem !== null || eod instanceof UpstreamDataError) {
+  if (seriesProblem !== null || eod instanceof Missing) {
     const meta: AdjustmentMeta = {
       status: 'unavailable',
       series_start: null,
@@ -132,8 +129,7 @@ export async function adjustedHistorical(
       dividends_from: null,
       reason: seriesProblem,
     };
-    const parts = eod instanceof UpstreamDataError ? [history] : [history, eod];
-    const provenance = combine(parts);
+    const provenance = degraded(combine(had([history, eod])), missing);
     // Ask for the series again soon rather than serving raw prices for the whole freshness window.
     provenance.freshUntil = Math.min(provenance.freshUntil, provenance.fetchedAt + RETRY_WITHOUT_SERIES_MS);
     provenance.version += '+raw';
@@ -142,11 +138,11 @@ export async function adjustedHistorical(
       asOf: marketAsOf(history.fetchedAt),
       data: selectRange(unadjusted(all), query),
       provenance,
-      meta: { adjustment: meta },
+      meta: { adjustment: meta, ...(missingParts ? { missing: missingParts } : {}) },
     };
   }
 
-  const payoutsOk = payouts !== null && !(payouts instanceof UpstreamDataError);
+  const payoutsOk = payouts !== null && !(payouts instanceof Missing);
   const analysis = analyseActionsOnce(raw, eod.value, payoutsOk ? payouts.value : null);
   const rows = selectRange(adjustedRows(all, analysis, payoutsOk), query);
   const oldest = rows.reduce<string | null>((min, r) => (min === null || r.date < min ? r.date : min), null);
@@ -158,18 +154,16 @@ export async function adjustedHistorical(
     dividends: payoutsOk,
     dividends_from: payoutsOk ? analysis.payoutsSince : null,
     reason:
-      payouts instanceof UpstreamDataError
-        ? `the payouts page for ${symbol} could not be read (${payouts.message}); dividends are not adjusted`
+      payouts instanceof Missing
+        ? `the payouts page for ${symbol} could not be had (${payouts.reason}); dividends are not adjusted`
         : null,
   };
-  const parts: Cached<unknown>[] = [history, eod];
-  if (payoutsOk) parts.push(payouts);
   return {
     key: adjustedKey(symbol, query),
     asOf: marketAsOf(history.fetchedAt),
     data: rows,
-    provenance: combine(parts),
-    meta: { adjustment: meta },
+    provenance: degraded(combine(had([history, eod, ...(payouts ? [payouts] : [])])), missing),
+    meta: { adjustment: meta, ...(missingParts ? { missing: missingParts } : {}) },
   };
 }
 
@@ -183,20 +177,17 @@ function adjustedKey(symbol: string, query: AdjustedQuery): string {
   });
 }
 
-function flag(name: string, value: string | undefined): boolean {
-  if (value === undefined || value === 'false') return false;
-  if (value === 'true') return true;
-  throw new BadRequestError(`${name} must be true or false, got ${JSON.stringify(value).slice(0, 40)}`);
-}
-
-/** The `adjusted` and `dividends` switches; anything but true/false is a 400 naming them. */
+/**
+ * The `adjusted` and `dividends` switches (booleans checked by the route's schema); dividends
+ * without adjusted contradict each other: a 400.
+ */
 export function parseAdjustedFlags(
-  adjusted: string | undefined,
-  dividends: string | undefined,
+  adjusted: boolean | undefined,
+  dividends: boolean | undefined,
 ): { adjusted: boolean; dividends: boolean } {
-  const flags = { adjusted: flag('adjusted', adjusted), dividends: flag('dividends', dividends) };
+  const flags = { adjusted: adjusted === true, dividends: dividends === true };
   if (flags.dividends && !flags.adjusted) {
-    throw new BadRequestError('dividends=true adjusts prices: use it with adjusted=true');
+    throw conflictingParameters('dividends=true adjusts prices: use it with adjusted=true');
   }
   return flags;
 }

@@ -2,7 +2,7 @@
 // (datasets.company). The symbol is checked against the portal's lists first, so an unknown symbol
 // costs no page fetch; a listed symbol whose company page is the portal's `Not Found` is 404 too.
 import type { Cached } from '../cache/types.ts';
-import { BadRequestError, NotFoundError, UpstreamDataError } from '../errors.ts';
+import { invalidValue, NotFoundError, orList, UpstreamDataError } from '../errors.ts';
 import type { AnnouncementCategory, CompanyPage, FinancialPeriod } from '../exchange/types.ts';
 import { answerFrom, answerKey, derived, type Answer } from './answer.ts';
 import type { RequestContext } from './context.ts';
@@ -84,7 +84,7 @@ export function parsePeriod(raw: string | undefined): FinancialPeriodKind {
   if (raw === undefined) return 'annual';
   const period = raw.trim().toLowerCase();
   if ((FINANCIAL_PERIODS as readonly string[]).includes(period)) return period as FinancialPeriodKind;
-  throw new BadRequestError(`period must be one of ${FINANCIAL_PERIODS.join(', ')} (got "${raw}")`);
+  throw invalidValue('period', orList(FINANCIAL_PERIODS), raw);
 }
 
 /** Annual rows carry the ratios table's lines for the same period (the page has them for years only). */
@@ -120,7 +120,7 @@ export function parseCategory(raw: string | undefined): AnnouncementCategory | u
   const category = raw.trim().toLowerCase();
   if ((ANNOUNCEMENT_CATEGORIES as readonly string[]).includes(category))
     return category as AnnouncementCategory;
-  throw new BadRequestError(`category must be one of ${ANNOUNCEMENT_CATEGORIES.join(', ')} (got "${raw}")`);
+  throw invalidValue('category', orList(ANNOUNCEMENT_CATEGORIES), raw);
 }
 
 /** Newest first within each category, as the page lists them; without a category, all of them by date. */

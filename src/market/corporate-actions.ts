@@ -11,6 +11,7 @@ import type { EodRow, HistoryRow, PayoutRow } from '../exchange/types.ts';
 import { flagAnomalies, type FlaggedRow } from './anomalies.ts';
 import { answerKey, marketAsOf, type Answer } from './answer.ts';
 import { combine } from '../cache/types.ts';
+import { degraded, had, lacking, missingMeta, secondary, Missing } from './partial.ts';
 import type { RequestContext } from './context.ts';
 import type { Datasets } from './datasets.ts';
 import type { CorporateActionT } from './models.ts';
@@ -376,9 +377,11 @@ function withinBand(price: number | null, ldcp: number, date: string): boolean {
 }
 
 /**
- * `GET /stocks/{symbol}/corporate-actions`. The adjusted series or the payouts page not parsing
- * is a 502 (never an empty list that would read as "no actions"); a portal that is down with
- * nothing cached is a 503, as everywhere.
+ * `GET /stocks/{symbol}/corporate-actions`. The raw history is the primary page (a 503 or 502 when
+ * it cannot be had, as everywhere). The adjusted series and the payouts page are secondary: when
+ * one fails, the other's actions are served and `meta.missing` names the part left out
+ * (`capital_changes` or `dividends`) and why, so an empty list never reads as "no actions". When
+ * both fail there is nothing to serve: the series' failure is the answer.
  */
 export async function corporateActions(
   datasets: Datasets,
@@ -390,19 +393,30 @@ export async function corporateActions(
   if (history.value.rows.length === 0 && !(await isKnownSymbol(datasets, symbol, ctx))) {
     throw new NotFoundError(`${symbol} not found`);
   }
-  const [eod, payouts] = await Promise.all([datasets.eod(symbol, ctx), datasets.payouts(symbol, ctx)]);
-  const analysis = analyseActionsOnce(history.value.rows, eod.value, payouts.value);
+  const [eod, payouts] = await Promise.all([
+    secondary('capital_changes', datasets.eod(symbol, ctx)),
+    secondary('dividends', datasets.payouts(symbol, ctx)),
+  ]);
+  if (eod instanceof Missing && payouts instanceof Missing) throw eod.error;
+  const missing = lacking([eod, payouts]);
+  const analysis = analyseActionsOnce(
+    history.value.rows,
+    eod instanceof Missing ? NO_EOD : eod.value,
+    payouts instanceof Missing ? null : payouts.value,
+  );
+  const missingParts = missingMeta(missing);
   return {
     key: answerKey('corporate-actions', symbol),
     asOf: marketAsOf(history.fetchedAt),
     data: analysis.actions,
-    provenance: combine([history, eod, payouts]),
+    provenance: degraded(combine(had([history, eod, payouts])), missing),
     meta: {
       coverage: {
         capital_changes_from: analysis.seriesStart,
         dividends_from: analysis.payoutsSince,
         face_value: FACE_VALUE,
       },
+      ...(missingParts ? { missing: missingParts } : {}),
     },
   };
 }
@@ -410,6 +424,7 @@ export async function corporateActions(
 // Memoised per (history, eod, payouts) identity: cached datasets are immutable.
 const memo = new WeakMap<object, WeakMap<object, WeakMap<object, ActionsAnalysis>>>();
 const NO_PAYOUTS = Object.freeze([]) as readonly PayoutRow[];
+const NO_EOD = Object.freeze([]) as readonly EodRow[];
 
 /** analyseActions, once per version of its three datasets (a burst shares one analysis). */
 export function analyseActionsOnce(

@@ -11,7 +11,10 @@
 // - a caller with its own proxy (X-Exchange-Proxy) never triggers one: its fetches go its way only.
 // Where the company page and the market watch both give a value (today's low and high), the newer
 // page wins: the company page when it was fetched after the market watch, else the market watch.
+// When the last background fetch of a symbol's page failed, the quote says so: `meta.missing`
+// names the `extras` and the portal's failure (src/market/partial.ts), until a fetch succeeds.
 import { combine, type Cached } from '../cache/types.ts';
+import { degraded, isPageFailure, type MissingPart } from './partial.ts';
 import type { CompanyPage } from '../exchange/types.ts';
 import type { Answer } from './answer.ts';
 import type { RequestContext } from './context.ts';
@@ -63,7 +66,12 @@ interface Prefetcher {
   inFlight: boolean;
   windowStart: number;
   started: number;
+  /** Why the last background fetch of a symbol's page failed; removed when one succeeds. */
+  failed: Map<string, string>;
 }
+
+/** At most this many symbols' failures are remembered (the oldest is forgotten first). */
+const FAILURES_KEPT = 1_000;
 
 const prefetchers = new WeakMap<Datasets, Prefetcher>();
 
@@ -71,7 +79,7 @@ const prefetchers = new WeakMap<Datasets, Prefetcher>();
 function prefetch(datasets: Datasets, symbol: string, now: number): boolean {
   let state = prefetchers.get(datasets);
   if (state === undefined) {
-    state = { inFlight: false, windowStart: now, started: 0 };
+    state = { inFlight: false, windowStart: now, started: 0, failed: new Map() };
     prefetchers.set(datasets, state);
   }
   if (now - state.windowStart >= MINUTE) {
@@ -81,12 +89,33 @@ function prefetch(datasets: Datasets, symbol: string, now: number): boolean {
   if (state.inFlight || state.started >= PREFETCHES_PER_MINUTE) return false;
   state.inFlight = true;
   state.started++;
+  const failed = state.failed;
   const done = (): void => {
     state.inFlight = false;
   };
   // Failures are the cache's to log (a budget refusal, a portal error): the quote has answered.
-  datasets.company(symbol, PREFETCH_CONTEXT).then(done, done);
+  // A page failure is remembered so that the next quotes say why their extras are missing.
+  datasets.company(symbol, PREFETCH_CONTEXT).then(
+    () => {
+      failed.delete(symbol);
+      done();
+    },
+    (err: unknown) => {
+      if (isPageFailure(err)) {
+        failed.delete(symbol);
+        if (failed.size >= FAILURES_KEPT) failed.delete(failed.keys().next().value as string);
+        failed.set(symbol, err.message);
+      }
+      done();
+    },
+  );
   return true;
+}
+
+/** `meta.missing` of a quote whose company page could not be had, or undefined. */
+function missingExtras(datasets: Datasets, symbol: string): MissingPart[] | undefined {
+  const reason = prefetchers.get(datasets)?.failed.get(symbol);
+  return reason === undefined ? undefined : [{ part: 'extras', reason: `the company page: ${reason}` }];
 }
 
 function extrasOf(page: CompanyPage, companyIsNewer: boolean, base: QuoteT): QuoteExtras {
@@ -127,10 +156,12 @@ export async function addQuoteExtras(
 ): Promise<Answer<QuoteT>> {
   const company = await datasets.freshCompany(symbol);
   if (company === undefined) {
-    if (ctx.proxy !== undefined || !prefetch(datasets, symbol, now)) return base;
+    const missing = missingExtras(datasets, symbol);
+    const answer = missing === undefined ? base : withMissing(base, missing);
+    if (ctx.proxy !== undefined || !prefetch(datasets, symbol, now)) return answer;
     // The extras are on their way: this answer must not be cached or replayed for long.
-    const freshUntil = Math.min(base.provenance.freshUntil, now + PENDING_FRESH_MS);
-    return { ...base, provenance: { ...base.provenance, freshUntil } };
+    const freshUntil = Math.min(answer.provenance.freshUntil, now + PENDING_FRESH_MS);
+    return { ...answer, provenance: { ...answer.provenance, freshUntil } };
   }
   const page = company.value;
   if (page === null) return base;
@@ -150,4 +181,13 @@ export async function addQuoteExtras(
   };
   views.set(base, answer);
   return answer;
+}
+
+/** The quote without its extras, saying why. */
+function withMissing(base: Answer<QuoteT>, missing: MissingPart[]): Answer<QuoteT> {
+  return {
+    ...base,
+    provenance: degraded(base.provenance, missing),
+    meta: { ...base.meta, missing },
+  };
 }

@@ -3,6 +3,7 @@ import type { Datasets } from './datasets.ts';
 import type { RequestContext } from './context.ts';
 import { derived } from './answer.ts';
 import type { PortalSymbol } from '../exchange/types.ts';
+import { isPageFailure } from './partial.ts';
 
 /** Symbols are case-insensitive for callers; the portal writes them upper-case. */
 export function normaliseSymbol(raw: string): string {
@@ -14,14 +15,29 @@ const rowSymbols = derived((rows: Array<{ symbol: string }>) => new Set(rows.map
 
 /**
  * A symbol is known when the portal lists it anywhere: the symbol list, the screener or the market
- * watch. Checked in that order so the usual case costs one cached lookup.
+ * watch. Checked in that order so the usual case costs one cached lookup. A page that cannot be had
+ * is passed over (src/market/partial.ts): another that lists the symbol answers the question; only
+ * when none lists it and one failed is the failure the answer, since "unknown" cannot be told.
  */
 export async function isKnownSymbol(
   datasets: Datasets,
   symbol: string,
   ctx: RequestContext,
 ): Promise<boolean> {
-  if (symbolSet((await datasets.symbols(ctx)).value).has(symbol)) return true;
-  if (rowSymbols((await datasets.screener(ctx)).value).has(symbol)) return true;
-  return rowSymbols((await datasets.marketWatch(ctx)).value).has(symbol);
+  const sources = [
+    async () => symbolSet((await datasets.symbols(ctx)).value),
+    async () => rowSymbols((await datasets.screener(ctx)).value),
+    async () => rowSymbols((await datasets.marketWatch(ctx)).value),
+  ];
+  let failure: unknown;
+  for (const listed of sources) {
+    try {
+      if ((await listed()).has(symbol)) return true;
+    } catch (err) {
+      if (!isPageFailure(err)) throw err;
+      failure ??= err;
+    }
+  }
+  if (failure !== undefined) throw failure;
+  return false;
 }

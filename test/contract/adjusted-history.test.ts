@@ -269,11 +269,11 @@ describe('GET /stocks/{symbol}/historical?adjusted=true', () => {
     assert.deepEqual(explicit.json.data, res.json.data);
   });
 
-  it('answers 400 naming the accepted values for a bad adjusted or dividends', async () => {
+  it('answers 422 naming the accepted values for a bad adjusted or dividends, 400 for dividends alone', async () => {
     const bad = await http(svc.url, '/stocks/LUCK/historical?adjusted=yes');
-    assertError(bad.json, 400, 'bad_request', 'adjusted must be true or false, got "yes"');
+    assertError(bad.json, 422, 'bad_request', 'adjusted must be true or false (got "yes")');
     const badDividends = await http(svc.url, '/stocks/LUCK/historical?adjusted=true&dividends=1');
-    assertError(badDividends.json, 400, 'bad_request', /dividends must be true or false/);
+    assertError(badDividends.json, 422, 'bad_request', /dividends must be true or false/);
     const alone = await http(svc.url, '/stocks/LUCK/historical?dividends=true');
     assertError(alone.json, 400, 'bad_request', /with adjusted=true/);
   });
@@ -306,22 +306,38 @@ describe('adjusted history without a usable adjusted series', () => {
     assert.match(adjustment.reason as string, /no adjusted series for 786R/);
   });
 
-  it('a series that no longer parses: raw rows, null factors, never a wrong factor; the list is a 502', async () => {
+  it('a series that no longer parses: raw rows, null factors, never a wrong factor; the list says what is missing', async () => {
     portal.fail({ mode: 'garbage', path: '/timeseries/eod/AGP' });
     const { rows, meta } = await adjusted('AGP');
     assert.ok(rows.length > 0 && rows.every((r) => r.adjustment_factor === null));
     const adjustment = meta.adjustment as Record<string, unknown>;
     assert.equal(adjustment.status, 'unavailable');
     assert.match(adjustment.reason as string, /could not be read/);
+    assert.deepEqual(
+      (meta.missing as { part: string }[]).map((m) => m.part),
+      ['adjustment'],
+    );
+    // The list has no capital change to show without the series, and says so rather than
+    // reading as "no actions".
     const list = await http(svc.url, '/stocks/AGP/corporate-actions');
-    assertError(list.json, 502, 'upstream_data_error');
+    assert.equal(list.status, 200);
+    assert.ok(
+      list.json.data.every((a: { evidence: string[] }) => !a.evidence.includes('adjusted_series_step')),
+    );
+    assert.deepEqual(
+      list.json.meta.missing.map((m: { part: string }) => m.part),
+      ['capital_changes'],
+    );
+    assert.match(list.json.meta.missing[0].reason, /eod page could not be read/);
   });
 
-  it('the portal down with nothing cached: 503, as everywhere', async () => {
+  it('the series unreachable with nothing cached: raw rows, and meta says the adjustment is missing', async () => {
     await http(svc.url, '/stocks/AGTL/historical'); // the raw history is cached
     portal.fail({ mode: 'down', path: '/timeseries/eod/AGTL' });
     const res = await http(svc.url, '/stocks/AGTL/historical?adjusted=true');
-    assertError(res.json, 503, 'exchange_unavailable');
-    assert.ok(res.headers['retry-after']);
+    assert.equal(res.status, 200);
+    assert.ok(res.json.data.every((r: { adjustment_factor: unknown }) => r.adjustment_factor === null));
+    assert.equal(res.json.meta.adjustment.status, 'unavailable');
+    assert.match(res.json.meta.missing[0].reason, /could not be reached/);
   });
 });

@@ -143,11 +143,11 @@ describe('GET /stocks/{symbol}/financials', () => {
     }
   });
 
-  it('answers 400 naming the accepted periods', async () => {
+  it('answers 422 naming the accepted periods', async () => {
     const svc = await fresh();
     const res = await http(svc.url, '/stocks/HBL/financials?period=monthly');
-    assert.equal(res.status, 400);
-    assertError(res.json, 400, 'bad_request', /annual, quarterly/);
+    assert.equal(res.status, 422);
+    assertError(res.json, 422, 'bad_request', 'period must be annual or quarterly (got "monthly")');
   });
 
   it('answers CSV', async () => {
@@ -203,11 +203,16 @@ describe('GET /stocks/{symbol}/announcements', () => {
     assert.ok(boards.every((r) => r.category === 'board-meetings'));
   });
 
-  it('answers 400 naming the accepted categories', async () => {
+  it('answers 422 naming the accepted categories', async () => {
     const svc = await fresh();
     const res = await http(svc.url, '/stocks/HBL/announcements?category=dividends');
-    assert.equal(res.status, 400);
-    assertError(res.json, 400, 'bad_request', /financial-results, board-meetings, others/);
+    assert.equal(res.status, 422);
+    assertError(
+      res.json,
+      422,
+      'bad_request',
+      /financial-results, board-meetings or others \(got "dividends"\)/,
+    );
   });
 });
 

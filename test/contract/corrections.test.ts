@@ -25,21 +25,21 @@ describe('requests a person can correct', () => {
     assertError(res.json, 400, 'bad_request');
     assert.equal(
       res.json.error.message,
-      'unknown query parameter from; this endpoint takes start, end, order, limit, adjusted, dividends, format',
+      'unknown query parameter "from"; this endpoint takes start, end, order, limit, adjusted, dividends, format',
     );
     const quote = await http(svc.url, '/stocks/ENGRO/quote?fields=price');
     assert.equal(quote.status, 400);
-    assert.match(quote.json.error.message, /unknown query parameter fields; this endpoint takes format/);
+    assert.match(quote.json.error.message, /unknown query parameter "fields"; this endpoint takes format/);
   });
 
   it('names the accepted values of an enumeration and the date form', async () => {
     const order = await http(svc.url, '/stocks/ENGRO/historical?order=up');
     assert.equal(order.status, 422);
     assertError(order.json, 422, 'bad_request');
-    assert.equal(order.json.error.message, 'order must be asc or desc (got up)');
+    assert.equal(order.json.error.message, 'order must be asc or desc (got "up")');
 
     const format = await http(svc.url, '/screener?format=xml');
-    assert.equal(format.json.error.message, 'format must be json or csv (got xml)');
+    assert.equal(format.json.error.message, 'format must be json or csv (got "xml")');
 
     const date = await http(svc.url, '/stocks/ENGRO/historical?start=01-06-2025');
     assert.equal(date.status, 422);

@@ -86,12 +86,12 @@ describe('portal failures without a cached copy', () => {
     assert.equal(harness.portal.counts().requests['GET /sector-summary/sectorwise'], 3);
   });
 
-  it('a 4xx is not retried', async () => {
+  it('a 4xx is not retried, and a 404 where a page should be is a page that cannot be read (502)', async () => {
     const svc = await fresh();
     harness.portal.fail({ mode: 'status', status: 404, path: '/market-watch' });
     const res = await http(svc.url, '/stocks/ENGRO/quote');
-    assert.equal(res.status, 503);
-    assertError(res.json, 503, 'exchange_unavailable');
+    assert.equal(res.status, 502);
+    assertError(res.json, 502, 'upstream_data_error', /answered 404 where the page should be/);
     assert.equal(harness.portal.counts().requests['GET /market-watch'], 1);
   });
 

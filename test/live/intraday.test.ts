@@ -192,13 +192,13 @@ describe('many quotes in one call', () => {
     const svc = await harness.fresh();
     const many = Array.from({ length: 101 }, (_, i) => `S${i}`).join(',');
     const tooMany = await http(svc.url, `/quotes?symbols=${many}`);
-    assert.equal(tooMany.status, 400);
+    assert.equal(tooMany.status, 422);
     assert.match(tooMany.json.error.message, /at most 100 symbols/);
     const none = await http(svc.url, '/quotes?symbols=,,');
     assert.equal(none.status, 400);
     const bad = await http(svc.url, '/quotes?symbols=HBL,%3Cx%3E');
-    assert.equal(bad.status, 400);
-    assert.match(bad.json.error.message, /not a symbol: <X>/);
+    assert.equal(bad.status, 422);
+    assert.match(bad.json.error.message, /\(got "<X>"\)/);
     assert.equal((await http(svc.url, '/quotes')).status, 422);
   });
 });

@@ -159,7 +159,7 @@ describe('quote stream', () => {
   it('rejects bad symbol lists and lists that name nothing listed', async () => {
     const svc = await harness.fresh(MANUAL);
     const many = Array.from({ length: 101 }, (_, i) => `S${i}`).join(',');
-    assert.equal((await http(svc.url, `/stream/quotes?symbols=${many}`)).status, 400);
+    assert.equal((await http(svc.url, `/stream/quotes?symbols=${many}`)).status, 422);
     const none = await http(svc.url, '/stream/quotes?symbols=NOSUCH,ZZZZ');
     assert.equal(none.status, 404);
     assert.match(none.json.error.message, /none of NOSUCH, ZZZZ is listed/);

@@ -70,7 +70,9 @@ export interface paths {
     };
     /**
      * A symbol's quote
-     * @description **Example request**
+     * @description Joins the screener and the market watch; the extras (circuit breaker, ranges, bid/ask, VaR, haircut, YTD change) come from the company page, fetched in the background and null until it arrives. When that fetch failed, meta.missing names `extras` and why.
+     *
+     *     **Example request**
      *
      *     ```http
      *     GET /stocks/ENGRO/quote
@@ -100,7 +102,7 @@ export interface paths {
     };
     /**
      * Daily history
-     * @description One row per trading day over [start, end] (both optional; default: the whole history), oldest first unless order=desc. By default prices are as traded, not adjusted for corporate actions; is_anomaly flags suspect rows. With adjusted=true every row is an AdjustedHistoricalRow: open/high/low/close × adjustment_factor, volume ÷ adjustment_factor (rounded), ex-dates of confirmed capital changes carry the anomaly reason corporate_action, and meta.adjustment = {status: full|partial|unavailable, series_start: first day of the portal’s adjusted series, partial_before: rows before this date carry the factor known at series_start (capital changes before it are unknown), dividends: whether cash dividends are in the factors, dividends_from: oldest payouts announcement, reason: why the adjustment is unavailable or dividends are missing}. When the adjusted series is missing, empty or unreadable the rows stay raw with adjustment_factor null and the reason in meta (503 when nothing is cached and the exchange is down).
+     * @description One row per trading day over [start, end] (both optional; default: the whole history), oldest first unless order=desc. By default prices are as traded, not adjusted for corporate actions; is_anomaly flags suspect rows. With adjusted=true every row is an AdjustedHistoricalRow: open/high/low/close × adjustment_factor, volume ÷ adjustment_factor (rounded), ex-dates of confirmed capital changes carry the anomaly reason corporate_action, and meta.adjustment = {status: full|partial|unavailable, series_start: first day of the portal’s adjusted series, partial_before: rows before this date carry the factor known at series_start (capital changes before it are unknown), dividends: whether cash dividends are in the factors, dividends_from: oldest payouts announcement, reason: why the adjustment is unavailable or dividends are missing}. When the adjusted series is missing, empty or unreadable the rows stay raw with adjustment_factor null and the reason in meta (503 when nothing is cached and the exchange is down). When the adjusted series or (with dividends=true) the payouts page cannot be had, meta.missing also names the part left out (adjustment or dividends) and why.
      *
      *     **Example request**
      *
@@ -262,7 +264,7 @@ export interface paths {
     };
     /**
      * Corporate actions found in the portal’s own records
-     * @description Capital changes (bonus, right, split) where the portal’s adjusted daily series steps against the raw history, each confirmed or contradicted by the raw prices on its ex-date, and the cash dividends, bonus and right issues of the company payouts page. Oldest first. A step the raw prices contradict is listed with applied=false and a note. meta.coverage says how far back the record reaches: capital_changes_from (first day of the adjusted series, about five years), dividends_from (oldest payouts announcement; the page keeps about 17–18 months), face_value (PKR, the assumed face value behind the dividend amounts).
+     * @description Capital changes (bonus, right, split) where the portal’s adjusted daily series steps against the raw history, each confirmed or contradicted by the raw prices on its ex-date, and the cash dividends, bonus and right issues of the company payouts page. Oldest first. A step the raw prices contradict is listed with applied=false and a note. meta.coverage says how far back the record reaches: capital_changes_from (first day of the adjusted series, about five years), dividends_from (oldest payouts announcement; the page keeps about 17–18 months), face_value (PKR, the assumed face value behind the dividend amounts). When the adjusted series or the payouts page cannot be had, the other’s actions are listed and meta.missing names the part left out (capital_changes or dividends) and why; 503/502 only when neither can be had or the raw history cannot.
      *
      *     **Example request**
      *
@@ -1211,10 +1213,10 @@ export interface operations {
     parameters: {
       query?: {
         /**
-         * @description 1: readiness check (store, shutdown, Redis) instead of liveness
+         * @description 1: readiness check (store, shutdown, Redis) instead of liveness; 0 (default): liveness
          * @example 1
          */
-        ready?: string;
+        ready?: '0' | '1';
       };
       header?: never;
       path?: never;
@@ -1374,7 +1376,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description q is empty */
+      /** @description invalid query (code bad_request): a parameter the endpoint does not take, one given empty or more than once, or parameters that contradict each other; also: q is empty */
       400: {
         headers: {
           'Cache-Control': components['headers']['CacheControl'];
@@ -1396,7 +1398,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description request validation failed (code bad_request) */
+      /** @description request validation failed (code bad_request): a parameter's value is not accepted (not one of its values, the wrong type or form, out of range), or a required parameter is missing */
       422: {
         headers: {
           'Cache-Control': components['headers']['CacheControl'];
@@ -1517,6 +1519,13 @@ export interface operations {
               cached: boolean;
               /** @description the time the data describes, ISO 8601 with the market's offset (+05:00): the page's own time where the portal prints one (the index levels' `As of …`); for market data otherwise the fetch when it was made during a session, else the end of the last session (prices do not move in between); for the listing and filings the fetch. Part of the cached answer: a stale copy carries its own, older as_of */
               as_of: string;
+              /** @description present only when a secondary portal page could not be had (unreachable, an error status, or a page that does not parse) and nothing of it is cached: the answer is served from the pages it has, these parts are left out, and it is asked for again within a minute */
+              missing?: {
+                /** @description what the answer lacks: `dividends` or `capital_changes` (corporate actions), `adjustment` or `dividends` (adjusted history), `extras` (the quote’s company-page fields) */
+                part: string;
+                /** @description why, in words: the portal’s failure for that page */
+                reason: string;
+              }[];
             };
           };
           /**
@@ -1542,7 +1551,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description a query parameter the endpoint does not take, or one given empty (the message names it and the accepted ones), or a request line Node cannot parse (code bad_request; the connection is then closed) */
+      /** @description invalid query (code bad_request): a parameter the endpoint does not take, one given empty or more than once, or parameters that contradict each other */
       400: {
         headers: {
           'Cache-Control': components['headers']['CacheControl'];
@@ -1564,7 +1573,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description request validation failed (code bad_request) */
+      /** @description request validation failed (code bad_request): a parameter's value is not accepted (not one of its values, the wrong type or form, out of range), or a required parameter is missing */
       422: {
         headers: {
           'Cache-Control': components['headers']['CacheControl'];
@@ -1667,12 +1676,12 @@ export interface operations {
          * @description `true`: prices adjusted for the capital changes (bonus, right, split) the portal records and the raw prices confirm; each row gains adjustment_factor and meta.adjustment says how far the adjustment reaches. `false` (default): raw prices, as traded
          * @example true
          */
-        adjusted?: string;
+        adjusted?: boolean;
         /**
          * @description `true` (with adjusted=true): also adjust for the cash dividends on the payouts page (about the last 17–18 months; meta.adjustment.dividends_from). `false` (default)
          * @example false
          */
-        dividends?: string;
+        dividends?: boolean;
         /**
          * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
          * @example json
@@ -1732,6 +1741,13 @@ export interface operations {
                 /** @description why the adjustment is unavailable, or why dividends were asked for but are not in it */
                 reason: string | null;
               };
+              /** @description present only when a secondary portal page could not be had (unreachable, an error status, or a page that does not parse) and nothing of it is cached: the answer is served from the pages it has, these parts are left out, and it is asked for again within a minute */
+              missing?: {
+                /** @description what the answer lacks: `dividends` or `capital_changes` (corporate actions), `adjustment` or `dividends` (adjusted history), `extras` (the quote’s company-page fields) */
+                part: string;
+                /** @description why, in words: the portal’s failure for that page */
+                reason: string;
+              }[];
             };
           };
           /**
@@ -1759,7 +1775,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description start is after end; adjusted or dividends not true/false; dividends=true without adjusted=true */
+      /** @description invalid query (code bad_request): a parameter the endpoint does not take, one given empty or more than once, or parameters that contradict each other; also: start is after end; dividends=true without adjusted=true */
       400: {
         headers: {
           'Cache-Control': components['headers']['CacheControl'];
@@ -1781,7 +1797,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description request validation failed (code bad_request) */
+      /** @description request validation failed (code bad_request): a parameter's value is not accepted (not one of its values, the wrong type or form, out of range), or a required parameter is missing */
       422: {
         headers: {
           'Cache-Control': components['headers']['CacheControl'];
@@ -1930,7 +1946,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description a query parameter the endpoint does not take, or one given empty (the message names it and the accepted ones), or a request line Node cannot parse (code bad_request; the connection is then closed) */
+      /** @description invalid query (code bad_request): a parameter the endpoint does not take, one given empty or more than once, or parameters that contradict each other */
       400: {
         headers: {
           'Cache-Control': components['headers']['CacheControl'];
@@ -1952,7 +1968,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description request validation failed (code bad_request) */
+      /** @description request validation failed (code bad_request): a parameter's value is not accepted (not one of its values, the wrong type or form, out of range), or a required parameter is missing */
       422: {
         headers: {
           'Cache-Control': components['headers']['CacheControl'];
@@ -2098,7 +2114,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description a query parameter the endpoint does not take, or one given empty (the message names it and the accepted ones), or a request line Node cannot parse (code bad_request; the connection is then closed) */
+      /** @description invalid query (code bad_request): a parameter the endpoint does not take, one given empty or more than once, or parameters that contradict each other */
       400: {
         headers: {
           'Cache-Control': components['headers']['CacheControl'];
@@ -2120,7 +2136,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description request validation failed (code bad_request) */
+      /** @description request validation failed (code bad_request): a parameter's value is not accepted (not one of its values, the wrong type or form, out of range), or a required parameter is missing */
       422: {
         headers: {
           'Cache-Control': components['headers']['CacheControl'];
@@ -2203,7 +2219,7 @@ export interface operations {
          * @description annual or quarterly; default annual
          * @example annual
          */
-        period?: string;
+        period?: 'annual' | 'quarterly';
         /**
          * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
          * @example json
@@ -2274,7 +2290,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description period is not one of annual, quarterly */
+      /** @description invalid query (code bad_request): a parameter the endpoint does not take, one given empty or more than once, or parameters that contradict each other; also: period is not one of annual, quarterly */
       400: {
         headers: {
           'Cache-Control': components['headers']['CacheControl'];
@@ -2296,7 +2312,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description request validation failed (code bad_request) */
+      /** @description request validation failed (code bad_request): a parameter's value is not accepted (not one of its values, the wrong type or form, out of range), or a required parameter is missing */
       422: {
         headers: {
           'Cache-Control': components['headers']['CacheControl'];
@@ -2379,7 +2395,7 @@ export interface operations {
          * @description financial-results, board-meetings, others; default all, newest first
          * @example board-meetings
          */
-        category?: string;
+        category?: 'financial-results' | 'board-meetings' | 'others';
         /**
          * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
          * @example json
@@ -2450,7 +2466,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description category is not one of financial-results, board-meetings, others */
+      /** @description invalid query (code bad_request): a parameter the endpoint does not take, one given empty or more than once, or parameters that contradict each other; also: category is not one of financial-results, board-meetings, others */
       400: {
         headers: {
           'Cache-Control': components['headers']['CacheControl'];
@@ -2472,7 +2488,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description request validation failed (code bad_request) */
+      /** @description request validation failed (code bad_request): a parameter's value is not accepted (not one of its values, the wrong type or form, out of range), or a required parameter is missing */
       422: {
         headers: {
           'Cache-Control': components['headers']['CacheControl'];
@@ -2604,6 +2620,13 @@ export interface operations {
                 /** @description PKR; the face value assumed for dividend amounts (the portal gives percents) */
                 face_value: number;
               };
+              /** @description present only when a secondary portal page could not be had (unreachable, an error status, or a page that does not parse) and nothing of it is cached: the answer is served from the pages it has, these parts are left out, and it is asked for again within a minute */
+              missing?: {
+                /** @description what the answer lacks: `dividends` or `capital_changes` (corporate actions), `adjustment` or `dividends` (adjusted history), `extras` (the quote’s company-page fields) */
+                part: string;
+                /** @description why, in words: the portal’s failure for that page */
+                reason: string;
+              }[];
             };
           };
           /**
@@ -2629,7 +2652,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description a query parameter the endpoint does not take, or one given empty (the message names it and the accepted ones), or a request line Node cannot parse (code bad_request; the connection is then closed) */
+      /** @description invalid query (code bad_request): a parameter the endpoint does not take, one given empty or more than once, or parameters that contradict each other */
       400: {
         headers: {
           'Cache-Control': components['headers']['CacheControl'];
@@ -2651,7 +2674,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description request validation failed (code bad_request) */
+      /** @description request validation failed (code bad_request): a parameter's value is not accepted (not one of its values, the wrong type or form, out of range), or a required parameter is missing */
       422: {
         headers: {
           'Cache-Control': components['headers']['CacheControl'];
@@ -2805,7 +2828,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description a query parameter the endpoint does not take, or one given empty (the message names it and the accepted ones), or a request line Node cannot parse (code bad_request; the connection is then closed) */
+      /** @description invalid query (code bad_request): a parameter the endpoint does not take, one given empty or more than once, or parameters that contradict each other */
       400: {
         headers: {
           'Cache-Control': components['headers']['CacheControl'];
@@ -2827,7 +2850,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description request validation failed (code bad_request) */
+      /** @description request validation failed (code bad_request): a parameter's value is not accepted (not one of its values, the wrong type or form, out of range), or a required parameter is missing */
       422: {
         headers: {
           'Cache-Control': components['headers']['CacheControl'];
@@ -2977,7 +3000,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description a query parameter the endpoint does not take, or one given empty (the message names it and the accepted ones), or a request line Node cannot parse (code bad_request; the connection is then closed) */
+      /** @description invalid query (code bad_request): a parameter the endpoint does not take, one given empty or more than once, or parameters that contradict each other */
       400: {
         headers: {
           'Cache-Control': components['headers']['CacheControl'];
@@ -2999,7 +3022,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description request validation failed (code bad_request) */
+      /** @description request validation failed (code bad_request): a parameter's value is not accepted (not one of its values, the wrong type or form, out of range), or a required parameter is missing */
       422: {
         headers: {
           'Cache-Control': components['headers']['CacheControl'];
@@ -3165,7 +3188,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description start is after end */
+      /** @description invalid query (code bad_request): a parameter the endpoint does not take, one given empty or more than once, or parameters that contradict each other; also: start is after end */
       400: {
         headers: {
           'Cache-Control': components['headers']['CacheControl'];
@@ -3187,7 +3210,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description request validation failed (code bad_request) */
+      /** @description request validation failed (code bad_request): a parameter's value is not accepted (not one of its values, the wrong type or form, out of range), or a required parameter is missing */
       422: {
         headers: {
           'Cache-Control': components['headers']['CacheControl'];
@@ -3267,7 +3290,7 @@ export interface operations {
     parameters: {
       query: {
         /**
-         * @description comma-separated symbols, case-insensitive, at most 100 (duplicates count once), e.g. ENGRO,HBL,LUCK
+         * @description a comma-separated list of up to 100 symbols, case-insensitive (duplicates count once), e.g. symbols=ENGRO,HBL
          * @example ENGRO,NOSUCH
          */
         symbols: string;
@@ -3336,7 +3359,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description no symbols, more than 100, or a malformed one */
+      /** @description invalid query (code bad_request): a parameter the endpoint does not take, one given empty or more than once, or parameters that contradict each other */
       400: {
         headers: {
           'Cache-Control': components['headers']['CacheControl'];
@@ -3347,7 +3370,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description request validation failed (code bad_request) */
+      /** @description request validation failed (code bad_request): a parameter's value is not accepted (not one of its values, the wrong type or form, out of range), or a required parameter is missing */
       422: {
         headers: {
           'Cache-Control': components['headers']['CacheControl'];
@@ -3500,7 +3523,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description a query parameter the endpoint does not take, or one given empty (the message names it and the accepted ones), or a request line Node cannot parse (code bad_request; the connection is then closed) */
+      /** @description invalid query (code bad_request): a parameter the endpoint does not take, one given empty or more than once, or parameters that contradict each other */
       400: {
         headers: {
           'Cache-Control': components['headers']['CacheControl'];
@@ -3511,7 +3534,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description request validation failed (code bad_request) */
+      /** @description request validation failed (code bad_request): a parameter's value is not accepted (not one of its values, the wrong type or form, out of range), or a required parameter is missing */
       422: {
         headers: {
           'Cache-Control': components['headers']['CacheControl'];
@@ -3651,7 +3674,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description a query parameter the endpoint does not take, or one given empty (the message names it and the accepted ones), or a request line Node cannot parse (code bad_request; the connection is then closed) */
+      /** @description invalid query (code bad_request): a parameter the endpoint does not take, one given empty or more than once, or parameters that contradict each other */
       400: {
         headers: {
           'Cache-Control': components['headers']['CacheControl'];
@@ -3662,7 +3685,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description request validation failed (code bad_request) */
+      /** @description request validation failed (code bad_request): a parameter's value is not accepted (not one of its values, the wrong type or form, out of range), or a required parameter is missing */
       422: {
         headers: {
           'Cache-Control': components['headers']['CacheControl'];
@@ -3770,7 +3793,7 @@ export interface operations {
           };
         };
       };
-      /** @description a query parameter the endpoint does not take, or one given empty (the message names it and the accepted ones), or a request line Node cannot parse (code bad_request; the connection is then closed) */
+      /** @description invalid query (code bad_request): a parameter the endpoint does not take, one given empty or more than once, or parameters that contradict each other */
       400: {
         headers: {
           'Cache-Control': components['headers']['CacheControl'];
@@ -3835,7 +3858,7 @@ export interface operations {
     parameters: {
       query: {
         /**
-         * @description comma-separated symbols, case-insensitive, at most 100 (duplicates count once), e.g. ENGRO,HBL,LUCK
+         * @description a comma-separated list of up to 100 symbols, case-insensitive (duplicates count once), e.g. symbols=ENGRO,HBL
          * @example HBL,ENGRO
          */
         symbols: string;
@@ -3865,7 +3888,7 @@ export interface operations {
           'text/event-stream': string;
         };
       };
-      /** @description no symbols, more than 100, or a malformed one */
+      /** @description invalid query (code bad_request): a parameter the endpoint does not take, one given empty or more than once, or parameters that contradict each other */
       400: {
         headers: {
           'Cache-Control': components['headers']['CacheControl'];
@@ -3887,7 +3910,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description request validation failed (code bad_request) */
+      /** @description request validation failed (code bad_request): a parameter's value is not accepted (not one of its values, the wrong type or form, out of range), or a required parameter is missing */
       422: {
         headers: {
           'Cache-Control': components['headers']['CacheControl'];
@@ -4027,7 +4050,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description a query parameter the endpoint does not take, or one given empty (the message names it and the accepted ones), or a request line Node cannot parse (code bad_request; the connection is then closed) */
+      /** @description invalid query (code bad_request): a parameter the endpoint does not take, one given empty or more than once, or parameters that contradict each other */
       400: {
         headers: {
           'Cache-Control': components['headers']['CacheControl'];
@@ -4038,7 +4061,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description request validation failed (code bad_request) */
+      /** @description request validation failed (code bad_request): a parameter's value is not accepted (not one of its values, the wrong type or form, out of range), or a required parameter is missing */
       422: {
         headers: {
           'Cache-Control': components['headers']['CacheControl'];
@@ -4184,7 +4207,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description a query parameter the endpoint does not take, or one given empty (the message names it and the accepted ones), or a request line Node cannot parse (code bad_request; the connection is then closed) */
+      /** @description invalid query (code bad_request): a parameter the endpoint does not take, one given empty or more than once, or parameters that contradict each other */
       400: {
         headers: {
           'Cache-Control': components['headers']['CacheControl'];
@@ -4206,7 +4229,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description request validation failed (code bad_request) */
+      /** @description request validation failed (code bad_request): a parameter's value is not accepted (not one of its values, the wrong type or form, out of range), or a required parameter is missing */
       422: {
         headers: {
           'Cache-Control': components['headers']['CacheControl'];
@@ -4349,7 +4372,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description a query parameter the endpoint does not take, or one given empty (the message names it and the accepted ones), or a request line Node cannot parse (code bad_request; the connection is then closed) */
+      /** @description invalid query (code bad_request): a parameter the endpoint does not take, one given empty or more than once, or parameters that contradict each other */
       400: {
         headers: {
           'Cache-Control': components['headers']['CacheControl'];
@@ -4360,7 +4383,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description request validation failed (code bad_request) */
+      /** @description request validation failed (code bad_request): a parameter's value is not accepted (not one of its values, the wrong type or form, out of range), or a required parameter is missing */
       422: {
         headers: {
           'Cache-Control': components['headers']['CacheControl'];
@@ -4512,7 +4535,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description a query parameter the endpoint does not take, or one given empty (the message names it and the accepted ones), or a request line Node cannot parse (code bad_request; the connection is then closed) */
+      /** @description invalid query (code bad_request): a parameter the endpoint does not take, one given empty or more than once, or parameters that contradict each other */
       400: {
         headers: {
           'Cache-Control': components['headers']['CacheControl'];
@@ -4534,7 +4557,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description request validation failed (code bad_request) */
+      /** @description request validation failed (code bad_request): a parameter's value is not accepted (not one of its values, the wrong type or form, out of range), or a required parameter is missing */
       422: {
         headers: {
           'Cache-Control': components['headers']['CacheControl'];
@@ -4683,7 +4706,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description bad proxy header */
+      /** @description invalid query (code bad_request): a parameter the endpoint does not take, one given empty or more than once, or parameters that contradict each other; also: bad proxy header */
       400: {
         headers: {
           'Cache-Control': components['headers']['CacheControl'];
@@ -4694,7 +4717,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description request validation failed (code bad_request) */
+      /** @description request validation failed (code bad_request): a parameter's value is not accepted (not one of its values, the wrong type or form, out of range), or a required parameter is missing */
       422: {
         headers: {
           'Cache-Control': components['headers']['CacheControl'];
@@ -4834,7 +4857,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description a query parameter the endpoint does not take, or one given empty (the message names it and the accepted ones), or a request line Node cannot parse (code bad_request; the connection is then closed) */
+      /** @description invalid query (code bad_request): a parameter the endpoint does not take, one given empty or more than once, or parameters that contradict each other */
       400: {
         headers: {
           'Cache-Control': components['headers']['CacheControl'];
@@ -4845,7 +4868,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description request validation failed (code bad_request) */
+      /** @description request validation failed (code bad_request): a parameter's value is not accepted (not one of its values, the wrong type or form, out of range), or a required parameter is missing */
       422: {
         headers: {
           'Cache-Control': components['headers']['CacheControl'];

@@ -2,7 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { BadRequestError } from '../../errors.ts';
+import { emptyParameter, invalidValue, ValidationError } from '../../errors.ts';
 import { breadth, MOVER_KINDS, movers } from '../../market/board.ts';
 import { MAX_BATCH_SYMBOLS, quotes } from '../../market/quotes.ts';
 import {
@@ -21,8 +21,8 @@ import type { RouteDeps } from './deps.ts';
 const SYMBOL = new RegExp((SymbolParam.properties.symbol as unknown as { pattern: string }).pattern);
 
 /**
- * `ENGRO,hbl, ENGRO` → `['ENGRO', 'HBL']`: upper-cased, each once, in the order given. Throws a
- * 400 naming what is wrong: no symbols, too many, or one that cannot be a symbol.
+ * `ENGRO,hbl, ENGRO` → `['ENGRO', 'HBL']`: upper-cased, each once, in the order given. No symbols
+ * is an empty parameter (400); too many, or one that cannot be a symbol, a wrong value (422).
  */
 export function symbolList(raw: string): string[] {
   const symbols = [
@@ -34,22 +34,29 @@ export function symbolList(raw: string): string[] {
     ),
   ];
   if (symbols.length === 0)
-    throw new BadRequestError('symbols must name at least one symbol, e.g. symbols=ENGRO,HBL');
+    throw emptyParameter('symbols', 'give at least one symbol, e.g. symbols=ENGRO,HBL');
   if (symbols.length > MAX_BATCH_SYMBOLS) {
-    throw new BadRequestError(`at most ${MAX_BATCH_SYMBOLS} symbols per request, got ${symbols.length}`);
+    throw new ValidationError(
+      `symbols must name at most ${MAX_BATCH_SYMBOLS} symbols per request (got ${symbols.length})`,
+    );
   }
-  const bad = symbols.filter((s) => !SYMBOL.test(s));
-  if (bad.length > 0) throw new BadRequestError(`not a symbol: ${bad.slice(0, 5).join(', ')}`);
+  const bad = symbols.find((s) => !SYMBOL.test(s));
+  if (bad !== undefined) {
+    throw invalidValue('symbols', 'symbols of 1–25 letters, digits, ".", "&" or "-", comma-separated', bad);
+  }
   return symbols;
 }
 
-export const SymbolsQuery = Type.Object({
-  symbols: Type.String({
-    minLength: 1,
-    maxLength: 2_700,
-    description: `comma-separated symbols, case-insensitive, at most ${MAX_BATCH_SYMBOLS} (duplicates count once), e.g. ENGRO,HBL,LUCK`,
-  }),
-});
+export const SymbolsQuery = Type.Object(
+  {
+    symbols: Type.String({
+      minLength: 1,
+      maxLength: 2_700,
+      description: `a comma-separated list of up to ${MAX_BATCH_SYMBOLS} symbols, case-insensitive (duplicates count once), e.g. symbols=ENGRO,HBL`,
+    }),
+  },
+  { additionalProperties: false },
+);
 
 export async function boardRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
@@ -71,7 +78,7 @@ export async function boardRoutes(app: FastifyInstance, deps: RouteDeps): Promis
               description: 'symbols asked for that the exchange does not list',
             }),
           }),
-          ...errorResponses({ 400: 'no symbols, more than 100, or a malformed one' }),
+          ...errorResponses(),
         },
       },
     },

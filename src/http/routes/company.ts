@@ -22,15 +22,17 @@ import {
 } from '../schemas.ts';
 import type { RouteDeps } from './deps.ts';
 
-// `period` and `category` are free strings here and checked by the market service, so a wrong
-// value is a 400 that names the accepted ones rather than a generic validation message.
 const FinancialsQuery = query({
-  period: Type.Optional(Type.String({ description: `${FINANCIAL_PERIODS.join(' or ')}; default annual` })),
+  period: Type.Optional(
+    Type.Enum([...FINANCIAL_PERIODS], { description: `${FINANCIAL_PERIODS.join(' or ')}; default annual` }),
+  ),
 });
 
 const AnnouncementsQuery = query({
   category: Type.Optional(
-    Type.String({ description: `${ANNOUNCEMENT_CATEGORIES.join(', ')}; default all, newest first` }),
+    Type.Enum([...ANNOUNCEMENT_CATEGORIES], {
+      description: `${ANNOUNCEMENT_CATEGORIES.join(', ')}; default all, newest first`,
+    }),
   ),
 });
 

@@ -2,7 +2,14 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { corporateActions } from '../../market/corporate-actions.ts';
 import { CorporateAction, CorporateActionsCoverage } from '../../market/models.ts';
-import { columnsOf, errorResponses, FormatQuery, listEnvelope, SymbolParam } from '../schemas.ts';
+import {
+  columnsOf,
+  errorResponses,
+  FormatQuery,
+  listEnvelope,
+  MissingMeta,
+  SymbolParam,
+} from '../schemas.ts';
 import type { RouteDeps } from './deps.ts';
 
 export async function corporateActionRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {
@@ -16,13 +23,14 @@ export async function corporateActionRoutes(app: FastifyInstance, deps: RouteDep
         operationId: 'listCorporateActions',
         summary: 'Corporate actions found in the portal’s own records',
         description:
-          'Capital changes (bonus, right, split) where the portal’s adjusted daily series steps against the raw history, each confirmed or contradicted by the raw prices on its ex-date, and the cash dividends, bonus and right issues of the company payouts page. Oldest first. A step the raw prices contradict is listed with applied=false and a note. meta.coverage says how far back the record reaches: capital_changes_from (first day of the adjusted series, about five years), dividends_from (oldest payouts announcement; the page keeps about 17–18 months), face_value (PKR, the assumed face value behind the dividend amounts).',
+          'Capital changes (bonus, right, split) where the portal’s adjusted daily series steps against the raw history, each confirmed or contradicted by the raw prices on its ex-date, and the cash dividends, bonus and right issues of the company payouts page. Oldest first. A step the raw prices contradict is listed with applied=false and a note. meta.coverage says how far back the record reaches: capital_changes_from (first day of the adjusted series, about five years), dividends_from (oldest payouts announcement; the page keeps about 17–18 months), face_value (PKR, the assumed face value behind the dividend amounts). When the adjusted series or the payouts page cannot be had, the other’s actions are listed and meta.missing names the part left out (capital_changes or dividends) and why; 503/502 only when neither can be had or the raw history cannot.',
         tags: ['stocks'],
         params: SymbolParam,
         querystring: FormatQuery,
         response: {
           200: listEnvelope('CorporateAction', 'actions, oldest first', {
             coverage: CorporateActionsCoverage,
+            ...MissingMeta,
           }),
           ...errorResponses({ 404: 'unknown symbol' }),
         },

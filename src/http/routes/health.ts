@@ -33,7 +33,10 @@ export async function healthRoutes(
         querystring: Type.Object(
           {
             ready: Type.Optional(
-              Type.String({ description: '1: readiness check (store, shutdown, Redis) instead of liveness' }),
+              Type.Enum(['0', '1'], {
+                description:
+                  '1: readiness check (store, shutdown, Redis) instead of liveness; 0 (default): liveness',
+              }),
             ),
           },
           { additionalProperties: false },

@@ -1,6 +1,7 @@
 // GET /market/status: open, pre-open, Friday's break or closed, by the service's own market clock.
 // Nothing is fetched from the portal, so the answer is never cached and costs no exchange budget.
 import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
 import { marketStatus } from '../../market/market-status.ts';
 import { envelope } from '../envelope.ts';
 import { errorResponses, singleEnvelope } from '../schemas.ts';
@@ -9,7 +10,7 @@ import type { RouteDeps } from './deps.ts';
 export async function marketStatusRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {
   const clock = deps.marketClock ?? { followMarketClock: true };
   const now = clock.now ?? Date.now;
-  const { 429: rateLimited, 500: internal } = errorResponses();
+  const { 400: badRequest, 429: rateLimited, 500: internal } = errorResponses();
   app.get(
     '/market/status',
     {
@@ -19,8 +20,11 @@ export async function marketStatusRoutes(app: FastifyInstance, deps: RouteDeps):
         description:
           'From the Karachi market clock the service uses for cache freshness (Mon–Thu 09:30–15:30, Fri 09:15–12:00 and 14:30–16:30; no holiday calendar is published, so a holiday reads as a normal day). With `CACHE_FOLLOW_MARKET_CLOCK=false` the service treats the market as open around the clock and says so with `clock_followed: false`.',
         tags: ['market'],
+        // No parameters: one it does not take is refused like on every other endpoint.
+        querystring: Type.Object({}, { additionalProperties: false }),
         response: {
           200: singleEnvelope('MarketStatus', 'the market state now'),
+          400: badRequest!,
           429: rateLimited!,
           500: internal!,
         },

@@ -20,6 +20,7 @@ import {
   errorResponses,
   FormatQuery,
   listEnvelope,
+  MissingMeta,
   query,
   singleEnvelope,
   SymbolParam,
@@ -34,16 +35,15 @@ const HistoricalQuery = query({
   limit: Type.Optional(
     Type.Integer({ minimum: 1, maximum: 100_000, description: 'only the newest N rows of the range' }),
   ),
-  // Strings checked by the service, so a bad value is a 400 that names the accepted ones.
   adjusted: Type.Optional(
-    Type.String({
+    Type.Boolean({
       description:
         '`true`: prices adjusted for the capital changes (bonus, right, split) the portal records and the raw prices confirm; each row gains adjustment_factor and meta.adjustment says how far the adjustment reaches. `false` (default): raw prices, as traded',
-      examples: ['true'],
+      examples: [true],
     }),
   ),
   dividends: Type.Optional(
-    Type.String({
+    Type.Boolean({
       description:
         '`true` (with adjusted=true): also adjust for the cash dividends on the payouts page (about the last 17–18 months; meta.adjustment.dividends_from). `false` (default)',
     }),
@@ -108,11 +108,13 @@ export async function stockRoutes(app: FastifyInstance, deps: RouteDeps): Promis
       schema: {
         operationId: 'getQuote',
         summary: "A symbol's quote",
+        description:
+          'Joins the screener and the market watch; the extras (circuit breaker, ranges, bid/ask, VaR, haircut, YTD change) come from the company page, fetched in the background and null until it arrives. When that fetch failed, meta.missing names `extras` and why.',
         tags: ['stocks'],
         params: SymbolParam,
         querystring: FormatQuery,
         response: {
-          200: singleEnvelope('Quote', 'the quote'),
+          200: singleEnvelope('Quote', 'the quote', true, MissingMeta),
           ...errorResponses({ 404: 'SYMBOL not found' }),
         },
       },
@@ -133,7 +135,7 @@ export async function stockRoutes(app: FastifyInstance, deps: RouteDeps): Promis
         operationId: 'listHistory',
         summary: 'Daily history',
         description:
-          'One row per trading day over [start, end] (both optional; default: the whole history), oldest first unless order=desc. By default prices are as traded, not adjusted for corporate actions; is_anomaly flags suspect rows. With adjusted=true every row is an AdjustedHistoricalRow: open/high/low/close × adjustment_factor, volume ÷ adjustment_factor (rounded), ex-dates of confirmed capital changes carry the anomaly reason corporate_action, and meta.adjustment = {status: full|partial|unavailable, series_start: first day of the portal’s adjusted series, partial_before: rows before this date carry the factor known at series_start (capital changes before it are unknown), dividends: whether cash dividends are in the factors, dividends_from: oldest payouts announcement, reason: why the adjustment is unavailable or dividends are missing}. When the adjusted series is missing, empty or unreadable the rows stay raw with adjustment_factor null and the reason in meta (503 when nothing is cached and the exchange is down).',
+          'One row per trading day over [start, end] (both optional; default: the whole history), oldest first unless order=desc. By default prices are as traded, not adjusted for corporate actions; is_anomaly flags suspect rows. With adjusted=true every row is an AdjustedHistoricalRow: open/high/low/close × adjustment_factor, volume ÷ adjustment_factor (rounded), ex-dates of confirmed capital changes carry the anomaly reason corporate_action, and meta.adjustment = {status: full|partial|unavailable, series_start: first day of the portal’s adjusted series, partial_before: rows before this date carry the factor known at series_start (capital changes before it are unknown), dividends: whether cash dividends are in the factors, dividends_from: oldest payouts announcement, reason: why the adjustment is unavailable or dividends are missing}. When the adjusted series is missing, empty or unreadable the rows stay raw with adjustment_factor null and the reason in meta (503 when nothing is cached and the exchange is down). When the adjusted series or (with dividends=true) the payouts page cannot be had, meta.missing also names the part left out (adjustment or dividends) and why.',
         tags: ['stocks'],
         params: SymbolParam,
         querystring: HistoricalQuery,
@@ -144,10 +146,10 @@ export async function stockRoutes(app: FastifyInstance, deps: RouteDeps): Promis
               Type.Unsafe({ $ref: 'AdjustedHistoricalRow#' }),
             ]),
             'daily rows: HistoricalRow, or AdjustedHistoricalRow with adjusted=true',
-            { adjustment: Type.Optional(AdjustmentMeta) },
+            { adjustment: Type.Optional(AdjustmentMeta), ...MissingMeta },
           ),
           ...errorResponses({
-            400: 'start is after end; adjusted or dividends not true/false; dividends=true without adjusted=true',
+            400: 'start is after end; dividends=true without adjusted=true',
             404: 'unknown symbol',
           }),
         },

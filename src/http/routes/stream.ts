@@ -46,7 +46,6 @@ export async function streamRoutes(app: FastifyInstance, opts: StreamRouteOption
             },
           },
           ...errorResponses({
-            400: 'no symbols, more than 100, or a malformed one',
             404: 'none of the symbols is listed',
             429: 'this address already has STREAM_MAX_PER_IP streams open (or the request rate limit)',
           }),

@@ -1,0 +1,153 @@
+// Answers that join several portal pages serve what they have when a secondary page fails, and
+// say what is missing in meta.missing [{part, reason}] (src/market/partial.ts): each composite with
+// each secondary page down (the connection dropped), answering 404, answering 500, and answering
+// a page that does not parse. The primary page still decides, and a 404 where a page should be is
+// a page that cannot be read (502), not an unreachable portal (503).
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { FailureRule } from '../../dev/fake-portal/server.ts';
+import { PLANTED_ACTIONS } from '../../dev/fake-portal/corporate-actions.ts';
+import { portalHarness } from '../helpers/harness.ts';
+import { http, type RunningService } from '../helpers/service.ts';
+import { assertError } from '../helpers/shape.ts';
+
+const harness = portalHarness();
+
+const FAILURES: { label: string; rule: Omit<FailureRule, 'path'> }[] = [
+  { label: 'down', rule: { mode: 'down' } },
+  { label: '404', rule: { mode: 'status', status: 404 } },
+  { label: '500', rule: { mode: 'status', status: 500 } },
+  { label: 'garbage', rule: { mode: 'garbage' } },
+];
+
+const PAYOUTS = '/company/payouts';
+const EOD = '/timeseries/eod/';
+
+interface Missing {
+  part: string;
+  reason: string;
+}
+
+/** meta.missing names exactly `parts`, each with a reason in words. */
+function assertMissing(meta: { missing?: Missing[] }, parts: string[], label: string): void {
+  assert.ok(Array.isArray(meta.missing), `meta.missing is there: ${label}`);
+  assert.deepEqual(
+    meta.missing.map((m) => m.part),
+    parts,
+    label,
+  );
+  for (const m of meta.missing) {
+    assert.deepEqual(Object.keys(m), ['part', 'reason'], label);
+    assert.ok(typeof m.reason === 'string' && m.reason.length > 10, `a reason: ${label}`);
+  }
+}
+
+/** A fresh service with `rule` on the portal pages under `paths`. */
+async function failing(paths: string[], rule: Omit<FailureRule, 'path'>): Promise<RunningService> {
+  harness.portal.clear();
+  for (const path of paths) harness.portal.fail({ ...rule, path });
+  return harness.fresh();
+}
+
+const bonus = PLANTED_ACTIONS.find((a) => a.symbol === 'ENGRO' && a.kind === 'bonus')!;
+const ogdcDividends = PLANTED_ACTIONS.filter((a) => a.symbol === 'OGDC' && a.kind === 'cash_dividend');
+
+describe('composite answers degrade, never fail whole', () => {
+  for (const { label, rule } of FAILURES) {
+    it(`payouts page and symbol list ${label}: corporate actions keep the capital changes, adjusted history its factors, the profile is served`, async () => {
+      const svc = await failing([PAYOUTS, '/symbols'], rule);
+      // Whether a symbol exists is asked of the symbol list, then the screener and the market
+      // watch: the list failing, the screener answers.
+      const profile = await http(svc.url, '/stocks/ENGRO/profile');
+      assert.equal(profile.status, 200, profile.text.slice(0, 300));
+
+      const actions = await http(svc.url, '/stocks/ENGRO/corporate-actions');
+      assert.equal(actions.status, 200, actions.text.slice(0, 300));
+      assert.deepEqual(
+        actions.json.data.map((a: Record<string, unknown>) => [a.ex_date, a.kind, a.ratio, a.applied]),
+        [[bonus.exDate, 'capital_change', bonus.ratio, true]],
+      );
+      assert.equal(actions.json.meta.coverage.dividends_from, null);
+      assertMissing(actions.json.meta, ['dividends'], `corporate actions, payouts ${label}`);
+      const ogdc = await http(svc.url, '/stocks/OGDC/corporate-actions');
+      assert.equal(ogdc.status, 200);
+      assert.deepEqual(ogdc.json.data, [], 'no dividend is listed without the payouts page');
+      assertMissing(ogdc.json.meta, ['dividends'], `OGDC, payouts ${label}`);
+
+      const adjusted = await http(svc.url, '/stocks/ENGRO/historical?adjusted=true&dividends=true');
+      assert.equal(adjusted.status, 200, adjusted.text.slice(0, 300));
+      const before = adjusted.json.data.find((r: { date: string }) => r.date < bonus.exDate);
+      assert.equal(before.adjustment_factor, 1 / bonus.ratio!, 'the capital change is still applied');
+      assert.equal(adjusted.json.meta.adjustment.dividends, false);
+      assert.match(adjusted.json.meta.adjustment.reason, /payouts page .* dividends are not adjusted/);
+      assertMissing(adjusted.json.meta, ['dividends'], `adjusted history, payouts ${label}`);
+      // Without dividends=true the payouts page is not needed, and nothing is missing.
+      const plain = await http(svc.url, '/stocks/ENGRO/historical?adjusted=true');
+      assert.equal(plain.status, 200);
+      assert.equal(plain.json.meta.missing, undefined);
+    });
+
+    it(`adjusted series ${label}: corporate actions keep the dividends, adjusted history stays raw`, async () => {
+      const svc = await failing([EOD], rule);
+      const ogdc = await http(svc.url, '/stocks/OGDC/corporate-actions');
+      assert.equal(ogdc.status, 200, ogdc.text.slice(0, 300));
+      assert.deepEqual(
+        ogdc.json.data.map((a: Record<string, unknown>) => [a.ex_date, a.kind]),
+        ogdcDividends.map((d) => [d.exDate, 'cash_dividend']),
+      );
+      assert.equal(ogdc.json.meta.coverage.capital_changes_from, null);
+      assertMissing(ogdc.json.meta, ['capital_changes'], `corporate actions, series ${label}`);
+
+      const adjusted = await http(svc.url, '/stocks/LUCK/historical?adjusted=true');
+      assert.equal(adjusted.status, 200, adjusted.text.slice(0, 300));
+      assert.ok(
+        adjusted.json.data.every((r: { adjustment_factor: unknown }) => r.adjustment_factor === null),
+      );
+      assert.equal(adjusted.json.meta.adjustment.status, 'unavailable');
+      assertMissing(adjusted.json.meta, ['adjustment'], `adjusted history, series ${label}`);
+    });
+
+    it(`company page ${label}: the quote is served without its extras and says why`, async () => {
+      const svc = await failing(['/company/ENGRO'], rule);
+      const first = await http(svc.url, '/stocks/ENGRO/quote');
+      assert.equal(first.status, 200);
+      // The company page is fetched in the background; a later quote says it could not be had.
+      let quote = first;
+      for (let i = 0; i < 400 && quote.json.meta.missing === undefined; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        quote = await http(svc.url, '/stocks/ENGRO/quote');
+      }
+      assert.equal(quote.status, 200);
+      assertMissing(quote.json.meta, ['extras'], `quote, company page ${label}`);
+      assert.equal(typeof quote.json.data.price, 'number');
+      assert.equal(quote.json.data.week52_high, null);
+      assert.equal(quote.json.data.extras_as_of, null);
+    });
+  }
+
+  it('fails whole only when no part is left: both secondary pages failing', async () => {
+    const svc = await failing([PAYOUTS, EOD], { mode: 'status', status: 500 });
+    const res = await http(svc.url, '/stocks/ENGRO/corporate-actions');
+    assert.equal(res.status, 503);
+    assertError(res.json, 503, 'exchange_unavailable');
+  });
+
+  it('treats a 404 where a primary page should be as a page that cannot be read (502)', async () => {
+    const svc = await failing(['/historical'], { mode: 'status', status: 404 });
+    const res = await http(svc.url, '/stocks/ENGRO/corporate-actions');
+    assert.equal(res.status, 502);
+    assertError(res.json, 502, 'upstream_data_error', /answered 404 where the page should be/);
+  });
+
+  it('says nothing is missing when every page answers', async () => {
+    const svc = await harness.fresh();
+    for (const path of [
+      '/stocks/ENGRO/corporate-actions',
+      '/stocks/ENGRO/historical?adjusted=true&dividends=true',
+    ]) {
+      const res = await http(svc.url, path);
+      assert.equal(res.status, 200);
+      assert.equal(res.json.meta.missing, undefined, path);
+    }
+  });
+});
