@@ -3,6 +3,7 @@
 import type { FastifyInstance } from 'fastify';
 import { pino, type DestinationStream, type Logger, type LoggerOptions } from 'pino';
 import { DatasetCache } from './cache/dataset-cache.ts';
+import { stdoutDestination } from './log-destination.ts';
 import { marketClockPolicy } from './cache/freshness.ts';
 import { RedisWindowCounter } from './limits/redis-window-counter.ts';
 import { RedisTier } from './cache/redis-tier.ts';
@@ -43,7 +44,8 @@ export interface Service {
   close(): Promise<void>;
 }
 
-export function createLogger(level: string, destination?: DestinationStream): Logger {
+/** A logger writing to `destination`, by default standard output, buffered (src/log-destination.ts). */
+export function createLogger(level: string, destination: DestinationStream = stdoutDestination()): Logger {
   const options: LoggerOptions = {
     level,
     // Caller proxies may carry credentials; they never reach the logs.
@@ -52,7 +54,7 @@ export function createLogger(level: string, destination?: DestinationStream): Lo
       censor: '[redacted]',
     },
   };
-  return destination ? pino(options, destination) : pino(options);
+  return pino(options, destination);
 }
 
 /** Seams for tests; production passes none. */
