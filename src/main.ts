@@ -14,31 +14,13 @@ async function main(): Promise<void> {
     }
     throw err;
   }
-  // Logs are buffered (src/log-destination.ts): every way out of the process writes what is held.
-  const destination = stdoutDestination();
-  const logger = createLogger(config.logLevel, destination);
-  // The asynchronous flush first: it waits for a write in flight, which a synchronous flush would
-  // overtake (lines out of order, or lost at exit); then what it left under the buffer's threshold.
-  let exiting = false;
-  const exit = (code: number): void => {
-    if (exiting) return;
-    exiting = true;
-    const done = () => {
-      try {
-        destination.flushSync();
-      } finally {
-        process.exit(code);
-      }
-    };
-    destination.flush(done);
-    // A destination that never drains (stdout closed, a stuck pipe) does not hold the exit.
-    setTimeout(() => process.exit(code), 5_000).unref();
-  };
+  // Logs are buffered (src/log-destination.ts) and written out at process.exit.
+  const logger = createLogger(config.logLevel, stdoutDestination());
   // A fatal error is logged as one JSON line like the rest, and the lines before it are not lost.
   // An unhandled rejection reaches this handler too (Node's default --unhandled-rejections=throw).
   process.on('uncaughtException', (err) => {
     logger.fatal({ err }, 'fatal error; exiting');
-    exit(1);
+    process.exit(1);
   });
 
   const service = await createService(config, logger);
@@ -53,13 +35,13 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'shutting down');
-    const force = setTimeout(() => exit(1), 10_000);
+    const force = setTimeout(() => process.exit(1), 10_000);
     force.unref();
     service.close().then(
-      () => exit(0),
+      () => process.exit(0),
       (err: unknown) => {
         logger.error({ err }, 'shutdown failed');
-        exit(1);
+        process.exit(1);
       },
     );
   };
