@@ -11,16 +11,24 @@ function pathOf(stack, nesting, name) {
   return [...stack.slice(0, nesting), name].join(' › ');
 }
 
-function firstLine(error) {
+/** The error's first lines (an assertion's message and its first differing values), shortened. */
+function reasonOf(error) {
   const cause = error?.cause ?? error;
   const text = cause?.message ?? String(cause ?? '');
-  return text.split('\n').find((line) => line.trim() !== '') ?? '';
+  return text
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .slice(0, 3)
+    .map((line) => (line.length > 160 ? `${line.slice(0, 157)}...` : line));
 }
 
 function placeOf(data) {
   if (!data.file) return '';
-  const file = data.file.startsWith(process.cwd() + '/') ? data.file.slice(process.cwd().length + 1) : data.file;
-  return data.line ? `${file}:${data.line}` : file;
+  const file = data.file.startsWith(process.cwd() + '/')
+    ? data.file.slice(process.cwd().length + 1)
+    : data.file;
+  // Only the file: under tsx the reported line is the compiled code's, not the source's.
+  return file;
 }
 
 export default async function* summaryReporter(source) {
@@ -54,12 +62,12 @@ export default async function* summaryReporter(source) {
         const failure = {
           name: pathOf(stack, data.nesting, data.name),
           place: placeOf(data),
-          reason: firstLine(data.details?.error),
+          reasons: reasonOf(data.details?.error),
         };
         failures.push(failure);
         if (column % WIDTH !== 0) out += '\n';
         column = 0;
-        out += `✖ ${failure.name}  (${failure.place})\n    ${failure.reason}\n`;
+        out += `✖ ${failure.name}  (${failure.place})\n${failure.reasons.map((r) => `    ${r}\n`).join('')}`;
       }
       if (data.nesting === 0) out += dot(failed ? 'X' : '.');
       if (out) yield out;
@@ -73,13 +81,17 @@ export default async function* summaryReporter(source) {
   if (column % WIDTH !== 0) lines.unshift('');
   if (failures.length > 0) {
     lines.push(`Failed (${failures.length}):`);
-    for (const f of failures) lines.push(`  ✖ ${f.name}  (${f.place})`, `      ${f.reason}`);
+    for (const f of failures)
+      lines.push(`  ✖ ${f.name}  (${f.place})`, ...f.reasons.map((r) => `      ${r}`));
     lines.push('');
   }
-  const ms = Number(/^duration_ms ([\d.]+)/.exec(closing.find((m) => m.startsWith('duration_ms')) ?? '')?.[1]);
+  const ms = Number(
+    /^duration_ms ([\d.]+)/.exec(closing.find((m) => m.startsWith('duration_ms')) ?? '')?.[1],
+  );
   const time = Number.isFinite(ms) ? ` in ${(ms / 1000).toFixed(1)} s` : '';
+  const tap = process.env.TEST_TAP_FILE ? ` (full TAP: ${process.env.TEST_TAP_FILE})` : '';
   lines.push(
-    `${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped, ${counts.todo} todo${time}`,
+    `${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped, ${counts.todo} todo${time}${tap}`,
   );
   for (const message of closing) lines.push(`# ${message}`);
   yield lines.join('\n') + '\n';

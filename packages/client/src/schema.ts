@@ -1664,12 +1664,12 @@ export interface operations {
          * @description `true`: prices adjusted for the capital changes (bonus, right, split) the portal records and the raw prices confirm; each row gains adjustment_factor and meta.adjustment says how far the adjustment reaches. `false` (default): raw prices, as traded
          * @example true
          */
-        adjusted?: string;
+        adjusted?: boolean | ('true' | 'false');
         /**
          * @description `true` (with adjusted=true): also adjust for the cash dividends on the payouts page (about the last 17–18 months; meta.adjustment.dividends_from). `false` (default)
          * @example false
          */
-        dividends?: string;
+        dividends?: boolean | ('true' | 'false');
         /**
          * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
          * @example json
