@@ -2,8 +2,9 @@
 // access line; pino's default destination makes one write system call per line, a large share of
 // a cached answer's cost. Here lines gather in memory and are written 4 KB at a time (about 15
 // access lines per call), at least every FLUSH_EVERY_MS when the buffer holds anything (a quiet
-// service's lines still appear promptly), and on every way out of the process (src/main.ts: exit,
-// SIGTERM/SIGINT, a fatal error), so no line is lost.
+// service's lines still appear promptly), at once for a warning or an error (createLogger in
+// src/service.ts), and on every way out of the process (process.exit, which SIGTERM/SIGINT and a
+// fatal error end in: src/main.ts), so no line is lost.
 //
 // The writes themselves are synchronous: measured per access line (bench/README.md, "The default
 // configuration"), 4 KB blocks written synchronously cost less CPU, on the event loop's thread as
