@@ -65,19 +65,26 @@ function post(child: ChildProcess, msg: ToChild): void {
   child.send(msg);
 }
 
+// Levels at which a service writes only what is worth reading (not one line per request).
+const QUIET_LEVELS = new Set(['warn', 'error', 'fatal', 'silent']);
+
 async function start(
   entry: string,
   label: string,
   env: Record<string, string>,
   first?: ToChild,
 ): Promise<ChildServer> {
+  // A service logging every request (the default, LOG_LEVEL=info) writes its log to /dev/null:
+  // the process pays for every line (serialising, buffering, writing) as deployed, and the runner
+  // does not spend the shared cores reading tens of MB; at a quiet level its warnings show in the
+  // runner's output.
+  const quiet = env.LOG_LEVEL === undefined || QUIET_LEVELS.has(env.LOG_LEVEL);
   const child = fork(join(CHILDREN, entry), [], {
     // npm start's node flags (the young generation's floor among them) on every server, the
     // ceilings included, so that all of them run on the heap the service is deployed with.
     execArgv: ['--import', 'tsx', '--expose-gc', ...npmStartNodeArgs(), ...profileArgs(label)],
     env: { ...process.env, ...env },
-    // The service's warnings and errors show in the runner's output.
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    stdio: ['ignore', quiet ? 'inherit' : 'ignore', 'inherit', 'ipc'],
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   if (first) post(child, first);
@@ -99,7 +106,10 @@ async function start(
   };
 }
 
-/** The settings every benchmark runs the service with: no request limit, no portal budget, plain TTLs. */
+/**
+ * The settings every benchmark runs the service with: no request limit, no portal budget, plain
+ * TTLs, and the default log level (`info`, an access line per request), as `npm start` runs it.
+ */
 export function serviceEnv(
   exchangeBaseUrl: string,
   cacheDir: string,
@@ -113,7 +123,7 @@ export function serviceEnv(
     CACHE_FOLLOW_MARKET_CLOCK: 'false',
     EXCHANGE_FETCH_LIMIT_PER_IP: '0',
     EXCHANGE_FETCH_LIMIT_GLOBAL: '0',
-    LOG_LEVEL: 'warn',
+    LOG_LEVEL: 'info',
     CACHE_DIR: cacheDir,
     // As `npm start` and the Dockerfile run the service (README, "Memory").
     MALLOC_MMAP_THRESHOLD_: process.env.MALLOC_MMAP_THRESHOLD_ ?? '131072',

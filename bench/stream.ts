@@ -168,6 +168,9 @@ export async function runStream(): Promise<Section> {
       'stream-service.ts',
       serviceEnv(portal.url, cacheDir, {
         STREAM_POLL_SECONDS: '3600',
+        // Streams log when they end (all at the stop); the figures here are fan-out and memory,
+        // and 10,000 access lines would flood the runner's output.
+        LOG_LEVEL: 'warn',
         STREAM_MAX_PER_IP: String(CLIENTS + 10),
       }),
     );

@@ -33,9 +33,48 @@ export async function openApiDocument(): Promise<OpenAPI3> {
   }
 }
 
+interface QueryParameter {
+  in?: string;
+  description?: string;
+  schema?: { type?: string; enum?: unknown[]; description?: string };
+}
+
+/**
+ * A query parameter that takes `true` or `false` (the service reads the text, so a bad value gets
+ * its own 400): an enum of exactly those two strings, or a string documented as a flag, its
+ * description starting with "`true`" (src/http/routes/stocks.ts).
+ */
+function isFlag(parameter: QueryParameter): boolean {
+  const schema = parameter.schema;
+  if (parameter.in !== 'query' || schema?.type !== 'string') return false;
+  if (schema.enum)
+    return schema.enum.length === 2 && schema.enum.includes('true') && schema.enum.includes('false');
+  return (parameter.description ?? schema.description ?? '').startsWith('`true`');
+}
+
+/**
+ * The client's copy of the document types flags as booleans (or the two strings): a URL carries
+ * text, and openapi-fetch writes `{adjusted: true}` as `adjusted=true`.
+ */
+function booleanFlags(document: OpenAPI3): OpenAPI3 {
+  for (const item of Object.values(document.paths ?? {})) {
+    for (const operation of Object.values(item as Record<string, { parameters?: QueryParameter[] }>)) {
+      for (const parameter of operation?.parameters ?? []) {
+        if (!isFlag(parameter)) continue;
+        const { description } = parameter.schema!;
+        parameter.schema = {
+          ...(description === undefined ? {} : { description }),
+          anyOf: [{ type: 'boolean' }, { type: 'string', enum: ['true', 'false'] }],
+        } as QueryParameter['schema'];
+      }
+    }
+  }
+  return document;
+}
+
 /** The text of packages/client/src/schema.ts for the current routes, formatted as the project formats. */
 export async function generateClientSchema(): Promise<string> {
-  const ast = await openapiTS(await openApiDocument(), { silent: true });
+  const ast = await openapiTS(booleanFlags(await openApiDocument()), { silent: true });
   const source = HEADER + astToString(ast);
   const options = await prettier.resolveConfig(SCHEMA_PATH);
   return prettier.format(source, { ...options, filepath: SCHEMA_PATH });

@@ -1,6 +1,9 @@
 // Node 20's test runner neither expands globs nor discovers .ts files: list them here, and fail
 // loudly when none are found so CI can never pass on zero tests.
-import { readdirSync, statSync } from 'node:fs';
+// The terminal gets a short report (scripts/test-summary-reporter.mjs: progress dots, each failure
+// by name and place, then the counts, the time and the runner's closing "# pass N" / "# fail N"
+// lines); the full TAP, with every test's output and error, goes to test-results/tap.txt.
+import { mkdirSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 
@@ -24,6 +27,8 @@ if (files.length === 0) {
   console.error('no test files found');
   process.exit(1);
 }
+const TAP_FILE = join('test-results', 'tap.txt');
+mkdirSync('test-results', { recursive: true });
 const result = spawnSync(
   process.execPath,
   [
@@ -36,12 +41,23 @@ const result = spawnSync(
     '--test-timeout',
     String(TEST_TIMEOUT_MS),
     '--test-reporter',
+    './scripts/test-summary-reporter.mjs',
+    '--test-reporter-destination',
+    'stdout',
+    '--test-reporter',
     'tap',
+    '--test-reporter-destination',
+    TAP_FILE,
     '--test-concurrency',
     '2',
     ...files,
   ],
-  { stdio: 'inherit', timeout: WATCHDOG_MS, killSignal: 'SIGKILL' },
+  {
+    stdio: 'inherit',
+    timeout: WATCHDOG_MS,
+    killSignal: 'SIGKILL',
+    env: { ...process.env, TEST_TAP_FILE: TAP_FILE },
+  },
 );
 if (result.error?.code === 'ETIMEDOUT') {
   console.error(`test run exceeded ${WATCHDOG_MS / 60_000} minutes: a test file keeps the process alive`);

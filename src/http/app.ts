@@ -53,11 +53,8 @@ export interface AppOptions {
 
 export const API_VERSION = '0.1.0';
 
-// The package is private and carries no licence of its own; the document says so.
-const OPENAPI_LICENSE = {
-  name: 'Proprietary: private package, no licence granted (see package.json)',
-  url: 'https://docs.npmjs.com/cli/v11/configuring-npm/package-json#license',
-};
+// The project's licence (LICENSE), as an SPDX identifier (OpenAPI 3.1).
+const OPENAPI_LICENSE = { name: 'MIT', identifier: 'MIT' };
 const OPENAPI_CONTACT = { name: 'PSX market data maintainers' };
 
 const IDLE_SWEEP_MS = 50;

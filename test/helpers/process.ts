@@ -9,7 +9,10 @@ export interface ServiceProcess {
   url: string;
   child: ChildProcess;
   logs: string[];
-  /** Resolves with the exit code (or signal) once the process has ended. */
+  /**
+   * Resolves with the exit code (or signal) once the process has ended and its output is read to
+   * the end (every line is in `logs`).
+   */
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
@@ -25,7 +28,7 @@ export async function spawnService(
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const logs: string[] = [];
-  const exited = once(child, 'exit').then(([code, signal]) => ({
+  const exited = once(child, 'close').then(([code, signal]) => ({
     code: code as number | null,
     signal: signal as NodeJS.Signals | null,
   }));

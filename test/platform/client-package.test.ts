@@ -157,6 +157,27 @@ describe('the client package, installed from its tarball', () => {
     assert.equal(out.notFound, 'not_found');
   });
 
+  it('works from a CommonJS project: require(), booleans in the query', async () => {
+    // require() of the ES module client: Node 20.19+, 22.12+ and 24 load it synchronously.
+    const consumer = join(dir, 'consumer');
+    writeFileSync(
+      join(consumer, 'use.cjs'),
+      `const { createClient, unwrap } = require('psx-market-data-client');
+const api = createClient({ baseUrl: process.argv[2] });
+unwrap(
+  api.GET('/stocks/{symbol}/historical', {
+    params: { path: { symbol: 'ENGRO' }, query: { adjusted: true, limit: 3 } },
+  }),
+).then((body) => console.log(JSON.stringify({ rows: body.data.length, adjustment: body.meta.adjustment?.status })));
+`,
+    );
+    const { stdout } = await run(process.execPath, ['use.cjs', service.url], { cwd: consumer });
+    const out = JSON.parse(stdout);
+    assert.equal(out.rows, 3);
+    // Only an adjusted answer carries meta.adjustment: `true` reached the service as adjusted=true.
+    assert.match(out.adjustment, /^(full|partial|unavailable)$/);
+  });
+
   it('type-checks in a TypeScript consumer: a wrong field is a compile error', () => {
     const consumer = join(dir, 'consumer');
     writeFileSync(
@@ -180,6 +201,15 @@ export async function price(): Promise<number | null> {
   const { data } = await unwrap(api.GET('/stocks/{symbol}/quote', { params: { path: { symbol: 'ENGRO' } } }));
   return data.price;
 }
+export async function adjusted(): Promise<number> {
+  const api = createClient({ baseUrl: 'http://127.0.0.1:8000' });
+  const { data } = await unwrap(
+    api.GET('/stocks/{symbol}/historical', {
+      params: { path: { symbol: 'ENGRO' }, query: { adjusted: true, dividends: false } },
+    }),
+  );
+  return data.length;
+}
 `;
     writeFileSync(join(consumer, 'typed.ts'), good);
     execFileSync(process.execPath, [tsc, '-p', '.'], { cwd: consumer, encoding: 'utf8' });
@@ -188,6 +218,13 @@ export async function price(): Promise<number | null> {
       () =>
         execFileSync(process.execPath, [tsc, '-p', '.'], { cwd: consumer, encoding: 'utf8', stdio: 'pipe' }),
       (err: { stdout?: string }) => /prcie/.test(err.stdout ?? ''),
+    );
+    // A flag takes true/false (or the two strings), nothing else.
+    writeFileSync(join(consumer, 'typed.ts'), good.replace('adjusted: true', "adjusted: 'yes'"));
+    assert.throws(
+      () =>
+        execFileSync(process.execPath, [tsc, '-p', '.'], { cwd: consumer, encoding: 'utf8', stdio: 'pipe' }),
+      (err: { stdout?: string }) => /"yes"/.test(err.stdout ?? ''),
     );
   });
 
