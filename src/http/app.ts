@@ -35,6 +35,8 @@ import { BadRequestError, MethodNotAllowedError, NotFoundError, clientText } fro
 import { clientErrorHandler } from './raw-errors.ts';
 import { ErrorEnvelope } from './schemas.ts';
 import type { Logger } from 'pino';
+import { mcpAccess, type McpAccess } from '../mcp/access.ts';
+import { mcpRoutes } from '../mcp/route.ts';
 
 export interface AppOptions {
   deps: RouteDeps;
@@ -49,6 +51,8 @@ export interface AppOptions {
   onRateLimited?: () => void;
   /** Live quotes for GET /stream/quotes (absent: no stream route). */
   live?: LiveQuotes;
+  /** POST /mcp's allowed hosts and origins (absent: loopback only). */
+  mcpAccess?: McpAccess;
 }
 
 export const API_VERSION = '0.1.0';
@@ -247,6 +251,18 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
         },
       });
     }
+  });
+
+  // The Model Context Protocol over HTTP; after the 405 routes above, which it answers itself.
+  door.countedBy('/mcp');
+  await app.register(mcpRoutes, {
+    deps: opts.deps,
+    limit,
+    clientAddress: opts.clientAddress,
+    access: opts.mcpAccess ?? mcpAccess('', [], []),
+    version: API_VERSION,
+    openapi: () => app.swagger(),
+    onRateLimited: opts.onRateLimited,
   });
 
   app.setNotFoundHandler((req, reply) =>
