@@ -88,6 +88,9 @@ describe('MCP over HTTP', () => {
     const svc = await harness.fresh();
     const client = await connect(svc.url);
     try {
+      // A quote's extras come from the company page once it is held (fetched in the background
+      // otherwise): held before both sides ask, both sides carry them.
+      for (const symbol of ['ENGRO', 'HBL']) await http(svc.url, `/stocks/${symbol}/profile`);
       for (const c of CASES) {
         const result = await call(client, c.tool, c.args);
         const got = structured(result);
