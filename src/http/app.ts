@@ -148,7 +148,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
         title: 'PSX market data',
         version: API_VERSION,
         description:
-          'Read-only JSON API over the Pakistan Stock Exchange data portal. Every success is {data, meta}; every error is {error:{status, code, message}}. Other methods than GET and HEAD answer 405 method_not_allowed with Allow; an OPTIONS without Access-Control-Request-Method answers 400 (a CORS preflight answers 204).',
+          'Read-only JSON API over the Pakistan Stock Exchange data portal. Every success is {data, meta}; every error is {error:{status, code, message}}. Other methods than GET and HEAD answer 405 method_not_allowed with Allow; an OPTIONS without Access-Control-Request-Method answers 400 (a CORS preflight answers 204). The same data is served to agents over the Model Context Protocol at POST /mcp (Streamable HTTP, JSON-RPC 2.0, stateless; tools, resources and a prompt), which this document does not describe: see the README, section Agents (MCP).',
         license: OPENAPI_LICENSE,
         contact: OPENAPI_CONTACT,
       },

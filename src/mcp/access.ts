@@ -17,7 +17,11 @@ const LOOPBACK = ['localhost', '127.0.0.1', '[::1]', '::1'];
  * The allowed hosts: loopback, the host the service listens on (unless it is every interface),
  * and the configured ones.
  */
-export function mcpAccess(listenHost: string, hosts: readonly string[], origins: readonly string[]): McpAccess {
+export function mcpAccess(
+  listenHost: string,
+  hosts: readonly string[],
+  origins: readonly string[],
+): McpAccess {
   const all = new Set<string>(LOOPBACK);
   if (listenHost !== '0.0.0.0' && listenHost !== '::' && listenHost !== '') all.add(listenHost.toLowerCase());
   for (const h of hosts) all.add(h.toLowerCase());

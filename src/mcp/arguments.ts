@@ -64,7 +64,9 @@ export function argumentFailure(
       return new ValidationError(`${name} must have at most ${String(first.params.limit)} items`);
     case 'minimum':
     case 'maximum':
-      return new ValidationError(`${name} ${first.message ?? 'is out of range'} (got ${clientText(String(value))})`);
+      return new ValidationError(
+        `${name} ${first.message ?? 'is out of range'} (got ${clientText(String(value))})`,
+      );
     case 'type':
       return new ValidationError(`${name} must be ${article(String(first.params.type))}${got}`);
     default:

@@ -13,7 +13,8 @@ export const PROMPTS = [
 ];
 
 export function getPrompt(name: string, args: Record<string, string>): GetPromptResult {
-  if (name !== 'analyse_symbol') throw new McpError(ErrorCode.InvalidParams, `unknown prompt ${JSON.stringify(name)}`);
+  if (name !== 'analyse_symbol')
+    throw new McpError(ErrorCode.InvalidParams, `unknown prompt ${JSON.stringify(name)}`);
   const symbol = (args.symbol ?? '').trim().toUpperCase();
   if (!/^[A-Z0-9][A-Z0-9.&-]{0,24}$/.test(symbol))
     throw new McpError(ErrorCode.InvalidParams, 'symbol must be a listed symbol, e.g. ENGRO');

@@ -25,7 +25,8 @@ export const RESOURCE_TEMPLATES = [
     uriTemplate: `${PROFILE_PREFIX}{symbol}${PROFILE_SUFFIX}`,
     name: 'symbol-profile',
     title: "A symbol's profile",
-    description: "The company profile and today's quote of a listed symbol, as text (e.g. psx://stocks/ENGRO/profile).",
+    description:
+      "The company profile and today's quote of a listed symbol, as text (e.g. psx://stocks/ENGRO/profile).",
     mimeType: 'text/plain',
   },
 ];

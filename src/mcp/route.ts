@@ -42,12 +42,14 @@ interface RpcRequest {
 }
 
 export async function mcpRoutes(app: FastifyInstance, opts: McpRouteOptions): Promise<void> {
-  const { deps, limit } = opts;
+  const { deps } = opts;
   // The API takes no bodies; this route takes JSON-RPC, read here as text so that a body that is
   // not JSON is a JSON-RPC parse error rather than the API's envelope.
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: MCP_MAX_BODY_BYTES }, (_req, body, done) =>
-    done(null, body),
+  app.addContentTypeParser(
+    'application/json',
+    { parseAs: 'string', bodyLimit: MCP_MAX_BODY_BYTES },
+    (_req, body, done) => done(null, body),
   );
   app.setErrorHandler((err: FastifyError | Error, req, reply) => {
     const failure = toServiceError(err, req);
@@ -64,7 +66,10 @@ export async function mcpRoutes(app: FastifyInstance, opts: McpRouteOptions): Pr
       reply.header('allow', 'POST');
       return rpcError(
         reply,
-        new HttpError(ERROR_KINDS.methodNotAllowed, 'this MCP server is stateless: send JSON-RPC messages with POST'),
+        new HttpError(
+          ERROR_KINDS.methodNotAllowed,
+          'this MCP server is stateless: send JSON-RPC messages with POST',
+        ),
         TRANSPORT_ERROR,
       );
     },
@@ -79,13 +84,20 @@ export async function mcpRoutes(app: FastifyInstance, opts: McpRouteOptions): Pr
     try {
       parsed = JSON.parse(typeof req.body === 'string' ? req.body : '');
     } catch {
-      return rpcError(reply, new HttpError(ERROR_KINDS.badRequest, 'Parse error: the body is not JSON'), PARSE_ERROR);
+      return rpcError(
+        reply,
+        new HttpError(ERROR_KINDS.badRequest, 'Parse error: the body is not JSON'),
+        PARSE_ERROR,
+      );
     }
     const messages = Array.isArray(parsed) ? (parsed as unknown[]) : [parsed];
     if (messages.length === 0 || messages.length > MCP_MAX_BATCH) {
       return rpcError(
         reply,
-        new HttpError(ERROR_KINDS.badRequest, `a batch holds 1 to ${MCP_MAX_BATCH} messages, got ${messages.length}`),
+        new HttpError(
+          ERROR_KINDS.badRequest,
+          `a batch holds 1 to ${MCP_MAX_BATCH} messages, got ${messages.length}`,
+        ),
         INVALID_REQUEST,
       );
     }
@@ -105,7 +117,10 @@ export async function mcpRoutes(app: FastifyInstance, opts: McpRouteOptions): Pr
         },
       },
     });
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: true,
+    });
     reply.hijack();
     reply.raw.on('close', () => {
       void transport.close();
@@ -159,7 +174,12 @@ function transportMessage(err: Error, failure: ServiceError): string {
 }
 
 /** A failure of the HTTP request itself, as JSON-RPC says (`id` null), with the service's code. */
-function rpcError(reply: FastifyReply, err: ServiceError, rpcCode: number, message = err.message): FastifyReply {
+function rpcError(
+  reply: FastifyReply,
+  err: ServiceError,
+  rpcCode: number,
+  message = err.message,
+): FastifyReply {
   reply.header('cache-control', 'no-store');
   if (err.retryAfter !== undefined) reply.header('retry-after', String(err.retryAfter));
   const body = {

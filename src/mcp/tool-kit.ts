@@ -146,7 +146,12 @@ export function fields(row: object, only?: readonly string[]): string {
 
 /** The heading and paging lines of a list page: what it is, the total, and how to get the rest. */
 export function pageText(title: string, result: Structured, columns: readonly string[]): string {
-  const { total, offset, count, next_offset: next } = result as unknown as {
+  const {
+    total,
+    offset,
+    count,
+    next_offset: next,
+  } = result as unknown as {
     total: number;
     offset: number;
     count: number;

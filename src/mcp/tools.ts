@@ -51,18 +51,7 @@ import { SCREEN_FIELDS, screen, type ScreenField } from '../market/screen.ts';
 import { SEARCH_LIMIT, searchStocks } from '../market/search.ts';
 import { sectorMembers, sectorSummary } from '../market/sectors.ts';
 import { listStocks } from '../market/stocks.ts';
-import {
-  args,
-  fields,
-  list,
-  one,
-  page,
-  pageText,
-  paging,
-  single,
-  tool,
-  type Tool,
-} from './tool-kit.ts';
+import { args, fields, list, one, page, pageText, paging, single, tool, type Tool } from './tool-kit.ts';
 
 const Symbol = Type.String({
   pattern: '^[A-Za-z0-9][A-Za-z0-9.&-]{0,24}$',
@@ -100,7 +89,6 @@ const Days = Type.Union([HistoricalRow, AdjustedHistoricalRow]);
 
 const QUOTE_COLUMNS = ['symbol', 'price', 'change', 'change_pct', 'volume', 'pe_ratio', 'market_cap'];
 const HISTORY_COLUMNS = ['date', 'open', 'high', 'low', 'close', 'volume', 'is_anomaly'];
-const BAR_COLUMNS = ['time', 'open', 'high', 'low', 'close', 'volume'];
 const SCREEN_COLUMNS = [
   'symbol',
   'sector',
@@ -210,12 +198,7 @@ export const TOOLS: readonly Tool[] = [
         throw new BadRequestError('dividends=true adjusts prices: use it with adjusted=true');
       }
       const answer = a.adjusted
-        ? await adjustedHistorical(
-            t.datasets,
-            a.symbol,
-            { ...range, dividends: a.dividends === true },
-            t.ctx,
-          )
+        ? await adjustedHistorical(t.datasets, a.symbol, { ...range, dividends: a.dividends === true }, t.ctx)
         : await historical(t.datasets, a.symbol, range, t.ctx);
       return page(answer);
     },
@@ -342,7 +325,13 @@ export const TOOLS: readonly Tool[] = [
     name: 'get_index_history',
     title: 'Daily index levels',
     description: `One row per trading day (open, close, volume) of an index, oldest first unless order=desc: the newest ${HISTORY_DEFAULT} rows of [start, end] by default (about five years are held).`,
-    input: args({ index: IndexCode, start: Day('first day'), end: Day('last day'), order: Order, limit: HistoryLimit }),
+    input: args({
+      index: IndexCode,
+      start: Day('first day'),
+      end: Day('last day'),
+      order: Order,
+      limit: HistoryLimit,
+    }),
     output: list(IndexHistoricalRow),
     run: async (a, t) =>
       page(
@@ -368,7 +357,8 @@ export const TOOLS: readonly Tool[] = [
   tool({
     name: 'list_sectors',
     title: 'Sector summary',
-    description: 'Every sector: code, name, advances, declines, unchanged, turnover and market cap (billions).',
+    description:
+      'Every sector: code, name, advances, declines, unchanged, turnover and market cap (billions).',
     input: args({}),
     output: list(SectorSummary),
     run: async (_a, t) => page(await sectorSummary(t.datasets, t.ctx)),
@@ -441,7 +431,8 @@ export const TOOLS: readonly Tool[] = [
   tool({
     name: 'get_market_summary',
     title: 'Index levels at a glance',
-    description: 'The current level of every index by lowercase code (kse100, kse30, kmiallshare, allshare, …).',
+    description:
+      'The current level of every index by lowercase code (kse100, kse30, kmiallshare, allshare, …).',
     input: args({}),
     output: single(MarketSummary),
     run: async (_a, t) => one(await marketSummary(t.datasets, t.ctx)),
@@ -455,7 +446,9 @@ export const TOOLS: readonly Tool[] = [
     input: args({}),
     output: single(MarketStatus),
     run: async (_a, t) => {
-      const status = marketStatus(t.marketClock.now(), { followMarketClock: t.marketClock.followMarketClock });
+      const status = marketStatus(t.marketClock.now(), {
+        followMarketClock: t.marketClock.followMarketClock,
+      });
       return { as_of: status.now, data: status };
     },
     render: (r) => fields(r.data as object),

@@ -105,7 +105,12 @@ describe('POST /mcp with malformed JSON-RPC', () => {
   });
 
   it('refuses an oversized body (413) and a body that is not JSON by media type (415)', async () => {
-    const big = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping', params: { pad: 'x'.repeat(MCP_MAX_BODY_BYTES) } });
+    const big = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'ping',
+      params: { pad: 'x'.repeat(MCP_MAX_BODY_BYTES) },
+    });
     const tooLarge = await post(big);
     assertRpcError(tooLarge, 413, -32000);
     assert.equal(tooLarge.json.error.data.code, 'payload_too_large');
@@ -136,26 +141,39 @@ describe('POST /mcp with malformed JSON-RPC', () => {
     const anyMessage = fc.oneof(
       fc.json(),
       fc.string({ maxLength: 200 }),
-      fc.record({
-        jsonrpc: fc.constantFrom('2.0', '1.0', 2),
-        id: fc.oneof(fc.integer(), fc.string({ maxLength: 5 }), fc.constant(null)),
-        method: fc.constantFrom('tools/call', 'tools/list', 'initialize', 'resources/read', 'prompts/get', 'x'),
-        params: fc.oneof(
-          fc.constant(undefined),
-          fc.jsonValue(),
-          fc.record({
-            name: fc.constantFrom('get_quote', 'get_history', 'screen_stocks', 'nope'),
-            arguments: fc.dictionary(fc.constantFrom('symbol', 'limit', 'start', 'index'), fc.jsonValue()),
-          }),
-        ),
-      }).map((m) => JSON.stringify(m)),
+      fc
+        .record({
+          jsonrpc: fc.constantFrom('2.0', '1.0', 2),
+          id: fc.oneof(fc.integer(), fc.string({ maxLength: 5 }), fc.constant(null)),
+          method: fc.constantFrom(
+            'tools/call',
+            'tools/list',
+            'initialize',
+            'resources/read',
+            'prompts/get',
+            'x',
+          ),
+          params: fc.oneof(
+            fc.constant(undefined),
+            fc.jsonValue(),
+            fc.record({
+              name: fc.constantFrom('get_quote', 'get_history', 'screen_stocks', 'nope'),
+              arguments: fc.dictionary(fc.constantFrom('symbol', 'limit', 'start', 'index'), fc.jsonValue()),
+            }),
+          ),
+        })
+        .map((m) => JSON.stringify(m)),
     );
     await fc.assert(
       fc.asyncProperty(anyMessage, async (body) => {
         const a = await post(body);
-        assert.ok(a.status < 500, `${a.status} for ${body.slice(0, 200)}: ${JSON.stringify(a.json).slice(0, 200)}`);
+        assert.ok(
+          a.status < 500,
+          `${a.status} for ${body.slice(0, 200)}: ${JSON.stringify(a.json).slice(0, 200)}`,
+        );
         const answers = Array.isArray(a.json) ? a.json : [a.json];
-        for (const answer of answers) assert.equal(answer?.jsonrpc, '2.0', JSON.stringify(a.json).slice(0, 200));
+        for (const answer of answers)
+          assert.equal(answer?.jsonrpc, '2.0', JSON.stringify(a.json).slice(0, 200));
       }),
       { numRuns: 300 },
     );

@@ -14,7 +14,11 @@ const BIN = fileURLToPath(new URL('../../packages/client/src/bin.ts', import.met
 
 function bridge(args: string[]): StdioClientTransport {
   // The bin's source through tsx: the same code `npm run build` compiles into dist/bin.js.
-  return new StdioClientTransport({ command: process.execPath, args: ['--import', 'tsx', BIN, ...args], stderr: 'pipe' });
+  return new StdioClientTransport({
+    command: process.execPath,
+    args: ['--import', 'tsx', BIN, ...args],
+    stderr: 'pipe',
+  });
 }
 
 describe('psx-market-data-client mcp (stdio bridge)', () => {
@@ -26,10 +30,19 @@ describe('psx-market-data-client mcp (stdio bridge)', () => {
       assert.equal(client.getServerVersion()?.name, 'psx-market-data');
       const { tools } = await client.listTools();
       assert.ok(tools.some((t) => t.name === 'get_quote'));
-      const result = (await client.callTool({ name: 'get_quote', arguments: { symbol: 'HBL' } })) as CallToolResult;
+      const result = (await client.callTool({
+        name: 'get_quote',
+        arguments: { symbol: 'HBL' },
+      })) as CallToolResult;
       const rest = await http(svc.url, '/stocks/HBL/quote');
-      assert.equal((result.structuredContent as { data: { price: number } }).data.price, rest.json.data.price);
-      const missing = (await client.callTool({ name: 'get_quote', arguments: { symbol: 'HBLX' } })) as CallToolResult;
+      assert.equal(
+        (result.structuredContent as { data: { price: number } }).data.price,
+        rest.json.data.price,
+      );
+      const missing = (await client.callTool({
+        name: 'get_quote',
+        arguments: { symbol: 'HBLX' },
+      })) as CallToolResult;
       assert.equal(missing.isError, true);
     } finally {
       await client.close();
@@ -39,7 +52,10 @@ describe('psx-market-data-client mcp (stdio bridge)', () => {
   it('answers a request with a JSON-RPC error when the service cannot be reached', async () => {
     const client = new Client({ name: 'stdio-test', version: '1.0.0' });
     // Port 9 (discard) on loopback: nothing listens there in the test environment.
-    await assert.rejects(client.connect(bridge(['mcp', '--url', 'http://127.0.0.1:9'])), /could not be reached/);
+    await assert.rejects(
+      client.connect(bridge(['mcp', '--url', 'http://127.0.0.1:9'])),
+      /could not be reached/,
+    );
     await client.close();
   });
 

@@ -17,8 +17,17 @@ async function connect(url: string): Promise<Client> {
   return client;
 }
 
-async function call(client: Client, name: string, args: Record<string, unknown> = {}): Promise<CallToolResult> {
+async function call(
+  client: Client,
+  name: string,
+  args: Record<string, unknown> = {},
+): Promise<CallToolResult> {
   return (await client.callTool({ name, arguments: args })) as CallToolResult;
+}
+
+function textContent(content: object | undefined): string {
+  assert.ok(content !== undefined && 'text' in content);
+  return String(content.text);
 }
 
 function textOf(result: CallToolResult): string {
@@ -43,19 +52,42 @@ const CASES: { tool: string; args: Record<string, unknown>; rest: string; paged?
   { tool: 'get_history', args: { symbol: 'ENGRO' }, rest: '/stocks/ENGRO/historical?limit=60' },
   {
     tool: 'get_history',
-    args: { symbol: 'ENGRO', adjusted: true, dividends: true, start: '2024-01-01', end: '2024-03-31', limit: 5000 },
+    args: {
+      symbol: 'ENGRO',
+      adjusted: true,
+      dividends: true,
+      start: '2024-01-01',
+      end: '2024-03-31',
+      limit: 5000,
+    },
     rest: '/stocks/ENGRO/historical?adjusted=true&dividends=true&start=2024-01-01&end=2024-03-31',
   },
-  { tool: 'get_intraday', args: { symbol: 'ENGRO', interval: '15m', limit: 1000 }, rest: '/stocks/ENGRO/intraday?interval=15m' },
+  {
+    tool: 'get_intraday',
+    args: { symbol: 'ENGRO', interval: '15m', limit: 1000 },
+    rest: '/stocks/ENGRO/intraday?interval=15m',
+  },
   { tool: 'get_corporate_actions', args: { symbol: 'ENGRO' }, rest: '/stocks/ENGRO/corporate-actions' },
   { tool: 'get_profile', args: { symbol: 'HBL' }, rest: '/stocks/HBL/profile' },
-  { tool: 'get_financials', args: { symbol: 'HBL', period: 'quarterly' }, rest: '/stocks/HBL/financials?period=quarterly' },
+  {
+    tool: 'get_financials',
+    args: { symbol: 'HBL', period: 'quarterly' },
+    rest: '/stocks/HBL/financials?period=quarterly',
+  },
   { tool: 'get_announcements', args: { symbol: 'HBL', limit: 200 }, rest: '/stocks/HBL/announcements' },
   { tool: 'get_reports', args: { symbol: 'HBL', limit: 500 }, rest: '/stocks/HBL/fundamentals' },
   { tool: 'list_indices', args: {}, rest: '/indices' },
   { tool: 'get_index_constituents', args: { index: 'kse30', limit: 500 }, rest: '/indices/KSE30' },
-  { tool: 'get_index_history', args: { index: 'KSE100', limit: 10, order: 'desc' }, rest: '/indices/KSE100/historical?limit=10&order=desc' },
-  { tool: 'get_index_intraday', args: { index: 'KSE100', interval: '60m' }, rest: '/indices/KSE100/intraday?interval=60m' },
+  {
+    tool: 'get_index_history',
+    args: { index: 'KSE100', limit: 10, order: 'desc' },
+    rest: '/indices/KSE100/historical?limit=10&order=desc',
+  },
+  {
+    tool: 'get_index_intraday',
+    args: { index: 'KSE100', interval: '60m' },
+    rest: '/indices/KSE100/intraday?interval=60m',
+  },
   { tool: 'list_sectors', args: {}, rest: '/sectors' },
   { tool: 'get_sector_stocks', args: { sector: '0801' }, rest: '/sectors/0801/stocks' },
   { tool: 'get_market_summary', args: {}, rest: '/market/summary' },
@@ -137,17 +169,29 @@ describe('MCP over HTTP', () => {
     const client = await connect(svc.url);
     try {
       const got = structured(
-        await call(client, 'screen_stocks', { index: 'KSE100', min_pe_ratio: 0.01, sort: 'market_cap', limit: 500 }),
+        await call(client, 'screen_stocks', {
+          index: 'KSE100',
+          min_pe_ratio: 0.01,
+          sort: 'market_cap',
+          limit: 500,
+        }),
       );
       const screener = (await http(svc.url, '/screener')).json.data as Record<string, unknown>[];
       const expected = screener
-        .filter((r) => String(r.listed_in ?? '').split(',').includes('KSE100'))
+        .filter((r) =>
+          String(r.listed_in ?? '')
+            .split(',')
+            .includes('KSE100'),
+        )
         .filter((r) => typeof r.pe_ratio === 'number' && r.pe_ratio >= 0.01);
       assert.equal(got.total, expected.length);
       assert.ok(got.total > 0);
       const caps = got.data.map((r: { market_cap: number | null }) => r.market_cap);
       const withCap = caps.filter((c: number | null) => c !== null);
-      assert.deepEqual(withCap, [...withCap].sort((a: number, b: number) => b - a));
+      assert.deepEqual(
+        withCap,
+        [...withCap].sort((a: number, b: number) => b - a),
+      );
       const bySector = structured(await call(client, 'screen_stocks', { sector: '0801', limit: 500 }));
       const members = screener.filter((r) => r.sector === 801).map((r) => r.symbol);
       assert.deepEqual(
@@ -155,7 +199,9 @@ describe('MCP over HTTP', () => {
         members.sort(),
       );
       const quote = (await http(svc.url, '/stocks/ENGRO/quote')).json.data;
-      const engro = structured(await call(client, 'screen_stocks', { min_price: quote.price, max_price: quote.price }));
+      const engro = structured(
+        await call(client, 'screen_stocks', { min_price: quote.price, max_price: quote.price }),
+      );
       const row = engro.data.find((r: { symbol: string }) => r.symbol === 'ENGRO');
       assert.equal(row?.change_pct, quote.change_pct);
     } finally {
@@ -185,9 +231,17 @@ describe('MCP over HTTP', () => {
         ['get_quote', { symbol: 'ENGRO', colour: 'red' }, /unknown argument colour; get_quote takes symbol/],
         ['get_history', { symbol: 'ENGRO', start: '2024-13-40' }, /start must be a calendar date/],
         ['get_history', { symbol: 'ENGRO', limit: 0 }, /limit must be >= 1/],
-        ['get_history', { symbol: 'ENGRO', start: '2024-02-01', end: '2024-01-01' }, /start \(2024-02-01\) is after end/],
+        [
+          'get_history',
+          { symbol: 'ENGRO', start: '2024-02-01', end: '2024-01-01' },
+          /start \(2024-02-01\) is after end/,
+        ],
         ['get_history', { symbol: 'ENGRO', dividends: true }, /use it with adjusted=true/],
-        ['get_intraday', { symbol: 'ENGRO', interval: '2m' }, /interval must be tick, 1m, 5m, 15m, 30m or 60m/],
+        [
+          'get_intraday',
+          { symbol: 'ENGRO', interval: '2m' },
+          /interval must be tick, 1m, 5m, 15m, 30m or 60m/,
+        ],
         ['get_quotes', { symbols: [] }, /symbols must have at least 1/],
         ['get_movers', { by: 'best' }, /by must be gainers, losers or active/],
         ['screen_stocks', { min_price: 'cheap' }, /min_price must be a number/],
@@ -248,13 +302,13 @@ describe('MCP over HTTP', () => {
       const { resources } = await client.listResources();
       assert.ok(resources.some((r) => r.uri === 'psx://openapi.json'));
       const doc = await client.readResource({ uri: 'psx://openapi.json' });
-      const openapi = JSON.parse(String(doc.contents[0]?.text));
+      const openapi = JSON.parse(textContent(doc.contents[0]));
       assert.equal(openapi.openapi, '3.1.0');
       const { resourceTemplates } = await client.listResourceTemplates();
       assert.equal(resourceTemplates[0]?.uriTemplate, 'psx://stocks/{symbol}/profile');
       const profile = await client.readResource({ uri: 'psx://stocks/HBL/profile' });
       const rest = (await http(svc.url, '/stocks/HBL/profile')).json.data;
-      assert.match(String(profile.contents[0]?.text), new RegExp(`name: ${rest.name}`));
+      assert.match(textContent(profile.contents[0]), new RegExp(`name: ${rest.name}`));
       await assert.rejects(client.readResource({ uri: 'psx://stocks/HBLX/profile' }), /HBLX not found/);
       const { prompts } = await client.listPrompts();
       assert.equal(prompts[0]?.name, 'analyse_symbol');
