@@ -1,9 +1,8 @@
-// POST /mcp: the Model Context Protocol over Streamable HTTP (the SDK's transport, stateless, JSON
-// answers), a Fastify route behind the same front door as every endpoint: its request id, CORS
+// POST /mcp: the Model Context Protocol over Streamable HTTP (stateless, JSON answers: the SDK's
+// protocol layer behind json-transport.ts), a Fastify route behind the same front door as every endpoint: its request id, CORS
 // headers, access log and metrics. The request limit counts each JSON-RPC request a POST carries
 // (a batch counts each message) here rather than at the door, so that a refused tool call is a tool
 // error an agent can read (with the wait) instead of an HTTP 429 its client would only log.
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError, ERROR_KINDS, RateLimitedError, type ServiceError } from '../errors.ts';
 import type { ClientAddress } from '../http/client-address.ts';
@@ -11,6 +10,7 @@ import { toServiceError } from '../http/error-handler.ts';
 import type { RouteDeps } from '../http/routes/deps.ts';
 import type { RequestLimit } from '../limits/request-limit.ts';
 import { allowedRequest, type McpAccess } from './access.ts';
+import { checkPost, JsonTransport } from './json-transport.ts';
 import { createMcpServer } from './server.ts';
 
 /** A JSON-RPC message is small (tool arguments); a batch of them stays far below this. */
@@ -101,6 +101,14 @@ export async function mcpRoutes(app: FastifyInstance, opts: McpRouteOptions): Pr
         INVALID_REQUEST,
       );
     }
+    const checked = checkPost(req.headers, messages);
+    if ('refusal' in checked) {
+      const { status, rpcCode, message } = checked.refusal;
+      const kind = status === 406 ? { ...ERROR_KINDS.badRequest, status } : ERROR_KINDS.badRequest;
+      return rpcError(reply, new HttpError(kind, message), rpcCode);
+    }
+    // Only notifications or responses: nothing to answer (the specification's 202).
+    if (checked.requests === 0) return reply.code(202).send();
     const refusals = await count(req, reply, messages, opts);
     const ctx = deps.contextOf(req);
     const server = createMcpServer({
@@ -117,17 +125,12 @@ export async function mcpRoutes(app: FastifyInstance, opts: McpRouteOptions): Pr
         },
       },
     });
-    const transport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: undefined,
-      enableJsonResponse: true,
-    });
-    reply.hijack();
-    reply.raw.on('close', () => {
-      void transport.close();
-      void server.close();
-    });
+    const transport = new JsonTransport();
     await server.connect(transport);
-    await transport.handleRequest(req.raw, reply.raw, parsed);
+    const answers = await transport.exchange(checked.messages, req.headers);
+    // A batch is answered with an array, a single request with its one answer (JSON-RPC 2.0).
+    const body = Array.isArray(parsed) ? answers : answers[0];
+    return reply.code(200).header('cache-control', 'no-store').type(JSON_TYPE).send(JSON.stringify(body));
   });
 }
 

@@ -2,6 +2,8 @@
 // resources and the prompt. Stateless: nothing is kept between requests, so it is made per request
 // from the request's context (its client address and budget) and the request limit's decisions.
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation';
 import {
   CallToolRequestSchema,
   ErrorCode,
@@ -61,12 +63,21 @@ export interface McpRequestOptions {
   openapi: () => unknown;
 }
 
+// The SDK's server makes an Ajv instance of its own unless given one (to check a client's answers
+// to elicitation, which this server never asks for): one shared validator, made on first use,
+// instead of an Ajv compiled per request.
+let ajv: AjvJsonSchemaValidator | undefined;
+const SCHEMA_VALIDATOR: jsonSchemaValidator = {
+  getValidator: (schema) => (ajv ??= new AjvJsonSchemaValidator()).getValidator(schema),
+};
+
 export function createMcpServer(opts: McpRequestOptions): Server {
   const server = new Server(
     { ...SERVER_INFO, version: opts.version },
     {
       capabilities: { tools: {}, resources: {}, prompts: {} },
       instructions: INSTRUCTIONS,
+      jsonSchemaValidator: SCHEMA_VALIDATOR,
     },
   );
   const refuse = (id: string | number): void => {
