@@ -1,6 +1,7 @@
 // The client package's stdio bridge end to end: an MCP client speaking stdio to the bin (spawned as
 // a child process), which passes every message on to a running service's /mcp over HTTP.
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -22,6 +23,19 @@ function bridge(args: string[]): StdioClientTransport {
 }
 
 describe('psx-market-data-client mcp (stdio bridge)', () => {
+  it("keeps the SDK out of the package's main entry (browser users load only the typed client)", () => {
+    const main = readFileSync(
+      fileURLToPath(new URL('../../packages/client/src/index.ts', import.meta.url)),
+      'utf8',
+    );
+    assert.doesNotMatch(main, /@modelcontextprotocol|\.\/bin/);
+    const pkg = JSON.parse(
+      readFileSync(fileURLToPath(new URL('../../packages/client/package.json', import.meta.url)), 'utf8'),
+    );
+    assert.equal(pkg.bin['psx-market-data-client'], './dist/bin.js');
+    assert.equal(pkg.exports['.'].default, './dist/index.js');
+  });
+
   it('bridges stdio to the service: initialize, list tools, call one', async () => {
     const svc = await harness.fresh();
     const client = new Client({ name: 'stdio-test', version: '1.0.0' });
