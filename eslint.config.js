@@ -6,14 +6,16 @@ import prettier from 'eslint-config-prettier';
 // exchange → proxy. A file may import from its own layer or lower ones, never higher, so the
 // direction a newcomer reads in the folders is the one the code has (CI fails a wrong-way import).
 // Type-only imports count too: they tie the files together just the same.
+// mcp (the Model Context Protocol) sits beside http's routes: it calls the market services.
 const LAYERS = [
   { dir: 'http', above: [] },
-  { dir: 'market', above: ['http'] },
-  { dir: 'cache', above: ['http', 'market'] },
-  { dir: 'limits', above: ['http', 'market'] },
-  { dir: 'time', above: ['http', 'market', 'cache', 'limits'] },
-  { dir: 'exchange', above: ['http', 'market', 'cache', 'limits'] },
-  { dir: 'proxy', above: ['http', 'market', 'cache', 'limits', 'time', 'exchange'] },
+  { dir: 'mcp', above: [] },
+  { dir: 'market', above: ['http', 'mcp'] },
+  { dir: 'cache', above: ['http', 'mcp', 'market'] },
+  { dir: 'limits', above: ['http', 'mcp', 'market'] },
+  { dir: 'time', above: ['http', 'mcp', 'market', 'cache', 'limits'] },
+  { dir: 'exchange', above: ['http', 'mcp', 'market', 'cache', 'limits'] },
+  { dir: 'proxy', above: ['http', 'mcp', 'market', 'cache', 'limits', 'time', 'exchange'] },
 ];
 
 const layerRules = LAYERS.filter((l) => l.above.length > 0).map(({ dir, above }) => ({

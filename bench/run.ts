@@ -5,6 +5,7 @@
 import { loadavg } from 'node:os';
 import { runColdBurst } from './cold-burst.ts';
 import { describeMachine } from './machine.ts';
+import { runMcp } from './mcp.ts';
 import { runMemory } from './memory.ts';
 import { runParse } from './parse.ts';
 import {
@@ -28,6 +29,7 @@ const RUNNERS: Record<BenchName, () => Promise<Section>> = {
   memory: runMemory,
   startup: runStartup,
   stream: runStream,
+  mcp: runMcp,
 };
 
 function selected(args: string[]): BenchName[] {

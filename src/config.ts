@@ -64,6 +64,20 @@ export interface Config {
     fetchesPerIpPerMinute: number;
     maxInFlight: number;
   };
+  /** POST /mcp's DNS-rebinding protection (src/mcp/access.ts). */
+  mcp: {
+    /** Host names besides loopback and HOST that requests may name; `*` turns the check off. */
+    allowedHosts: string[];
+    /** Browser origins besides the allowed hosts' own; `*` allows any. */
+    allowedOrigins: string[];
+  };
+}
+
+function list(env: Env, name: string): string[] {
+  return (env[name] ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
 }
 
 type Env = Record<string, string | undefined>;
@@ -148,6 +162,10 @@ export function loadConfig(env: Env = process.env): Config {
       passthrough: bool(env, 'PROXY_PASSTHROUGH', false),
       fetchesPerIpPerMinute: int(env, 'PROXY_FETCH_LIMIT_PER_IP', 10),
       maxInFlight: int(env, 'PROXY_MAX_IN_FLIGHT', 4, 1),
+    },
+    mcp: {
+      allowedHosts: list(env, 'MCP_ALLOWED_HOSTS'),
+      allowedOrigins: list(env, 'MCP_ALLOWED_ORIGINS'),
     },
   };
 }

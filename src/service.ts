@@ -17,6 +17,7 @@ import { MemoryWindowCounter, type WindowCounter } from './limits/window-counter
 import { ExchangeClient } from './exchange/client.ts';
 import { Datasets } from './market/datasets.ts';
 import { buildApp } from './http/app.ts';
+import { mcpAccess } from './mcp/access.ts';
 import type { Readiness } from './http/routes/health.ts';
 import { Metrics } from './http/metrics.ts';
 import type { PassthroughOptions } from './http/proxy-gate.ts';
@@ -202,6 +203,7 @@ export async function createService(
     readiness,
     onRateLimited: () => metrics.rejections.inc({ limit: 'request_rate' }),
     live,
+    mcpAccess: mcpAccess(config.host, config.mcp.allowedHosts, config.mcp.allowedOrigins),
   });
 
   // Connecting overlapped everything above; a replica that listened before its link is up would

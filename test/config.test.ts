@@ -30,6 +30,12 @@ describe('loadConfig', () => {
     assert.equal(c.rateLimitPerMinute, 60, 'blank is the default');
   });
 
+  it("reads /mcp's allowed hosts and origins as comma-separated lists (none by default)", () => {
+    assert.deepEqual(loadConfig({}).mcp, { allowedHosts: [], allowedOrigins: [] });
+    const c = loadConfig({ MCP_ALLOWED_HOSTS: ' api.example.com, ,mcp.example ', MCP_ALLOWED_ORIGINS: '*' });
+    assert.deepEqual(c.mcp, { allowedHosts: ['api.example.com', 'mcp.example'], allowedOrigins: ['*'] });
+  });
+
   it('fails fast with a message naming the variable', () => {
     const cases: [Record<string, string>, RegExp][] = [
       [{ PORT: 'eighty' }, /PORT must be an integer ≥ 0, got "eighty"/],

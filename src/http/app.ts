@@ -35,6 +35,8 @@ import { BadRequestError, MethodNotAllowedError, NotFoundError, clientText } fro
 import { clientErrorHandler } from './raw-errors.ts';
 import { ErrorEnvelope } from './schemas.ts';
 import type { Logger } from 'pino';
+import { mcpAccess, type McpAccess } from '../mcp/access.ts';
+import { mcpRoutes } from '../mcp/route.ts';
 
 export interface AppOptions {
   deps: RouteDeps;
@@ -49,6 +51,8 @@ export interface AppOptions {
   onRateLimited?: () => void;
   /** Live quotes for GET /stream/quotes (absent: no stream route). */
   live?: LiveQuotes;
+  /** POST /mcp's allowed hosts and origins (absent: loopback only). */
+  mcpAccess?: McpAccess;
 }
 
 export const API_VERSION = '0.1.0';
@@ -141,7 +145,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
         title: 'PSX market data',
         version: API_VERSION,
         description:
-          'Read-only JSON API over the Pakistan Stock Exchange data portal. Every success is {data, meta}; every error is {error:{status, code, message}}. Other methods than GET and HEAD answer 405 method_not_allowed with Allow; an OPTIONS without Access-Control-Request-Method answers 400 (a CORS preflight answers 204).',
+          'Read-only JSON API over the Pakistan Stock Exchange data portal. Every success is {data, meta}; every error is {error:{status, code, message}}. Other methods than GET and HEAD answer 405 method_not_allowed with Allow; an OPTIONS without Access-Control-Request-Method answers 400 (a CORS preflight answers 204). The same data is served to agents over the Model Context Protocol at POST /mcp (Streamable HTTP, JSON-RPC 2.0, stateless; tools, resources and a prompt), which this document does not describe: see the README, section Agents (MCP).',
         license: OPENAPI_LICENSE,
         contact: OPENAPI_CONTACT,
       },
@@ -244,6 +248,18 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
         },
       });
     }
+  });
+
+  // The Model Context Protocol over HTTP; after the 405 routes above, which it answers itself.
+  door.countedBy('/mcp');
+  await app.register(mcpRoutes, {
+    deps: opts.deps,
+    limit,
+    clientAddress: opts.clientAddress,
+    access: opts.mcpAccess ?? mcpAccess('', [], []),
+    version: API_VERSION,
+    openapi: () => app.swagger(),
+    onRateLimited: opts.onRateLimited,
   });
 
   app.setNotFoundHandler((req, reply) =>

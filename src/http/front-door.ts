@@ -57,6 +57,8 @@ export class FrontDoor {
   // Not API endpoints (documents, the dashboard, /metrics): never counted by the limit.
   private readonly uncountedPaths = new Set<string>();
   private readonly uncountedPrefixes: string[] = [];
+  // Counted by their own handler, whatever the method (/mcp counts each JSON-RPC request it carries).
+  private readonly selfCountedPaths = new Set<string>();
   private readonly logsRequests: boolean;
   private readonly logsReplays: boolean;
   private readonly done: (this: ServerResponse) => void;
@@ -80,6 +82,11 @@ export class FrontDoor {
   exempt(url: string): void {
     if (url.endsWith('/*')) this.uncountedPrefixes.push(url.slice(0, -1));
     else this.uncountedPaths.add(url);
+  }
+
+  /** A path whose handler asks the request limit itself: the door never counts it. */
+  countedBy(url: string): void {
+    this.selfCountedPaths.add(url);
   }
 
   /** The server's 'request' listener. */
@@ -146,10 +153,11 @@ export class FrontDoor {
     // the API (answered 405) wherever it is sent.
     const { method } = req;
     if (method === 'OPTIONS') return false;
-    if (method !== 'GET' && method !== 'HEAD') return true;
     const url = req.url ?? '/';
     const query = url.indexOf('?');
     const path = query === -1 ? url : url.slice(0, query);
+    if (this.selfCountedPaths.size > 0 && this.selfCountedPaths.has(path)) return false;
+    if (method !== 'GET' && method !== 'HEAD') return true;
     if (this.uncountedPaths.has(path)) return false;
     for (const prefix of this.uncountedPrefixes) if (path.startsWith(prefix)) return false;
     return true;

@@ -7,7 +7,7 @@ import type { Datasets } from './datasets.ts';
 import type { SectorSummaryT } from './models.ts';
 
 /** `Automobile-Assembler`, `automobile assembler`, `AUTOMOBILE ASSEMBLER` → one key; `&` reads as `and`. */
-function sectorKey(name: string): string {
+export function sectorKey(name: string): string {
   return name
     .toLowerCase()
     .replace(/&/g, 'and')

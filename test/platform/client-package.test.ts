@@ -69,9 +69,19 @@ interface LockEntry {
   resolved?: string;
   integrity?: string;
   dependencies?: Record<string, string>;
+  optionalDependencies?: Record<string, string>;
+  peerDependencies?: Record<string, string>;
+  peerDependenciesMeta?: Record<string, { optional?: boolean }>;
 }
 
-/** A consumer's lockfile: the tarball, and the client's dependencies exactly as this project locks them. */
+const CLIENT_LOCK_PATH = 'packages/client';
+const CLIENT_CONSUMER_PATH = 'node_modules/psx-market-data-client';
+
+/**
+ * A consumer's lockfile: the tarball, and the client's dependencies exactly as this project locks
+ * them, each found as Node finds it (the nearest node_modules up from the package that needs it),
+ * so a dependency nested for a version conflict stays nested.
+ */
 function consumerLockfile(tarball: string, tarballBytes: Buffer): object {
   const rootLock = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8')) as {
     packages: Record<string, LockEntry>;
@@ -79,22 +89,45 @@ function consumerLockfile(tarball: string, tarballBytes: Buffer): object {
   const client = JSON.parse(readFileSync(join(CLIENT_DIR, 'package.json'), 'utf8')) as LockEntry;
   const packages: Record<string, object> = {
     '': { name: 'consumer', dependencies: { 'psx-market-data-client': `file:${tarball}` } },
-    'node_modules/psx-market-data-client': {
+    [CLIENT_CONSUMER_PATH]: {
       version: client.version,
       resolved: `file:${tarball}`,
       integrity: `sha512-${createHash('sha512').update(tarballBytes).digest('base64')}`,
       dependencies: client.dependencies,
     },
   };
-  const queue = Object.keys(client.dependencies ?? {});
-  for (let name = queue.shift(); name !== undefined; name = queue.shift()) {
-    const key = `node_modules/${name}`;
-    if (packages[key]) continue;
-    const entry = rootLock.packages[key];
-    assert.ok(entry, `${name} is in package-lock.json`);
+  const resolve = (from: string, name: string): string | undefined => {
+    let base = from;
+    for (;;) {
+      const candidate = base === '' ? `node_modules/${name}` : `${base}/node_modules/${name}`;
+      if (rootLock.packages[candidate]) return candidate;
+      if (base === '' || base === CLIENT_LOCK_PATH) {
+        if (base === '') return undefined;
+        base = '';
+        continue;
+      }
+      const i = base.lastIndexOf('/node_modules/');
+      base = i === -1 ? '' : base.slice(0, i);
+    }
+  };
+  const needs = (entry: LockEntry): string[] => [
+    ...Object.keys(entry.dependencies ?? {}),
+    ...Object.keys(entry.optionalDependencies ?? {}),
+    ...Object.keys(entry.peerDependencies ?? {}).filter((n) => !entry.peerDependenciesMeta?.[n]?.optional),
+  ];
+  const queue: [string, string][] = needs(client).map((name) => [CLIENT_LOCK_PATH, name]);
+  for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
+    const [from, name] = next;
+    const path = resolve(from, name);
+    const entry = path === undefined ? undefined : rootLock.packages[path];
+    assert.ok(path !== undefined && entry, `${name} is in package-lock.json`);
+    const at = path.startsWith(`${CLIENT_LOCK_PATH}/`)
+      ? `${CLIENT_CONSUMER_PATH}/${path.slice(CLIENT_LOCK_PATH.length + 1)}`
+      : path;
+    if (packages[at]) continue;
     const file = `${name.split('/').pop()}-${entry.version}.tgz`;
-    packages[key] = { ...entry, resolved: entry.resolved ?? `https://registry.npmjs.org/${name}/-/${file}` };
-    queue.push(...Object.keys(entry.dependencies ?? {}));
+    packages[at] = { ...entry, resolved: entry.resolved ?? `https://registry.npmjs.org/${name}/-/${file}` };
+    for (const dep of needs(entry)) queue.push([path, dep]);
   }
   return { name: 'consumer', lockfileVersion: 3, requires: true, packages };
 }

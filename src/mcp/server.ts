@@ -1,0 +1,167 @@
+// The MCP server one HTTP request talks to: the SDK's protocol layer with the tool table, the
+// resources and the prompt. Stateless: nothing is kept between requests, so it is made per request
+// from the request's context (its client address and budget) and the request limit's decisions.
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  GetPromptRequestSchema,
+  ListPromptsRequestSchema,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  ListToolsRequestSchema,
+  McpError,
+  ReadResourceRequestSchema,
+  type CallToolResult,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { Logger } from 'pino';
+import { Compile, type Validator } from 'typebox/compile';
+import { InternalError, RateLimitedError, ServiceError, ValidationError } from '../errors.ts';
+import { argumentFailure } from './arguments.ts';
+import { RESOURCE_TEMPLATES, RESOURCES, readResource } from './resources.ts';
+import { PROMPTS, getPrompt } from './prompts.ts';
+import type { Tool, ToolContext } from './tool-kit.ts';
+import { TOOLS, TOOL_BY_NAME } from './tools.ts';
+
+export const SERVER_INFO = { name: 'psx-market-data', title: 'PSX market data' };
+
+const INSTRUCTIONS =
+  'Pakistan Stock Exchange market data: quotes, daily and intraday prices, corporate actions, company data, indices, sectors, the screener and the market state. Prices are PKR, percentages are numbers, every answer carries as_of (Karachi time, +05:00). Find a symbol with search_stocks; lists are paged (offset, limit) and say the total.';
+
+/** The JSON-RPC error code of a service failure outside a tool call (a refused resource read). */
+export const SERVICE_ERROR = -32000;
+
+/** Every tool as tools/list gives it: computed once, the same for every request. */
+const LISTED = TOOLS.map((t) => ({
+  name: t.name,
+  title: t.title,
+  description: t.description,
+  inputSchema: t.input as { type: 'object' },
+  outputSchema: t.output as { type: 'object' },
+  annotations: { readOnlyHint: true, openWorldHint: false, idempotentHint: true },
+}));
+
+const validators = new Map<string, Validator>();
+function validatorOf(t: Tool): Validator {
+  let v = validators.get(t.name);
+  if (v === undefined) {
+    v = Compile(t.input) as Validator;
+    validators.set(t.name, v);
+  }
+  return v;
+}
+
+export interface McpRequestOptions {
+  version: string;
+  tool: ToolContext;
+  logger: Logger;
+  /** The request limit's refusal for this JSON-RPC request, if it was refused. */
+  refusal: (requestId: string | number) => RateLimitedError | undefined;
+  /** The OpenAPI document (a resource). */
+  openapi: () => unknown;
+}
+
+// The SDK's server makes an Ajv instance of its own unless given one (to check a client's answers
+// to elicitation, which this server never asks for): one shared validator, made on first use,
+// instead of an Ajv compiled per request.
+let ajv: AjvJsonSchemaValidator | undefined;
+const SCHEMA_VALIDATOR: jsonSchemaValidator = {
+  getValidator: (schema) => (ajv ??= new AjvJsonSchemaValidator()).getValidator(schema),
+};
+
+export function createMcpServer(opts: McpRequestOptions): Server {
+  const server = new Server(
+    { ...SERVER_INFO, version: opts.version },
+    {
+      capabilities: { tools: {}, resources: {}, prompts: {} },
+      instructions: INSTRUCTIONS,
+      jsonSchemaValidator: SCHEMA_VALIDATOR,
+    },
+  );
+  const refuse = (id: string | number): void => {
+    const refused = opts.refusal(id);
+    if (refused !== undefined) throw protocolError(refused);
+  };
+
+  server.setRequestHandler(ListToolsRequestSchema, (_req, extra) => {
+    refuse(extra.requestId);
+    return { tools: LISTED };
+  });
+  server.setRequestHandler(CallToolRequestSchema, async (req, extra) => {
+    const refused = opts.refusal(extra.requestId);
+    if (refused !== undefined) return toolError(refused);
+    return callTool(req.params.name, req.params.arguments ?? {}, opts);
+  });
+  server.setRequestHandler(ListResourcesRequestSchema, (_req, extra) => {
+    refuse(extra.requestId);
+    return { resources: RESOURCES };
+  });
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, (_req, extra) => {
+    refuse(extra.requestId);
+    return { resourceTemplates: RESOURCE_TEMPLATES };
+  });
+  server.setRequestHandler(ReadResourceRequestSchema, async (req, extra) => {
+    refuse(extra.requestId);
+    try {
+      return await readResource(req.params.uri, opts.tool, opts.openapi);
+    } catch (err) {
+      throw protocolError(asServiceError(err, opts.logger));
+    }
+  });
+  server.setRequestHandler(ListPromptsRequestSchema, (_req, extra) => {
+    refuse(extra.requestId);
+    return { prompts: PROMPTS };
+  });
+  server.setRequestHandler(GetPromptRequestSchema, (req, extra) => {
+    refuse(extra.requestId);
+    return getPrompt(req.params.name, req.params.arguments ?? {});
+  });
+  return server;
+}
+
+async function callTool(
+  name: string,
+  input: Record<string, unknown>,
+  opts: McpRequestOptions,
+): Promise<CallToolResult> {
+  const t = TOOL_BY_NAME.get(name);
+  // An unknown tool is the protocol's invalid params (the client asked for something not listed).
+  if (t === undefined) throw new McpError(ErrorCode.InvalidParams, `unknown tool ${JSON.stringify(name)}`);
+  const validator = validatorOf(t);
+  if (!validator.Check(input)) return toolError(argumentFailure(t, input, [...validator.Errors(input)]));
+  try {
+    const result = await t.run(input as never, opts.tool);
+    return { content: [{ type: 'text', text: t.render(result) }], structuredContent: result };
+  } catch (err) {
+    return toolError(asServiceError(err, opts.logger));
+  }
+}
+
+function asServiceError(err: unknown, logger: Logger): ServiceError {
+  if (err instanceof ServiceError) return err;
+  logger.error({ err }, 'unexpected error in an MCP handler');
+  return new InternalError('internal server error');
+}
+
+/** The text of a failure: its code, status and message, and when to retry. */
+export function failureText(err: ServiceError): string {
+  const wait = err.retryAfter === undefined ? '' : `; retry after ${err.retryAfter} s`;
+  return `Error ${err.code} (${err.statusCode}): ${err.message}${wait}`;
+}
+
+/** A failure a tool reports to the model: a result with isError, never a protocol failure. */
+export function toolError(err: ServiceError): CallToolResult {
+  return { isError: true, content: [{ type: 'text', text: failureText(err) }] };
+}
+
+/** A failure outside a tool call: a JSON-RPC error carrying the service's code. */
+function protocolError(err: ServiceError): McpError {
+  const code = err instanceof ValidationError ? ErrorCode.InvalidParams : SERVICE_ERROR;
+  return new McpError(code, failureText(err), {
+    status: err.statusCode,
+    code: err.code,
+    ...(err.retryAfter === undefined ? {} : { retry_after: err.retryAfter }),
+  });
+}

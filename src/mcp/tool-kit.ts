@@ -1,0 +1,164 @@
+// What a tool is (one entry of the table in tools.ts) and the pieces every entry is built from:
+// the structured result's shapes (one object, or a page of a list), paging, and the compact text
+// a model reads. A tool's structured result mirrors the REST answer: `data` is the endpoint's
+// `data` (a page of it for lists) and `as_of` its `meta.as_of`.
+import { Type, type Static, type TObject, type TProperties, type TSchema } from 'typebox';
+import type { Answer } from '../market/answer.ts';
+import type { RequestContext } from '../market/context.ts';
+import type { Datasets } from '../market/datasets.ts';
+
+/** What a tool's handler may use: the same market services and request context the routes use. */
+export interface ToolContext {
+  datasets: Datasets;
+  ctx: RequestContext;
+  /** The market clock as configured (get_market_status). */
+  marketClock: { followMarketClock: boolean; now: () => number };
+}
+
+/** A tool's structured result: always an object (MCP's structuredContent), always with `as_of`. */
+export type Structured = { as_of: string | null } & Record<string, unknown>;
+
+export interface Tool<I extends TObject = TObject> {
+  name: string;
+  title: string;
+  /** What an agent chooses the tool by: what it answers, from what, and what it costs. */
+  description: string;
+  /** Arguments: a closed object (an unknown argument is an error naming it), with bounds. */
+  input: I;
+  /** The structured result's schema: what `run` returns, checked by clients. */
+  output: TSchema;
+  run(args: Static<I>, t: ToolContext): Promise<Structured>;
+  /** The result as a short text for a model's context: a compact table, not a JSON dump. */
+  render(result: Structured): string;
+}
+
+/** Declares one entry of the tool table, with its argument type inferred from its input schema. */
+export function tool<I extends TObject>(def: Tool<I>): Tool {
+  return def as unknown as Tool;
+}
+
+/** A closed argument object. */
+export function args<P extends TProperties>(properties: P): TObject<P> {
+  return Type.Object(properties, { additionalProperties: false });
+}
+
+const AsOf = Type.Union([Type.String(), Type.Null()], {
+  description:
+    "when the data is from, ISO 8601 with the market's offset (+05:00): the page's own time where it prints one, else when the portal was fetched; null only for answers not built from portal data",
+});
+
+/**
+ * A model's schema as a self-contained JSON Schema: the `$id`s the OpenAPI document names its
+ * components by are dropped, so one client can compile every tool's output schema side by side.
+ */
+export function inline(schema: TSchema): TSchema {
+  return JSON.parse(JSON.stringify(schema), (key, value: unknown) => (key === '$id' ? undefined : value));
+}
+
+/** One object: `{as_of, data}`, plus the answer's extra meta fields. */
+export function single(model: TSchema, extra: TProperties = {}): TSchema {
+  return Type.Object({ as_of: AsOf, data: inline(model), ...extra });
+}
+
+/** A page of a list: `{as_of, total, offset, count, next_offset, data}`. */
+export function list(item: TSchema, extra: TProperties = {}): TSchema {
+  return Type.Object({
+    as_of: AsOf,
+    total: Type.Integer({ description: 'items in the whole list' }),
+    offset: Type.Integer({ description: 'index of the first item of this page in the whole list' }),
+    count: Type.Integer({ description: 'items in this page' }),
+    next_offset: Type.Union([Type.Integer(), Type.Null()], {
+      description: 'the offset of the next page, or null when this page is the last',
+    }),
+    data: Type.Array(inline(item)),
+    ...extra,
+  });
+}
+
+/** Paging arguments: `limit` items from `offset`. */
+export function paging(defaultLimit: number, maxLimit: number) {
+  return {
+    offset: Type.Optional(
+      Type.Integer({ minimum: 0, description: 'skip this many items (from next_offset); default 0' }),
+    ),
+    limit: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: maxLimit,
+        description: `items per page, at most ${maxLimit}; default ${defaultLimit}`,
+      }),
+    ),
+  };
+}
+
+/** The structured result of a single-object answer. */
+export function one(answer: Answer<unknown>): Structured {
+  return { as_of: answer.asOf, data: answer.data, ...(answer.meta ?? {}) };
+}
+
+/** The structured result of a page of a list answer. */
+export function page(
+  answer: Answer<readonly unknown[]>,
+  offset = 0,
+  limit: number = answer.data.length,
+): Structured {
+  const all = answer.data;
+  const data = all.slice(offset, offset + limit);
+  const end = offset + data.length;
+  return {
+    as_of: answer.asOf,
+    total: all.length,
+    offset,
+    count: data.length,
+    next_offset: end < all.length ? end : null,
+    data,
+    ...(answer.meta ?? {}),
+  };
+}
+
+/** At most this many rows of a list go into a text rendering; the structured result has the page. */
+export const TEXT_ROWS = 40;
+
+/** A cell: null as an em dash, numbers as the service gives them. */
+function cell(value: unknown): string {
+  if (value === null || value === undefined) return '—';
+  if (Array.isArray(value)) return value.join(' ');
+  if (typeof value === 'object') return JSON.stringify(value);
+  return String(value).replace(/\|/g, '/').replace(/\s+/g, ' ');
+}
+
+/** A Markdown table of `rows` by `columns` (at most TEXT_ROWS rows; the rest are counted). */
+export function table(rows: readonly unknown[], columns: readonly string[]): string {
+  if (rows.length === 0) return '(no rows)';
+  const shown = rows.slice(0, TEXT_ROWS) as Record<string, unknown>[];
+  const lines = [`| ${columns.join(' | ')} |`, `|${columns.map(() => '---').join('|')}|`];
+  for (const row of shown) lines.push(`| ${columns.map((c) => cell(row[c])).join(' | ')} |`);
+  if (rows.length > shown.length)
+    lines.push(`… ${rows.length - shown.length} more rows in the structured result`);
+  return lines.join('\n');
+}
+
+/** `field: value` lines of one object. */
+export function fields(row: object, only?: readonly string[]): string {
+  const entries = Object.entries(row).filter(([k]) => only === undefined || only.includes(k));
+  return entries.map(([k, v]) => `${k}: ${cell(v)}`).join('\n');
+}
+
+/** The heading and paging lines of a list page: what it is, the total, and how to get the rest. */
+export function pageText(title: string, result: Structured, columns: readonly string[]): string {
+  const {
+    total,
+    offset,
+    count,
+    next_offset: next,
+  } = result as unknown as {
+    total: number;
+    offset: number;
+    count: number;
+    next_offset: number | null;
+  };
+  const range = count === 0 ? 'none' : `${offset + 1}–${offset + count}`;
+  const head = `${title}: ${range} of ${total} (as of ${result.as_of ?? 'n/a'})`;
+  const more = next === null ? '' : `\nMore: call again with offset=${next}.`;
+  return `${head}\n${table(result.data as unknown[], columns)}${more}`;
+}

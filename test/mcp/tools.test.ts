@@ -1,0 +1,322 @@
+// The service over the Model Context Protocol, spoken to with the SDK's own client over real HTTP
+// (service + fake portal): every tool's structured result against the matching REST answer, tool
+// errors for bad arguments, unknown symbols and the request limit, resources and the prompt.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { portalHarness } from '../helpers/harness.ts';
+import { http } from '../helpers/service.ts';
+
+const harness = portalHarness();
+
+async function connect(url: string): Promise<Client> {
+  const client = new Client({ name: 'test', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${url}/mcp`)));
+  return client;
+}
+
+async function call(
+  client: Client,
+  name: string,
+  args: Record<string, unknown> = {},
+): Promise<CallToolResult> {
+  return (await client.callTool({ name, arguments: args })) as CallToolResult;
+}
+
+function textContent(content: object | undefined): string {
+  assert.ok(content !== undefined && 'text' in content);
+  return String(content.text);
+}
+
+function textOf(result: CallToolResult): string {
+  return result.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- structured results are inspected freely
+function structured(result: CallToolResult): any {
+  assert.notEqual(result.isError, true, textOf(result));
+  assert.ok(result.structuredContent, 'structured content');
+  assert.equal(typeof result.structuredContent.as_of, 'string');
+  return result.structuredContent;
+}
+
+/** Each tool, its arguments, and the REST path whose `data` (and `meta.as_of`) it must match. */
+const CASES: { tool: string; args: Record<string, unknown>; rest: string; paged?: number }[] = [
+  { tool: 'search_stocks', args: { query: 'habib' }, rest: '/stocks?q=habib' },
+  { tool: 'list_symbols', args: { limit: 1000 }, rest: '/stocks', paged: 1000 },
+  { tool: 'list_symbols', args: { index: 'KSE30' }, rest: '/stocks?index=KSE30' },
+  { tool: 'get_quote', args: { symbol: 'engro' }, rest: '/stocks/ENGRO/quote' },
+  { tool: 'get_quotes', args: { symbols: ['ENGRO', 'HBL'] }, rest: '/quotes?symbols=ENGRO,HBL' },
+  { tool: 'get_history', args: { symbol: 'ENGRO' }, rest: '/stocks/ENGRO/historical?limit=60' },
+  {
+    tool: 'get_history',
+    args: {
+      symbol: 'ENGRO',
+      adjusted: true,
+      dividends: true,
+      start: '2024-01-01',
+      end: '2024-03-31',
+      limit: 5000,
+    },
+    rest: '/stocks/ENGRO/historical?adjusted=true&dividends=true&start=2024-01-01&end=2024-03-31',
+  },
+  {
+    tool: 'get_intraday',
+    args: { symbol: 'ENGRO', interval: '15m', limit: 1000 },
+    rest: '/stocks/ENGRO/intraday?interval=15m',
+  },
+  { tool: 'get_corporate_actions', args: { symbol: 'ENGRO' }, rest: '/stocks/ENGRO/corporate-actions' },
+  { tool: 'get_profile', args: { symbol: 'HBL' }, rest: '/stocks/HBL/profile' },
+  {
+    tool: 'get_financials',
+    args: { symbol: 'HBL', period: 'quarterly' },
+    rest: '/stocks/HBL/financials?period=quarterly',
+  },
+  { tool: 'get_announcements', args: { symbol: 'HBL', limit: 200 }, rest: '/stocks/HBL/announcements' },
+  { tool: 'get_reports', args: { symbol: 'HBL', limit: 500 }, rest: '/stocks/HBL/fundamentals' },
+  { tool: 'list_indices', args: {}, rest: '/indices' },
+  { tool: 'get_index_constituents', args: { index: 'kse30', limit: 500 }, rest: '/indices/KSE30' },
+  {
+    tool: 'get_index_history',
+    args: { index: 'KSE100', limit: 10, order: 'desc' },
+    rest: '/indices/KSE100/historical?limit=10&order=desc',
+  },
+  {
+    tool: 'get_index_intraday',
+    args: { index: 'KSE100', interval: '60m' },
+    rest: '/indices/KSE100/intraday?interval=60m',
+  },
+  { tool: 'list_sectors', args: {}, rest: '/sectors' },
+  { tool: 'get_sector_stocks', args: { sector: '0801' }, rest: '/sectors/0801/stocks' },
+  { tool: 'get_market_summary', args: {}, rest: '/market/summary' },
+  { tool: 'get_movers', args: { by: 'losers', limit: 5 }, rest: '/market/movers?by=losers&limit=5' },
+  { tool: 'get_breadth', args: {}, rest: '/market/breadth' },
+];
+
+describe('MCP over HTTP', () => {
+  it('initializes and lists every tool with input and output schemas', async () => {
+    const svc = await harness.fresh();
+    const client = await connect(svc.url);
+    try {
+      assert.equal(client.getServerVersion()?.name, 'psx-market-data');
+      const { tools } = await client.listTools();
+      assert.ok(tools.length >= 22, `${tools.length} tools`);
+      for (const t of tools) {
+        assert.equal(t.inputSchema.type, 'object', t.name);
+        assert.equal(t.outputSchema?.type, 'object', t.name);
+        assert.ok(t.description && t.description.length > 20, t.name);
+      }
+      const names = new Set(tools.map((t) => t.name));
+      for (const c of CASES) assert.ok(names.has(c.tool), c.tool);
+      for (const extra of ['screen_stocks', 'get_market_status']) assert.ok(names.has(extra), extra);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('answers every tool with the REST endpoint’s data (schemas checked by the client)', async () => {
+    const svc = await harness.fresh();
+    const client = await connect(svc.url);
+    try {
+      // A quote's extras come from the company page once it is held (fetched in the background
+      // otherwise): held before both sides ask, both sides carry them.
+      for (const symbol of ['ENGRO', 'HBL']) await http(svc.url, `/stocks/${symbol}/profile`);
+      for (const c of CASES) {
+        const result = await call(client, c.tool, c.args);
+        const got = structured(result);
+        const rest = await http(svc.url, c.rest);
+        assert.equal(rest.status, 200, c.rest);
+        const data = rest.json.data;
+        if (Array.isArray(data)) {
+          assert.equal(got.total, data.length, `${c.tool} total`);
+          assert.deepEqual(got.data, data.slice(0, c.paged ?? data.length), c.tool);
+        } else {
+          assert.deepEqual(got.data, data, c.tool);
+        }
+        assert.equal(got.as_of, rest.json.meta.as_of, `${c.tool} as_of`);
+        const text = textOf(result);
+        assert.ok(text.length > 0 && text.length < 12_000, `${c.tool} text of ${text.length} chars`);
+        assert.ok(!text.trimStart().startsWith('{'), `${c.tool} text is not a JSON dump`);
+      }
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('pages long lists and says the total and how to get the rest', async () => {
+    const svc = await harness.fresh();
+    const client = await connect(svc.url);
+    try {
+      const first = structured(await call(client, 'get_index_constituents', { index: 'KSE100', limit: 10 }));
+      assert.equal(first.count, 10);
+      assert.ok(first.total > 10);
+      assert.equal(first.next_offset, 10);
+      const result = await call(client, 'get_index_constituents', { index: 'KSE100', limit: 10, offset: 10 });
+      const second = structured(result);
+      const rest = await http(svc.url, '/indices/KSE100');
+      assert.deepEqual(second.data, rest.json.data.slice(10, 20));
+      assert.match(textOf(result), new RegExp(`11–20 of ${first.total}`));
+      assert.match(textOf(result), /offset=20/);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('screens by sector, index and bounds, sorted', async () => {
+    const svc = await harness.fresh();
+    const client = await connect(svc.url);
+    try {
+      const got = structured(
+        await call(client, 'screen_stocks', {
+          index: 'KSE100',
+          min_pe_ratio: 0.01,
+          sort: 'market_cap',
+          limit: 500,
+        }),
+      );
+      const screener = (await http(svc.url, '/screener')).json.data as Record<string, unknown>[];
+      const expected = screener
+        .filter((r) =>
+          String(r.listed_in ?? '')
+            .split(',')
+            .includes('KSE100'),
+        )
+        .filter((r) => typeof r.pe_ratio === 'number' && r.pe_ratio >= 0.01);
+      assert.equal(got.total, expected.length);
+      assert.ok(got.total > 0);
+      const caps = got.data.map((r: { market_cap: number | null }) => r.market_cap);
+      const withCap = caps.filter((c: number | null) => c !== null);
+      assert.deepEqual(
+        withCap,
+        [...withCap].sort((a: number, b: number) => b - a),
+      );
+      const bySector = structured(await call(client, 'screen_stocks', { sector: '0801', limit: 500 }));
+      const members = screener.filter((r) => r.sector === 801).map((r) => r.symbol);
+      assert.deepEqual(
+        bySector.data.map((r: { symbol: string }) => r.symbol),
+        members.sort(),
+      );
+      const quote = (await http(svc.url, '/stocks/ENGRO/quote')).json.data;
+      const engro = structured(
+        await call(client, 'screen_stocks', { min_price: quote.price, max_price: quote.price }),
+      );
+      const row = engro.data.find((r: { symbol: string }) => r.symbol === 'ENGRO');
+      assert.equal(row?.change_pct, quote.change_pct);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('reports the market status', async () => {
+    const svc = await harness.fresh();
+    const client = await connect(svc.url);
+    try {
+      const got = structured(await call(client, 'get_market_status'));
+      assert.equal(got.data.state, 'open'); // the tests run with the market clock off
+      assert.equal(got.data.clock_followed, false);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('answers bad arguments with tool errors naming the argument', async () => {
+    const svc = await harness.fresh();
+    const client = await connect(svc.url);
+    try {
+      const cases: [string, Record<string, unknown>, RegExp][] = [
+        ['get_quote', {}, /symbol is required/],
+        ['get_quote', { symbol: 'EN GRO' }, /symbol must be 1–25 letters/],
+        ['get_quote', { symbol: 'ENGRO', colour: 'red' }, /unknown argument colour; get_quote takes symbol/],
+        ['get_history', { symbol: 'ENGRO', start: '2024-13-40' }, /start must be a calendar date/],
+        ['get_history', { symbol: 'ENGRO', limit: 0 }, /limit must be >= 1/],
+        [
+          'get_history',
+          { symbol: 'ENGRO', start: '2024-02-01', end: '2024-01-01' },
+          /start \(2024-02-01\) is after end/,
+        ],
+        ['get_history', { symbol: 'ENGRO', dividends: true }, /use it with adjusted=true/],
+        [
+          'get_intraday',
+          { symbol: 'ENGRO', interval: '2m' },
+          /interval must be tick, 1m, 5m, 15m, 30m or 60m/,
+        ],
+        ['get_quotes', { symbols: [] }, /symbols must have at least 1/],
+        ['get_movers', { by: 'best' }, /by must be gainers, losers or active/],
+        ['screen_stocks', { min_price: 'cheap' }, /min_price must be a number/],
+      ];
+      for (const [name, args, message] of cases) {
+        const result = await call(client, name, args);
+        assert.equal(result.isError, true, `${name} ${JSON.stringify(args)}`);
+        assert.match(textOf(result), /bad_request/);
+        assert.match(textOf(result), message);
+      }
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('answers an unknown symbol, index or sector with a not_found tool error', async () => {
+    const svc = await harness.fresh();
+    const client = await connect(svc.url);
+    try {
+      for (const [name, args, message] of [
+        ['get_quote', { symbol: 'HBLX' }, /HBLX not found/],
+        ['get_history', { symbol: 'HBLX' }, /HBLX not found/],
+        ['get_index_constituents', { index: 'NOPE' }, /index NOPE not found/],
+        ['screen_stocks', { sector: 'no such sector' }, /not found/],
+      ] as const) {
+        const result = await call(client, name, args);
+        assert.equal(result.isError, true);
+        assert.match(textOf(result), /^Error not_found \(404\): /);
+        assert.match(textOf(result), message);
+      }
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('counts each JSON-RPC request against the request limit and says the wait in a tool error', async () => {
+    const svc = await harness.fresh({ RATE_LIMIT_PER_MINUTE: '4' });
+    const client = await connect(svc.url); // initialize: 1
+    try {
+      assert.equal((await call(client, 'get_market_status')).isError, undefined); // 2
+      assert.equal((await call(client, 'get_market_status')).isError, undefined); // 3
+      await client.listTools(); // 4
+      const refused = await call(client, 'get_quote', { symbol: 'ENGRO' });
+      assert.equal(refused.isError, true);
+      assert.match(textOf(refused), /^Error rate_limited \(429\): Rate limit exceeded; retry after \d+ s$/);
+      // The REST API shares the same count.
+      const rest = await http(svc.url, '/stocks/ENGRO/quote');
+      assert.equal(rest.status, 429);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('reads the OpenAPI document and a symbol profile as resources, and gives the prompt', async () => {
+    const svc = await harness.fresh();
+    const client = await connect(svc.url);
+    try {
+      const { resources } = await client.listResources();
+      assert.ok(resources.some((r) => r.uri === 'psx://openapi.json'));
+      const doc = await client.readResource({ uri: 'psx://openapi.json' });
+      const openapi = JSON.parse(textContent(doc.contents[0]));
+      assert.equal(openapi.openapi, '3.1.0');
+      const { resourceTemplates } = await client.listResourceTemplates();
+      assert.equal(resourceTemplates[0]?.uriTemplate, 'psx://stocks/{symbol}/profile');
+      const profile = await client.readResource({ uri: 'psx://stocks/HBL/profile' });
+      const rest = (await http(svc.url, '/stocks/HBL/profile')).json.data;
+      assert.match(textContent(profile.contents[0]), new RegExp(`name: ${rest.name}`));
+      await assert.rejects(client.readResource({ uri: 'psx://stocks/HBLX/profile' }), /HBLX not found/);
+      const { prompts } = await client.listPrompts();
+      assert.equal(prompts[0]?.name, 'analyse_symbol');
+      const prompt = await client.getPrompt({ name: 'analyse_symbol', arguments: { symbol: 'engro' } });
+      const first = prompt.messages[0]?.content;
+      assert.ok(first?.type === 'text' && first.text.includes('ENGRO') && first.text.includes('get_history'));
+    } finally {
+      await client.close();
+    }
+  });
+});
