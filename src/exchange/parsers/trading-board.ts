@@ -36,7 +36,7 @@ export function parseTradingBoard(html: string): BoardRow[] {
     if (symbol === null || row.length < 2) continue;
     rows.push({
       symbol,
-      name: cellText(cellAt(row, c.name)) ?? cell?.linkTitle?.trim() ?? null,
+      name: cellText(cellAt(row, c.name)) ?? (cell?.linkTitle?.trim() || null),
       bidVolume: cellInteger(cellAt(row, c.bidVolume)),
       bidPrice: cellNumber(cellAt(row, c.bidPrice)),
       bidYield: cellNumber(cellAt(row, c.bidYield)),
