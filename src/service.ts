@@ -173,7 +173,7 @@ export async function createService(
     deps: {
       datasets,
       respond: createResponder(Math.floor(memoryBytes * 0.25), now),
-      marketClock: { followMarketClock: config.cache.followMarketClock },
+      marketClock: { followMarketClock: config.cache.followMarketClock, now },
       contextOf: contextBuilder(
         clientAddress,
         config.proxy.passthrough

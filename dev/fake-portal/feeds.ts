@@ -41,7 +41,7 @@ const isWeekday = (ms: number): boolean => {
 export function shiftWeekdays(date: string, n: number): string {
   let t = dayMs(date);
   const step = n < 0 ? -DAY_MS : DAY_MS;
-  for (let left = Math.abs(n); left > 0; ) {
+  for (let left = Math.abs(n); left > 0;) {
     t += step;
     if (isWeekday(t)) left--;
   }
@@ -131,7 +131,8 @@ export function marketPayouts(ds: Dataset): FakeMarketPayout[] {
   // The company payouts page's planted actions appear market-wide too, with the same closures.
   for (const a of PLANTED_ACTIONS) {
     const inst = ds.instrument(a.symbol);
-    if (a.payout && inst) add(inst, a.payout.details, shiftWeekdays(a.exDate, 1), `action:${a.symbol}:${a.exDate}`);
+    if (a.payout && inst)
+      add(inst, a.payout.details, shiftWeekdays(a.exDate, 1), `action:${a.symbol}:${a.exDate}`);
   }
   const planted = new Set(PLANTED_PAYOUTS.map((p) => p.symbol));
   for (const inst of equities(ds)) {
@@ -197,13 +198,15 @@ export function renderMarketPayouts(ds: Dataset, form: URLSearchParams): string 
     (p) => p.symbol.startsWith(symbol) && inRange(p.announcedDate, from, to),
   );
   const { count, offset } = pageWindow(form);
-  const rows = all.slice(offset, offset + count).map(
-    (p) =>
-      `<tr><td><a class="tbl__symbol" href="/company/${escapeHtml(p.symbol)}"><strong>${escapeHtml(p.symbol)}</strong></a></td>` +
-      `<td>${escapeHtml(p.company)}</td><td>${escapeHtml(p.sector)}</td><td>${escapeHtml(p.details)}</td>` +
-      `<td>${longDate(p.announcedDate)} ${clock12(p.announcedMinute)}</td>` +
-      `<td>${p.bookClosure === null ? '-' : `${dayFirst(p.bookClosure[0])}  - ${dayFirst(p.bookClosure[1])} `}</td></tr>`,
-  );
+  const rows = all
+    .slice(offset, offset + count)
+    .map(
+      (p) =>
+        `<tr><td><a class="tbl__symbol" href="/company/${escapeHtml(p.symbol)}"><strong>${escapeHtml(p.symbol)}</strong></a></td>` +
+        `<td>${escapeHtml(p.company)}</td><td>${escapeHtml(p.sector)}</td><td>${escapeHtml(p.details)}</td>` +
+        `<td>${longDate(p.announcedDate)} ${clock12(p.announcedMinute)}</td>` +
+        `<td>${p.bookClosure === null ? '-' : `${dayFirst(p.bookClosure[0])}  - ${dayFirst(p.bookClosure[1])} `}</td></tr>`,
+    );
   return (
     pagerHtml(offset, rows.length, all.length, count) +
     '<div class="tbl__wrapper"><table class="tbl" id="announcementsTable"><thead class="tbl__head"><tr>' +
@@ -244,7 +247,16 @@ export function meetings(ds: Dataset): FakeMeeting[] {
       inst.symbol === 'ENGRO' ? '2026-11-25' : shiftWeekdays(ds.asOfDate, 25 - Math.floor(rng() * 90));
     const time = `${String(9 + Math.floor(rng() * 8)).padStart(2, '0')}:${rng() < 0.5 ? '00' : '30'}`;
     const city = CITIES[Math.floor(rng() * CITIES.length)] as string;
-    rows.push({ id: id++, symbol: inst.symbol, name: inst.name, type: 'AGM', date, time, city, period_end: yearEnd });
+    rows.push({
+      id: id++,
+      symbol: inst.symbol,
+      name: inst.name,
+      type: 'AGM',
+      date,
+      time,
+      city,
+      period_end: yearEnd,
+    });
     if (inst.symbol === 'ENGRO' || rng() < 0.15) {
       // An EOGM may be about an earlier year.
       rows.push({
@@ -299,7 +311,11 @@ const BODY_TITLES: Record<'A' | 'B' | 'D' | 'E', string[]> = {
   A: ['CDC Notice: Corporate Action Processing', 'CDC Circular on Account Maintenance'],
   B: ['SECP Notification: Amendments to Rules', 'SECP Press Release'],
   D: ['NCCPL Notice: Margin Requirements', 'NCCPL Circular on Settlement'],
-  E: ['PSX Notice: Trading Holiday', 'PSX Notice: Revision in Circuit Breakers', 'PSX Notice: Index Recomposition'],
+  E: [
+    'PSX Notice: Trading Holiday',
+    'PSX Notice: Revision in Circuit Breakers',
+    'PSX Notice: Index Recomposition',
+  ],
 };
 
 let announcementsMemo: { ds: Dataset; rows: FakeMarketAnnouncement[] } | null = null;
@@ -326,7 +342,11 @@ export function marketAnnouncements(ds: Dataset): FakeMarketAnnouncement[] {
         name: inst.name,
         title,
         revoked: inst.symbol === 'HBL' && k === 0,
-        document: imageOnly ? null : k === 1 ? `/download/attachment/${id++}-1.pdf` : `/download/document/${id++}.pdf`,
+        document: imageOnly
+          ? null
+          : k === 1
+            ? `/download/attachment/${id++}-1.pdf`
+            : `/download/document/${id++}.pdf`,
       });
     }
   }
@@ -383,7 +403,9 @@ export function renderAnnouncements(ds: Dataset, form: URLSearchParams): FeedPag
         : `<a href="${a.document}" target="_blank">View PDF</a>`;
     return (
       `<tr><td>${shortMonthDate(a.date)}</td><td>${clock12(a.minute)}</td>` +
-      (company ? `<td><strong>${escapeHtml(a.symbol ?? '')}</strong></td><td>${escapeHtml(a.name ?? '')}</td>` : '') +
+      (company
+        ? `<td><strong>${escapeHtml(a.symbol ?? '')}</strong></td><td>${escapeHtml(a.name ?? '')}</td>`
+        : '') +
       `<td>${escapeHtml(a.title)}${tag}</td><td>${doc}</td></tr>`
     );
   });
@@ -481,12 +503,42 @@ interface FakeBoardRow {
 /** The bills-and-bonds board: HBLTFC3 is listed but has no row (nothing quoted today). */
 function bnbRows(): FakeBoardRow[] {
   return [
-    { symbol: 'P05GIS150530', name: '', bidVolume: 100, bidPrice: 107.3627, offerVolume: 0, offerPrice: 0, ldcp: 107.2, change: 0.1627, volume: 500,
-      yields: { bid: 11.2003, offer: 0, last: 11.2101, lastPrice: 107.3627, ldcy: 11.2544 } },
-    { symbol: 'P03PIB120528', name: '', bidVolume: 0, bidPrice: 0, offerVolume: 250, offerPrice: 101.5, ldcp: 101.45, change: 0, volume: 0,
-      yields: { bid: 0, offer: 11.9012, last: 0, lastPrice: 0, ldcy: 11.9302 } },
-    { symbol: 'BAFLTFC8', name: '', bidVolume: 20, bidPrice: 5012.5, offerVolume: 10, offerPrice: 5025, ldcp: 5010, change: 2.5, volume: 30,
-      yields: { bid: 21.4012, offer: 21.2107, last: 21.3301, lastPrice: 5012.5, ldcy: 21.4409 } },
+    {
+      symbol: 'P05GIS150530',
+      name: '',
+      bidVolume: 100,
+      bidPrice: 107.3627,
+      offerVolume: 0,
+      offerPrice: 0,
+      ldcp: 107.2,
+      change: 0.1627,
+      volume: 500,
+      yields: { bid: 11.2003, offer: 0, last: 11.2101, lastPrice: 107.3627, ldcy: 11.2544 },
+    },
+    {
+      symbol: 'P03PIB120528',
+      name: '',
+      bidVolume: 0,
+      bidPrice: 0,
+      offerVolume: 250,
+      offerPrice: 101.5,
+      ldcp: 101.45,
+      change: 0,
+      volume: 0,
+      yields: { bid: 0, offer: 11.9012, last: 0, lastPrice: 0, ldcy: 11.9302 },
+    },
+    {
+      symbol: 'BAFLTFC8',
+      name: '',
+      bidVolume: 20,
+      bidPrice: 5012.5,
+      offerVolume: 10,
+      offerPrice: 5025,
+      ldcp: 5010,
+      change: 2.5,
+      volume: 30,
+      yields: { bid: 21.4012, offer: 21.2107, last: 21.3301, lastPrice: 5012.5, ldcy: 21.4409 },
+    },
   ];
 }
 
@@ -521,15 +573,34 @@ function boardRows(ds: Dataset, market: string): FakeBoardRow[] | null {
     codes.map(([s, c]) => equityRow(ds, s, c, lot)).filter((r): r is FakeBoardRow => r !== null);
   switch (market) {
     case 'FUT':
-      return pick(FUTURES.filter((s) => s !== 'MCB').map((s) => [s, `${s}-${CONTRACT_MONTH}`]), 500);
+      return pick(
+        FUTURES.filter((s) => s !== 'MCB').map((s) => [s, `${s}-${CONTRACT_MONTH}`]),
+        500,
+      );
     case 'CSF':
-      return pick(FUTURES.slice(0, 4).map((s) => [s, `${s}-C${CONTRACT_MONTH}`]), 500);
+      return pick(
+        FUTURES.slice(0, 4).map((s) => [s, `${s}-C${CONTRACT_MONTH}`]),
+        500,
+      );
     case 'SIF':
       return [
-        { symbol: `KSE30-${CONTRACT_MONTH}`, name: 'KSE-30 Index Futures', bidVolume: 10, bidPrice: 51_220.5, offerVolume: 5, offerPrice: 51_240, ldcp: 51_100, change: 130.5, volume: 40 },
+        {
+          symbol: `KSE30-${CONTRACT_MONTH}`,
+          name: 'KSE-30 Index Futures',
+          bidVolume: 10,
+          bidPrice: 51_220.5,
+          offerVolume: 5,
+          offerPrice: 51_240,
+          ldcp: 51_100,
+          change: 130.5,
+          volume: 40,
+        },
       ];
     case 'ODL':
-      return pick(['ENGRO', 'HBL', 'KEL', 'WTL'].map((s) => [s, s]), 1);
+      return pick(
+        ['ENGRO', 'HBL', 'KEL', 'WTL'].map((s) => [s, s]),
+        1,
+      );
     case 'BNB':
       return bnbRows();
     default:
@@ -580,7 +651,10 @@ const ELIGIBLE_MARKETS: readonly [string, string][] = [
 ];
 
 function eligible(ds: Dataset, market: string): { symbol: string; name: string }[] {
-  const named = (symbol: string, code: string) => ({ symbol: code, name: ds.instrument(symbol)?.name ?? symbol });
+  const named = (symbol: string, code: string) => ({
+    symbol: code,
+    name: ds.instrument(symbol)?.name ?? symbol,
+  });
   switch (market) {
     case 'REG':
       return equities(ds).map((i) => ({ symbol: i.symbol, name: i.name }));
@@ -612,7 +686,12 @@ export function renderEligibleScrips(ds: Dataset): string {
 }
 
 /** The page for a market-wide request, or null when the path is not one of these pages. */
-export function renderFeed(ds: Dataset, method: string, path: string, form: URLSearchParams): FeedPage | null {
+export function renderFeed(
+  ds: Dataset,
+  method: string,
+  path: string,
+  form: URLSearchParams,
+): FeedPage | null {
   const html = (text: string): FeedPage => ({ type: 'html', status: 200, text });
   if (method === 'POST') {
     if (path === '/payouts') return html(renderMarketPayouts(ds, form));

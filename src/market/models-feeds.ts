@@ -16,7 +16,8 @@ export const MarketPayout = Type.Object(
     company: NullableStr('company name as the payouts page prints it'),
     sector: NullableStr('sector name as the payouts page prints it'),
     kind: Type.Union([Type.Enum([...PAYOUT_KINDS]), Type.Null()], {
-      description: 'cash_dividend, bonus or right; null when the announcement text is not one of the known shapes (see raw)',
+      description:
+        'cash_dividend, bonus or right; null when the announcement text is not one of the known shapes (see raw)',
     }),
     percent: NullableNum(
       'percent of the face value (cash dividend) or of the shares held (bonus, right); null when unreadable',
@@ -58,7 +59,9 @@ export const Meeting = Type.Object(
     date: NullableDate('the meeting day'),
     time: NullableStr('HH:MM, Karachi time'),
     city: NullableStr('as published, trailing punctuation removed (`Lahore.` → `Lahore`)'),
-    period_end: NullableDate('end of the financial period the meeting is about (an EOGM may name an earlier year)'),
+    period_end: NullableDate(
+      'end of the financial period the meeting is about (an EOGM may name an earlier year)',
+    ),
   },
   { $id: 'Meeting' },
 );
@@ -76,8 +79,12 @@ export const MarketAnnouncement = Type.Object(
     company: NullableStr('the company’s name (companies only)'),
     title: Type.String(),
     revoked: Type.Boolean({ description: 'the portal tags the announcement REVOKED' }),
-    document_url: NullableStr('absolute URL of the PDF or, for an image-only announcement, of its viewer link'),
-    image_only: Type.Boolean({ description: 'the announcement has images and no PDF (the portal’s `View` link)' }),
+    document_url: NullableStr(
+      'absolute URL of the PDF or, for an image-only announcement, of its viewer link',
+    ),
+    image_only: Type.Boolean({
+      description: 'the announcement has images and no PDF (the portal’s `View` link)',
+    }),
   },
   { $id: 'MarketAnnouncement' },
 );
@@ -88,7 +95,8 @@ export const DebtInstrument = Type.Object(
     code: Type.String({ description: 'security code (`P01GIS080227`, `BAFLTFC8`)' }),
     name: NullableStr('security name as printed (the portal cuts some short)'),
     table: Type.Integer({
-      description: '1-based position of its table on the debt-market page: government securities first, then corporate issues',
+      description:
+        '1-based position of its table on the debt-market page: government securities first, then corporate issues',
     }),
     group: NullableStr('the heading of its table, when the page prints one'),
     face_value: NullableNum('PKR'),
@@ -129,7 +137,8 @@ export const DebtQuote = Type.Object(
   },
   {
     $id: 'DebtQuote',
-    description: 'The bills-and-bonds board’s row, as printed (zeros where nothing is bid, offered or traded).',
+    description:
+      'The bills-and-bonds board’s row, as printed (zeros where nothing is bid, offered or traded).',
   },
 );
 export type DebtQuoteT = Static<typeof DebtQuote>;
@@ -142,7 +151,11 @@ export const BOARDS = {
     path: '/trading-board/CSF/csf',
     title: 'Cash Settled Future Contract Market',
   },
-  'index-futures': { market: 'SIF', path: '/trading-board/SIF/sif', title: 'Stock Index Future Contract Market' },
+  'index-futures': {
+    market: 'SIF',
+    path: '/trading-board/SIF/sif',
+    title: 'Stock Index Future Contract Market',
+  },
   'odd-lot': { market: 'ODL', path: '/trading-board/ODL/odl', title: 'Odd Lot Market' },
   'bills-and-bonds': { market: 'BNB', path: '/trading-board/BNB/bnb', title: 'Bills and Bond Market' },
 } as const;

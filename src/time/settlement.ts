@@ -47,7 +47,7 @@ export function isTradingDay(date: string): boolean {
 export function shiftTradingDays(date: string, n: number): string {
   let day = parseIsoDay(date);
   const step = n < 0 ? -1 : 1;
-  for (let left = Math.abs(n); left > 0; ) {
+  for (let left = Math.abs(n); left > 0;) {
     day += step;
     const w = weekday(day);
     if (w !== 0 && w !== 6) left--;

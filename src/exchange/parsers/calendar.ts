@@ -53,12 +53,15 @@ export function parseCalendar(jsonText: string): MeetingRow[] {
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) fail('not a JSON object');
   const body = parsed as Record<string, unknown>;
   if (body.status !== 1 && body.status !== '1') {
-    fail(`status ${JSON.stringify(body.status)}${typeof body.message === 'string' ? ` (${body.message.slice(0, 60)})` : ''}`);
+    fail(
+      `status ${JSON.stringify(body.status)}${typeof body.message === 'string' ? ` (${body.message.slice(0, 60)})` : ''}`,
+    );
   }
   if (!Array.isArray(body.data)) fail('no data array');
   const rows: MeetingRow[] = [];
   for (const item of body.data as unknown[]) {
-    if (typeof item !== 'object' || item === null || Array.isArray(item)) fail('a meeting that is not an object');
+    if (typeof item !== 'object' || item === null || Array.isArray(item))
+      fail('a meeting that is not an object');
     const r = item as Record<string, unknown>;
     const symbol = text(r.symbol)?.toUpperCase() ?? null;
     const type = text(r.type)?.toUpperCase() ?? null;

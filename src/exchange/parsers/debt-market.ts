@@ -19,7 +19,9 @@ const COLUMNS = {
   issueSize: { labels: ['issue size'] },
   maturityDate: { labels: ['maturity date', 'maturity'], required: true },
   couponRate: { labels: ['coupon/rental rate', 'coupon rate', 'coupon / rental rate', 'rental rate'] },
-  previousCoupon: { labels: ['previous coupon/rental date', 'previous coupon date', 'previous coupon / rental date'] },
+  previousCoupon: {
+    labels: ['previous coupon/rental date', 'previous coupon date', 'previous coupon / rental date'],
+  },
   nextCoupon: { labels: ['next coupon/rental date', 'next coupon date', 'next coupon / rental date'] },
   outstandingDays: { labels: ['outstanding days'] },
   remainingYears: { labels: ['remaining years'] },
@@ -77,7 +79,10 @@ export function parseDebtMarket(html: string): DebtInstrumentRow[] {
     }
   }
   if (seen === 0) {
-    throw new UpstreamDataError('debt-market', firstMissing === null ? 'no table' : `missing column "${firstMissing}"`);
+    throw new UpstreamDataError(
+      'debt-market',
+      firstMissing === null ? 'no table' : `missing column "${firstMissing}"`,
+    );
   }
   return rows;
 }

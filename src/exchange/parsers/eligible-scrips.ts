@@ -22,7 +22,8 @@ export function parseEligibleScrips(html: string): EligibleMarket[] {
     const id = table.id === null ? null : MARKET_ID.exec(table.id);
     if (id === null) continue;
     const { columns: c, missing } = locateColumns(table, COLUMNS);
-    if (missing !== null) throw new UpstreamDataError('eligible-scrips', `${table.id}: missing column "${missing}"`);
+    if (missing !== null)
+      throw new UpstreamDataError('eligible-scrips', `${table.id}: missing column "${missing}"`);
     const scrips: EligibleMarket['scrips'] = [];
     for (const row of table.rows) {
       const cell = cellAt(row, c.symbol);

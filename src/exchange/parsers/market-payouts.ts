@@ -54,7 +54,8 @@ export function parseMarketPayouts(html: string): MarketPayoutsPage {
       announcedText,
       bookClosureFrom: closure?.from ?? null,
       bookClosureTo: closure?.to ?? null,
-      bookClosureText: closure !== null || closureText === null || NO_VALUE.test(closureText) ? null : closureText,
+      bookClosureText:
+        closure !== null || closureText === null || NO_VALUE.test(closureText) ? null : closureText,
     });
   }
   return { paging: parsePaging(page), rows };
