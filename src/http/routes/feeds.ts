@@ -118,7 +118,7 @@ export async function feedRoutes(app: FastifyInstance, deps: RouteDeps): Promise
     '/announcements',
     {
       schema: {
-        operationId: 'listAnnouncements',
+        operationId: 'listMarketAnnouncements',
         summary: 'Announcements across the exchange',
         description:
           'The portal’s announcement search, newest first: companies (default), psx, secp, cdc or nccpl notices; q searches titles. One page per request: meta.next is the path of the next page (with an opaque cursor), null on the last; meta.total is the number of matches the portal reports. The portal may give fewer rows than limit. document_url is absolute; image_only marks announcements with images and no PDF; revoked marks those the portal tags REVOKED.',
@@ -184,6 +184,8 @@ export async function feedRoutes(app: FastifyInstance, deps: RouteDeps): Promise
       schema: {
         operationId: 'listDebtInstruments',
         summary: 'The debt market: government securities, corporate TFCs and sukuks',
+        description:
+          'Every instrument of the portal’s debt-market page in page order: its four tables, government securities first, then corporate issues (table 1–4). Issue sizes in PKR (the page prints 53.71B), coupon rates in percent; names as printed (the portal cuts some short).',
         tags: ['market'],
         querystring: query({}),
         response: { 200: listEnvelope('DebtInstrument', 'instruments in page order'), ...errorResponses() },
@@ -202,6 +204,8 @@ export async function feedRoutes(app: FastifyInstance, deps: RouteDeps): Promise
       schema: {
         operationId: 'getDebtQuote',
         summary: 'A debt instrument’s quote on the bills and bonds board',
+        description:
+          'The bills-and-bonds board’s row for the code (bid, offer, yields, last price and yield, LDCP, LDCY, volume; zeros where nothing is bid, offered or traded), named from the debt-market page. 404 when the code is not on the debt market, or the board has no row for it today (the message says which). A debt symbol’s /stocks/{symbol}/quote 404 points here.',
         tags: ['market'],
         params: Type.Object({
           code: Type.String({
