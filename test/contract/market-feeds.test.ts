@@ -78,7 +78,7 @@ describe('GET /market/payouts', () => {
     );
     assert.equal(sys.settlement_cycle, 'T+1');
     const mebl = data.find(
-      (r: { symbol: string; kind: string }) => r.symbol === 'MEBL' && r.percent === 23.855376,
+      (r: { symbol: string; percent: number }) => r.symbol === 'MEBL' && r.percent === 23.855376,
     );
     assert.equal(mebl.kind, 'right');
     assert.equal(mebl.amount_per_share, null);
