@@ -737,6 +737,20 @@ export interface paths {
     /**
      * Dividends, bonus and right issues announced across the market
      * @description Every entitlement the portal's payouts page lists with an announcement day in [from, to] (default: the 30 days to today; at most one year), newest announcement first; one row per entitlement (a cell announcing two gives two rows). ex_date and last_day_to_buy follow the settlement cycle in force (T+1 for trades from 2025-02-10, T+2 before) over weekdays: the portal publishes no holiday calendar, so a holiday in the window moves the real dates a trading day earlier. amount_per_share assumes the face value in meta.coverage.face_value (Rs 10). An announcement the service cannot read keeps its text in raw, with kind and percent null, and is kept whatever kind is asked. At most 10 portal pages per request; meta.coverage says whether every row of the range was read (complete) and, if not, what is missing.
+     *
+     *     **Example request**
+     *
+     *     ```http
+     *     GET /market/payouts?from=2026-11-01&to=2026-11-20&symbol=FFC
+     *     ```
+     *
+     *     **Typed client**
+     *
+     *     ```ts
+     *     const { data, error } = await api.GET('/market/payouts', {
+     *       params: { query: { from: '2026-11-01', to: '2026-11-20', symbol: 'FFC' } },
+     *     });
+     *     ```
      */
     get: operations['listMarketPayouts'];
     put?: never;
@@ -757,6 +771,20 @@ export interface paths {
     /**
      * Company meetings (AGM, EOGM)
      * @description Meetings with a date in [from, to] (default: today and the 30 days after; at most one year), in date and time order. One symbol can hold an AGM and an EOGM on the same day.
+     *
+     *     **Example request**
+     *
+     *     ```http
+     *     GET /market/calendar?from=2026-11-25&to=2026-11-25&symbol=ENGRO
+     *     ```
+     *
+     *     **Typed client**
+     *
+     *     ```ts
+     *     const { data, error } = await api.GET('/market/calendar', {
+     *       params: { query: { from: '2026-11-25', to: '2026-11-25', symbol: 'ENGRO' } },
+     *     });
+     *     ```
      */
     get: operations['listMeetings'];
     put?: never;
@@ -777,6 +805,18 @@ export interface paths {
     /**
      * Announcements across the exchange
      * @description The portal’s announcement search, newest first: companies (default), psx, secp, cdc or nccpl notices; q searches titles. One page per request: meta.next is the path of the next page (with an opaque cursor), null on the last; meta.total is the number of matches the portal reports. The portal may give fewer rows than limit. document_url is absolute; image_only marks announcements with images and no PDF; revoked marks those the portal tags REVOKED.
+     *
+     *     **Example request**
+     *
+     *     ```http
+     *     GET /announcements?symbol=ENGRO&limit=2
+     *     ```
+     *
+     *     **Typed client**
+     *
+     *     ```ts
+     *     const { data, error } = await api.GET('/announcements', { params: { query: { symbol: 'ENGRO', limit: 2 } } });
+     *     ```
      */
     get: operations['listMarketAnnouncements'];
     put?: never;
@@ -797,6 +837,18 @@ export interface paths {
     /**
      * The debt market: government securities, corporate TFCs and sukuks
      * @description Every instrument of the portal’s debt-market page in page order: its four tables, government securities first, then corporate issues (table 1–4). Issue sizes in PKR (the page prints 53.71B), coupon rates in percent; names as printed (the portal cuts some short).
+     *
+     *     **Example request**
+     *
+     *     ```http
+     *     GET /debt
+     *     ```
+     *
+     *     **Typed client**
+     *
+     *     ```ts
+     *     const { data, error } = await api.GET('/debt');
+     *     ```
      */
     get: operations['listDebtInstruments'];
     put?: never;
@@ -817,6 +869,18 @@ export interface paths {
     /**
      * A debt instrument’s quote on the bills and bonds board
      * @description The bills-and-bonds board’s row for the code (bid, offer, yields, last price and yield, LDCP, LDCY, volume; zeros where nothing is bid, offered or traded), named from the debt-market page. 404 when the code is not on the debt market, or the board has no row for it today (the message says which). A debt symbol’s /stocks/{symbol}/quote 404 points here.
+     *
+     *     **Example request**
+     *
+     *     ```http
+     *     GET /debt/BAFLTFC8/quote
+     *     ```
+     *
+     *     **Typed client**
+     *
+     *     ```ts
+     *     const { data, error } = await api.GET('/debt/{code}/quote', { params: { path: { code: 'BAFLTFC8' } } });
+     *     ```
      */
     get: operations['getDebtQuote'];
     put?: never;
@@ -837,6 +901,18 @@ export interface paths {
     /**
      * The other markets’ boards: futures, cash-settled futures, index futures, odd lot, bills and bonds
      * @description Every symbol the eligible-scrips page lists for the board’s market (eligible=true), with the board’s row when it has one today (on_board), then any board row the eligible list does not name (eligible=false). Futures symbols carry their contract month (`ENGRO-DEC`).
+     *
+     *     **Example request**
+     *
+     *     ```http
+     *     GET /boards/futures
+     *     ```
+     *
+     *     **Typed client**
+     *
+     *     ```ts
+     *     const { data, error } = await api.GET('/boards/{board}', { params: { path: { board: 'futures' } } });
+     *     ```
      */
     get: operations['getBoard'];
     put?: never;
@@ -5193,15 +5269,30 @@ export interface operations {
   listMarketPayouts: {
     parameters: {
       query?: {
-        /** @description first announcement day, inclusive, YYYY-MM-DD (default: to − 30 days) */
+        /**
+         * @description first announcement day, inclusive, YYYY-MM-DD (default: to − 30 days)
+         * @example 2026-11-01
+         */
         from?: string;
-        /** @description last announcement day, inclusive, YYYY-MM-DD (default: today, Karachi) */
+        /**
+         * @description last announcement day, inclusive, YYYY-MM-DD (default: today, Karachi)
+         * @example 2026-11-20
+         */
         to?: string;
-        /** @description only this kind */
+        /**
+         * @description only this kind
+         * @example cash_dividend
+         */
         kind?: 'cash_dividend' | 'bonus' | 'right';
-        /** @description only this symbol (exact; the portal prefix-matches, the service does not) */
+        /**
+         * @description only this symbol (exact; the portal prefix-matches, the service does not)
+         * @example FFC
+         */
         symbol?: string;
-        /** @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON. */
+        /**
+         * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
+         * @example json
+         */
         format?: 'json' | 'csv';
       };
       header?: never;
@@ -5252,6 +5343,11 @@ export interface operations {
               };
             };
           };
+          /**
+           * @example symbol,company,sector,kind,percent,label,amount_per_share,announced_at,book_closure_from,book_closure_to,ex_date,last_day_to_buy,settlement_cycle,details,raw
+           *     FFC,Fauji Fertilizer Company Limited,FERTILIZER,cash_dividend,10,i,1,2026-11-05T10:29:00+05:00,2026-11-23,2026-11-25,2026-11-20,2026-11-19,T+1,10%(i) (D) - 5%(i) (D),
+           *     FFC,Fauji Fertilizer Company Limited,FERTILIZER,cash_dividend,5,i,0.5,2026-11-05T10:29:00+05:00,2026-11-23,2026-11-25,2026-11-20,2026-11-19,T+1,10%(i) (D) - 5%(i) (D),
+           */
           'text/csv': string;
         };
       };
@@ -5361,15 +5457,30 @@ export interface operations {
   listMeetings: {
     parameters: {
       query?: {
-        /** @description first day, inclusive, YYYY-MM-DD (default: today, Karachi) */
+        /**
+         * @description first day, inclusive, YYYY-MM-DD (default: today, Karachi)
+         * @example 2026-11-25
+         */
         from?: string;
-        /** @description last day, inclusive, YYYY-MM-DD (default: from + 30 days) */
+        /**
+         * @description last day, inclusive, YYYY-MM-DD (default: from + 30 days)
+         * @example 2026-11-25
+         */
         to?: string;
-        /** @description only this kind of meeting */
+        /**
+         * @description only this kind of meeting
+         * @example AGM
+         */
         type?: 'AGM' | 'EOGM';
-        /** @description only this symbol */
+        /**
+         * @description only this symbol
+         * @example ENGRO
+         */
         symbol?: string;
-        /** @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON. */
+        /**
+         * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
+         * @example json
+         */
         format?: 'json' | 'csv';
       };
       header?: never;
@@ -5406,6 +5517,11 @@ export interface operations {
               as_of: string;
             };
           };
+          /**
+           * @example symbol,company,type,date,time,city,period_end
+           *     ENGRO,Engro Corporation Limited,AGM,2026-11-25,15:00,Faisalabad,2025-12-31
+           *     ENGRO,Engro Corporation Limited,EOGM,2026-11-25,15:00,Faisalabad,2024-12-31
+           */
           'text/csv': string;
         };
       };
@@ -5515,21 +5631,36 @@ export interface operations {
   listMarketAnnouncements: {
     parameters: {
       query?: {
-        /** @description words in the title */
+        /**
+         * @description words in the title
+         * @example report
+         */
         q?: string;
-        /** @description only this company (type=companies) */
+        /**
+         * @description only this company (type=companies)
+         * @example ENGRO
+         */
         symbol?: string;
-        /** @description who announced (default companies) */
+        /**
+         * @description who announced (default companies)
+         * @example companies
+         */
         type?: 'companies' | 'psx' | 'secp' | 'cdc' | 'nccpl';
         /** @description first day, inclusive, YYYY-MM-DD */
         from?: string;
         /** @description last day, inclusive, YYYY-MM-DD */
         to?: string;
-        /** @description rows per page, at most 100 (default 50) */
+        /**
+         * @description rows per page, at most 100 (default 50)
+         * @example 2
+         */
         limit?: number;
         /** @description from meta.next; opaque */
         cursor?: string;
-        /** @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON. */
+        /**
+         * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
+         * @example json
+         */
         format?: 'json' | 'csv';
       };
       header?: never;
@@ -5570,6 +5701,11 @@ export interface operations {
               total: number;
             };
           };
+          /**
+           * @example date,time,published_at,symbol,company,title,revoked,document_url,image_only
+           *     2026-11-03,14:36,2026-11-03T14:36:00+05:00,ENGRO,Engro Corporation Limited,Transmission of Annual Report,false,https://dps.psx.com.pk/download/attachment/250049-1.pdf,false
+           *     2026-10-12,16:32,2026-10-12T16:32:00+05:00,ENGRO,Engro Corporation Limited,Credit of Bonus Shares,false,,true
+           */
           'text/csv': string;
         };
       };
@@ -5679,7 +5815,10 @@ export interface operations {
   listDebtInstruments: {
     parameters: {
       query?: {
-        /** @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON. */
+        /**
+         * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
+         * @example json
+         */
         format?: 'json' | 'csv';
       };
       header?: never;
@@ -5716,6 +5855,10 @@ export interface operations {
               as_of: string;
             };
           };
+          /**
+           * @example code,name,table,group,face_value,listing_date,issue_date,issue_size,maturity_date,coupon_rate,previous_coupon_date,next_coupon_date,outstanding_days,remaining_years
+           *     P05GIS150530,5 Year GIS Fixed Rental Mat - 15-May-30,1,,5000,2025-05-19,2025-05-15,1000000000000,2030-05-15,11.44,2026-05-15,2026-11-15,1272,3.48
+           */
           'text/csv': string;
         };
       };
@@ -5825,12 +5968,18 @@ export interface operations {
   getDebtQuote: {
     parameters: {
       query?: {
-        /** @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON. */
+        /**
+         * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
+         * @example json
+         */
         format?: 'json' | 'csv';
       };
       header?: never;
       path: {
-        /** @description security code as GET /debt lists it (e.g. BAFLTFC8) */
+        /**
+         * @description security code as GET /debt lists it (e.g. BAFLTFC8)
+         * @example BAFLTFC8
+         */
         code: string;
       };
       cookie?: never;
@@ -5863,6 +6012,10 @@ export interface operations {
               as_of: string;
             };
           };
+          /**
+           * @example code,name,bid_volume,bid_price,offer_volume,offer_price,ldcp,change,volume,bid_yield,offer_yield,last_price,last_yield,ldcy
+           *     BAFLTFC8,Bank Al-Falah(TFC8,20,5012.5,10,5025,5010,2.5,30,21.4012,21.2107,5012.5,21.3301,21.4409
+           */
           'text/csv': string;
         };
       };
@@ -5983,12 +6136,18 @@ export interface operations {
   getBoard: {
     parameters: {
       query?: {
-        /** @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON. */
+        /**
+         * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
+         * @example json
+         */
         format?: 'json' | 'csv';
       };
       header?: never;
       path: {
-        /** @description which board */
+        /**
+         * @description which board
+         * @example futures
+         */
         board: 'futures' | 'cash-settled-futures' | 'index-futures' | 'odd-lot' | 'bills-and-bonds';
       };
       cookie?: never;
@@ -6023,6 +6182,11 @@ export interface operations {
               as_of: string;
             };
           };
+          /**
+           * @example symbol,name,eligible,on_board,bid_volume,bid_price,offer_volume,offer_price,ldcp,change,volume,last_price
+           *     ENGRO-DEC,Engro Corporation Limited,true,true,5500,416.42,7500,416.52,431.1,-14.63,185500,
+           *     MCB-DEC,MCB Bank Limited,true,false,,,,,,,,
+           */
           'text/csv': string;
         };
       };
