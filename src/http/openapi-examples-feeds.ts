@@ -92,7 +92,15 @@ export const FEED_OPERATION_EXAMPLES: Readonly<Record<string, OperationExamples>
     },
   },
   '/announcements': {
-    params: { symbol: 'ENGRO', type: 'companies', limit: 2, q: 'report' },
+    params: {
+      symbol: 'ENGRO',
+      type: 'companies',
+      limit: 2,
+      q: 'report',
+      from: '2026-10-01',
+      to: '2026-11-20',
+      cursor: 'bzI',
+    },
     request: '/announcements?symbol=ENGRO&limit=2',
     client: "await api.GET('/announcements', { params: { query: { symbol: 'ENGRO', limit: 2 } } })",
     data: [
