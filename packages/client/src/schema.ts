@@ -5646,16 +5646,25 @@ export interface operations {
          * @example companies
          */
         type?: 'companies' | 'psx' | 'secp' | 'cdc' | 'nccpl';
-        /** @description first day, inclusive, YYYY-MM-DD */
+        /**
+         * @description first day, inclusive, YYYY-MM-DD
+         * @example 2026-10-01
+         */
         from?: string;
-        /** @description last day, inclusive, YYYY-MM-DD */
+        /**
+         * @description last day, inclusive, YYYY-MM-DD
+         * @example 2026-11-20
+         */
         to?: string;
         /**
          * @description rows per page, at most 100 (default 50)
          * @example 2
          */
         limit?: number;
-        /** @description from meta.next; opaque */
+        /**
+         * @description from meta.next; opaque
+         * @example bzI
+         */
         cursor?: string;
         /**
          * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
