@@ -17,6 +17,9 @@ import type { MarketPayoutT, PayoutKind } from './models-feeds.ts';
 /** Portal pages one request may fetch: 10 × 100 rows, a busy quarter's announcements. */
 export const MAX_PAYOUT_PAGES = 10;
 
+/** How long an answer missing some pages counts as fresh before the missing pages are tried again. */
+const PARTIAL_RETRY_MS = 60_000;
+
 export interface PayoutsFilter extends DateRange {
   kind?: PayoutKind;
   symbol?: string;
@@ -109,6 +112,12 @@ export async function marketPayouts(
     }
   }
   const provenance = combine(pages);
+  if (missing !== null) {
+    // A partial answer must not be replayed for the filings' hours: the next request tries again.
+    const newest = Math.max(...pages.map((p) => p.fetchedAt));
+    provenance.freshUntil = Math.min(provenance.freshUntil, newest + PARTIAL_RETRY_MS);
+    provenance.version += '+partial';
+  }
   return {
     key: answerKey('market-payouts', { from: filter.from, to: filter.to, kind: filter.kind, symbol }),
     data,
