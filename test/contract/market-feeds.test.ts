@@ -118,6 +118,9 @@ describe('GET /market/payouts', () => {
     assert.equal(res.json.meta.coverage.complete, false);
     assert.match(res.json.meta.coverage.missing, /^rows 51–\d+ of the portal's \d+: /);
     assert.equal(harness.portal.counts().requests['POST /payouts'], 2);
+    // Fresh for a minute at most, not the filings' hours (6 h here): the missing pages are tried again soon.
+    const maxAge = Number(/max-age=(\d+)/.exec(res.headers['cache-control']!)?.[1]);
+    assert.ok(maxAge <= 60, `max-age ${maxAge}`);
   });
 
   it('a page that no longer parses is 502; a good copy is served stale', async () => {
