@@ -187,7 +187,7 @@ export async function createService(
     deps: {
       datasets,
       respond: createResponder(Math.floor(memoryBytes * 0.25), now, () => cache.revision),
-      marketClock: { followMarketClock: config.cache.followMarketClock },
+      marketClock: { followMarketClock: config.cache.followMarketClock, now },
       contextOf: contextBuilder(
         clientAddress,
         config.proxy.passthrough

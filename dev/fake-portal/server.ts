@@ -9,6 +9,7 @@ import { renderCompanyPage } from './company.ts';
 import { renderEod, renderPayouts } from './corporate-actions.ts';
 import { isMarketOpen, karachiDate, sessionsOfDay } from '../../src/time/market-clock.ts';
 import { AS_OF_DATE, createDataset, defaultAsOfTime, type Dataset } from './dataset.ts';
+import { renderFeed } from './feeds.ts';
 import { createMarketMotion, type MarketMotion } from './intraday.ts';
 import {
   renderErrorPage,
@@ -359,6 +360,8 @@ export async function startFakePortal(options: FakePortalOptions = {}): Promise<
       const symbol = form.get('symbol') ?? '';
       return html(`historical:${symbol}`, 200, () => renderHistorical(dataset, symbol));
     }
+    const feed = renderFeed(dataset, method, path, form);
+    if (feed) return page(feed.status, feed.type === 'json' ? JSON_TYPE : HTML, feed.text);
     return notFound(path, 404);
   }
 

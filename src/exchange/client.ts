@@ -43,7 +43,13 @@ export interface ExchangeClientOptions {
 
 // The portal answers 404 to non-browser agents (undici's default included).
 /** Pages the portal answers as JSON; the browser asks for those with a JSON Accept. */
-const JSON_KINDS: ReadonlySet<PageKind> = new Set<PageKind>(['symbols', 'eod', 'intraday', 'index-series']);
+const JSON_KINDS: ReadonlySet<PageKind> = new Set<PageKind>([
+  'symbols',
+  'eod',
+  'intraday',
+  'index-series',
+  'calendar',
+]);
 
 const BROWSER_UA =
   'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';

@@ -17,7 +17,13 @@ export type PageKind =
   | 'eod'
   | 'payouts'
   | 'intraday'
-  | 'index-series';
+  | 'index-series'
+  | 'market-payouts'
+  | 'calendar'
+  | 'announcements'
+  | 'debt-market'
+  | 'trading-board'
+  | 'eligible-scrips';
 
 /** One item of `GET /symbols`. */
 export interface PortalSymbol {

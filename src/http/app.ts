@@ -8,6 +8,8 @@ import { createServer } from 'node:http';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { companySchemas, namedSchemas } from '../market/models.ts';
 import { liveSchemas } from '../market/models-live.ts';
+import { feedSchemas } from '../market/models-feeds.ts';
+import { feedRoutes } from './routes/feeds.ts';
 import type { LiveQuotes } from '../stream/live-quotes.ts';
 import { boardRoutes } from './routes/board.ts';
 import { intradayRoutes } from './routes/intraday.ts';
@@ -135,7 +137,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   // schemas are documentation only: compiling a fast-json-stringify serializer for each of them
   // would cost start-up time and memory for code that never runs.
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
-  for (const schema of [...namedSchemas, ...companySchemas, ...liveSchemas, ErrorEnvelope])
+  for (const schema of [...namedSchemas, ...companySchemas, ...liveSchemas, ...feedSchemas, ErrorEnvelope])
     app.addSchema(schema);
 
   await app.register(swagger, {
@@ -234,6 +236,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(indexRoutes, opts.deps);
   await app.register(sectorRoutes, opts.deps);
   await app.register(marketRoutes, opts.deps);
+  await app.register(feedRoutes, opts.deps);
 
   // Every path answers only GET and HEAD; other methods get 405 with Allow (CORS owns OPTIONS).
   await app.register(async (scope) => {

@@ -5,6 +5,7 @@
 // (dev/fake-portal), so whatever /docs shows can be reproduced with `npm run demo`.
 
 import { COMPANY_OPERATION_EXAMPLES, ENGRO_QUOTE_EXTRAS } from './openapi-examples-company.ts';
+import { FEED_OPERATION_EXAMPLES } from './openapi-examples-feeds.ts';
 import type { ErrorExample, OperationExamples } from './openapi-example-types.ts';
 
 export type { OperationExamples } from './openapi-example-types.ts';
@@ -576,6 +577,7 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
     },
   },
   ...COMPANY_OPERATION_EXAMPLES,
+  ...FEED_OPERATION_EXAMPLES,
   ...LIVE_EXAMPLES,
   '/market/status': {
     params: {},

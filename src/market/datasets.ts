@@ -280,6 +280,20 @@ export class Datasets {
     return this.read(`payouts:${symbol}`, 'reports', req, parsePayouts, ctx);
   }
 
+  /**
+   * A page of the market-wide feeds (feed-datasets.ts), read as every dataset here is: cached under
+   * `key`, fetched within the client's budget on a miss, a parse failure never replacing good data.
+   */
+  readPage<T>(
+    key: string,
+    freshness: FreshnessKind,
+    req: PortalRequest,
+    parse: (text: string) => T,
+    ctx: RequestContext,
+  ): Promise<Cached<T>> {
+    return this.read(key, freshness, req, parse, ctx);
+  }
+
   private read<T>(
     key: string,
     freshness: FreshnessKind,

@@ -80,7 +80,7 @@ async function notQuoted(datasets: Datasets, symbol: string, ctx: RequestContext
   if (listed === undefined) return new NotFoundError(`${symbol} not found`);
   if (listed.isDebt) {
     return new NotFoundError(
-      `${symbol} is a listed debt instrument (${listed.name}): the exchange publishes no equity quote for it`,
+      `${symbol} is a listed debt instrument (${listed.name}): the exchange publishes no equity quote for it; its debt-market quote is at /debt/${symbol}/quote`,
     );
   }
   return new NotFoundError(`${symbol} is listed, but the exchange's boards carry no quote for it today`);

@@ -4,9 +4,11 @@ import { symbols } from './data.ts';
 import { h } from './dom.ts';
 import { navigate, startRouter } from './router.ts';
 import { startStatus } from './status.ts';
+import { debtView } from './views/debt.ts';
 import { marketView } from './views/market.ts';
 import { sectorView } from './views/sector.ts';
 import { symbolView } from './views/symbol.ts';
+import { weekView } from './views/week.ts';
 
 // The service's own rule for a symbol (SymbolParam), checked here to say something friendlier.
 const SYMBOL = /^[A-Za-z0-9][A-Za-z0-9.&-]{0,24}$/;
@@ -20,6 +22,8 @@ startRouter(
     { pattern: /^\/$/, view: marketView, title: () => 'PSX market' },
     { pattern: /^\/sector\/([^/]+)$/, view: sectorView, title: (code) => `Sector ${code} · PSX market` },
     { pattern: /^\/symbol\/([^/]+)$/, view: symbolView, title: (symbol) => `${symbol} · PSX market` },
+    { pattern: /^\/week$/, view: weekView, title: () => 'This week · PSX market' },
+    { pattern: /^\/debt$/, view: debtView, title: () => 'Debt market · PSX market' },
   ],
   (m) => {
     m.append(

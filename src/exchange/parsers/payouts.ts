@@ -33,7 +33,8 @@ const PRICED_RIGHT = /^(\d+(?:\.\d+)?)\s*%\s+AT\s+(?:A\s+)?(?:PREMIUM|DISCOUNT|P
 // Two entries in one cell are joined by a spaced hyphen: `10%(i) (D) - 5%(i) (D)`.
 const ENTRY_SEPARATOR = /\s+-\s+/;
 
-function announced(text: string | null): string | null {
+/** `April 17, 2026 5:10 PM` → ISO 8601 with +05:00; null when unreadable. */
+export function parseAnnouncedTime(text: string | null): string | null {
   const m = text === null ? null : ANNOUNCED.exec(text);
   if (m === null) return null;
   const date = parseDisplayDate(m[1] as string);
@@ -42,6 +43,12 @@ function announced(text: string | null): string | null {
   if ((m[4] as string).toUpperCase() === 'PM') hour += 12;
   const [y, mo, d] = date.split('-').map(Number) as [number, number, number];
   return karachiDateTime(y, mo, d, hour, Number(m[3]), 0);
+}
+
+/** `29/04/2026  - 30/04/2026` → both days; null when the cell is not such a range. */
+export function parseBookClosure(text: string | null): { from: string | null; to: string | null } | null {
+  const m = text === null ? null : BOOK_CLOSURE.exec(text.trim());
+  return m === null ? null : { from: dayFirst(m[1] as string), to: dayFirst(m[2] as string) };
 }
 
 function dayFirst(text: string): string | null {
@@ -100,7 +107,7 @@ export function parsePayouts(html: string): PayoutRow[] {
     const period = PERIOD.exec(cellText(cellAt(row, 1)) ?? '');
     const closure = BOOK_CLOSURE.exec(cellText(cellAt(row, 3)) ?? '');
     rows.push({
-      announced: announced(cellText(cellAt(row, 0))),
+      announced: parseAnnouncedTime(cellText(cellAt(row, 0))),
       periodEnded: period === null ? null : isoDate(Number(period[3]), Number(period[2]), Number(period[1])),
       periodCode: period?.[4]?.toUpperCase() ?? null,
       details,

@@ -1,0 +1,88 @@
+// `POST /announcements` (form type, symbol, query, count, offset, date_from, date_to, page=annc):
+// the market-wide announcements (upstream.md §5, §6). A pager line (before and after the table),
+// then `#announcementsTable`: companies DATE, TIME, SYMBOL, NAME, TITLE and a blank-headed
+// document column; the other types without SYMBOL and NAME. Titles may carry a `REVOKED` tag; the
+// document cell reads `View PDF` (a `/download/…pdf` link) or `View` (images only).
+import { UpstreamDataError } from '../../errors.ts';
+import type { AnnouncementRow, AnnouncementsPage } from '../feed-types.ts';
+import { extractTables, type Cell, type Row } from '../html/table.ts';
+import { cellSymbol, cellText, isSymbol } from './cells.ts';
+import { cellAt, preferTableId, requirePageText, selectTable } from './columns.ts';
+import { parseDisplayDate } from './dates.ts';
+import { parsePaging } from './paging.ts';
+
+const COLUMNS = {
+  date: { labels: ['date'], required: true },
+  time: { labels: ['time'] },
+  symbol: { labels: ['symbol'] },
+  name: { labels: ['name', 'company'] },
+  title: { labels: ['title', 'subject', 'announcement'], required: true },
+  document: { labels: ['', 'document', 'attachment', 'view'] },
+} as const;
+
+const PORTAL = 'https://dps.psx.com.pk/';
+const REVOKED = /\s*\bREVOKED\b\s*$/;
+const TIME = /^(\d{1,2}):(\d{2})\s*([AaPp][Mm])?$/;
+
+function clock(text: string | null): string | null {
+  const m = text === null ? null : TIME.exec(text);
+  if (m === null) return null;
+  let hour = Number(m[1]);
+  const meridiem = m[3]?.toLowerCase();
+  if (meridiem !== undefined) hour = (hour % 12) + (meridiem === 'pm' ? 12 : 0);
+  return hour > 23 ? null : `${String(hour).padStart(2, '0')}:${m[2]}`;
+}
+
+/** An absolute http(s) URL for a link the portal writes relative; null for `javascript:`, `#`. */
+export function absoluteUrl(href: string | null): string | null {
+  const trimmed = href?.trim();
+  if (trimmed === undefined || trimmed === '' || trimmed.startsWith('#')) return null;
+  try {
+    const url = new URL(trimmed, PORTAL);
+    return url.protocol === 'https:' || url.protocol === 'http:' ? url.href : null;
+  } catch {
+    return null;
+  }
+}
+
+function documentOf(cell: Cell | undefined, row: Row): Pick<AnnouncementRow, 'document' | 'documentKind'> {
+  const candidates = cell === undefined ? row : [cell];
+  for (const c of candidates) {
+    const url = absoluteUrl(c.href);
+    const label = c.text.toLowerCase();
+    if (url === null && label !== 'view') continue;
+    const pdf = url !== null && (/\.pdf(?:$|[?#])/i.test(url) || label.includes('pdf'));
+    return { document: url, documentKind: pdf ? 'pdf' : 'image' };
+  }
+  return { document: null, documentKind: null };
+}
+
+function symbolOf(cell: Cell | undefined): string | null {
+  const text = cellText(cell);
+  return cellSymbol(cell) ?? (text !== null && isSymbol(text) ? text.toUpperCase() : null);
+}
+
+export function parseAnnouncements(html: string): AnnouncementsPage {
+  const page = requirePageText('announcements', html);
+  const tables = preferTableId(extractTables(page), 'announcementsTable');
+  const { table, columns: c } = selectTable('announcements', tables, COLUMNS);
+  const rows: AnnouncementRow[] = [];
+  for (const row of table.rows) {
+    if (row.length < 2) continue;
+    const rawTitle = cellText(cellAt(row, c.title));
+    const dateText = cellText(cellAt(row, c.date));
+    if (rawTitle === null && dateText === null) continue;
+    if (rawTitle === null) throw new UpstreamDataError('announcements', 'a row without a title');
+    const revoked = REVOKED.test(rawTitle);
+    rows.push({
+      date: dateText === null ? null : parseDisplayDate(dateText),
+      time: clock(cellText(cellAt(row, c.time))),
+      symbol: symbolOf(cellAt(row, c.symbol)),
+      name: cellText(cellAt(row, c.name)),
+      title: revoked ? rawTitle.replace(REVOKED, '') : rawTitle,
+      revoked,
+      ...documentOf(cellAt(row, c.document), row),
+    });
+  }
+  return { paging: parsePaging(page), rows };
+}

@@ -1,0 +1,253 @@
+// The market-wide feeds: payouts, meetings, announcements, the debt market and the other boards
+// (docs/market-feeds.md).
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { dateRange, checkRange } from '../../market/date-range.ts';
+import { board } from '../../market/boards.ts';
+import { debtInstruments, debtQuote } from '../../market/debt.ts';
+import { FeedDatasets } from '../../market/feed-datasets.ts';
+import {
+  DEFAULT_ANNOUNCEMENTS_LIMIT,
+  MAX_ANNOUNCEMENTS_LIMIT,
+  marketAnnouncements,
+} from '../../market/market-announcements.ts';
+import { MAX_PAYOUT_PAGES, marketPayouts } from '../../market/market-payouts.ts';
+import { meetings } from '../../market/meetings.ts';
+import {
+  ANNOUNCEMENT_TYPES,
+  BOARD_NAMES,
+  BoardQuote,
+  DebtInstrument,
+  MarketAnnouncement,
+  MarketPayout,
+  Meeting,
+  MEETING_TYPES,
+  PAYOUT_KINDS,
+} from '../../market/models-feeds.ts';
+import { columnsOf, errorResponses, listEnvelope, query, singleEnvelope, SymbolParam } from '../schemas.ts';
+import type { RouteDeps } from './deps.ts';
+
+const symbolSchema = SymbolParam.properties.symbol;
+const day = (description: string) => Type.Optional(Type.String({ format: 'date', description }));
+const RANGE_400 = 'from is after to, or the range is longer than one year (366 days)';
+
+export async function feedRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {
+  const r = app.withTypeProvider<TypeBoxTypeProvider>();
+  const { respond, contextOf } = deps;
+  const feeds = new FeedDatasets(deps.datasets);
+  const now = deps.marketClock?.now ?? Date.now;
+
+  r.get(
+    '/market/payouts',
+    {
+      schema: {
+        operationId: 'listMarketPayouts',
+        summary: 'Dividends, bonus and right issues announced across the market',
+        description: `Every entitlement the portal's payouts page lists with an announcement day in [from, to] (default: the 30 days to today; at most one year), newest announcement first; one row per entitlement (a cell announcing two gives two rows). ex_date and last_day_to_buy follow the settlement cycle in force (T+1 for trades from 2025-02-10, T+2 before) over weekdays: the portal publishes no holiday calendar, so a holiday in the window moves the real dates a trading day earlier. amount_per_share assumes the face value in meta.coverage.face_value (Rs 10). An announcement the service cannot read keeps its text in raw, with kind and percent null, and is kept whatever kind is asked. At most ${MAX_PAYOUT_PAGES} portal pages per request; meta.coverage says whether every row of the range was read (complete) and, if not, what is missing.`,
+        tags: ['market'],
+        querystring: query({
+          from: day('first announcement day, inclusive, YYYY-MM-DD (default: to − 30 days)'),
+          to: day('last announcement day, inclusive, YYYY-MM-DD (default: today, Karachi)'),
+          kind: Type.Optional(Type.Enum([...PAYOUT_KINDS], { description: 'only this kind' })),
+          symbol: Type.Optional({
+            ...symbolSchema,
+            description: 'only this symbol (exact; the portal prefix-matches, the service does not)',
+          }),
+        }),
+        response: {
+          200: listEnvelope('MarketPayout', 'entitlements, newest announcement first', {
+            coverage: Type.Object({
+              from: Type.String({ format: 'date' }),
+              to: Type.String({ format: 'date' }),
+              face_value: Type.Number({ description: 'PKR, the face value amount_per_share assumes' }),
+              portal_rows: Type.Integer({
+                description: 'rows the portal has for the range (before the symbol and kind filters)',
+              }),
+              complete: Type.Boolean({ description: 'every portal row of the range was read' }),
+              missing: Type.Union([Type.String(), Type.Null()], {
+                description: 'which rows were not read, and why',
+              }),
+            }),
+          }),
+          ...errorResponses({ 400: RANGE_400 }),
+        },
+      },
+    },
+    async (req, reply) => {
+      const { from, to, kind, symbol } = req.query;
+      const range = dateRange(from, to, now(), 30, 'past');
+      const answer = await marketPayouts(feeds, { ...range, kind, symbol }, contextOf(req));
+      return respond.send(req, reply, answer, {
+        filename: 'market-payouts',
+        columns: columnsOf(MarketPayout),
+      });
+    },
+  );
+
+  r.get(
+    '/market/calendar',
+    {
+      schema: {
+        operationId: 'listMeetings',
+        summary: 'Company meetings (AGM, EOGM)',
+        description:
+          'Meetings with a date in [from, to] (default: today and the 30 days after; at most one year), in date and time order. One symbol can hold an AGM and an EOGM on the same day.',
+        tags: ['market'],
+        querystring: query({
+          from: day('first day, inclusive, YYYY-MM-DD (default: today, Karachi)'),
+          to: day('last day, inclusive, YYYY-MM-DD (default: from + 30 days)'),
+          type: Type.Optional(Type.Enum([...MEETING_TYPES], { description: 'only this kind of meeting' })),
+          symbol: Type.Optional({ ...symbolSchema, description: 'only this symbol' }),
+        }),
+        response: {
+          200: listEnvelope('Meeting', 'meetings in date order'),
+          ...errorResponses({ 400: RANGE_400 }),
+        },
+      },
+    },
+    async (req, reply) => {
+      const { from, to, type, symbol } = req.query;
+      const range = dateRange(from, to, now(), 30, 'future');
+      const answer = await meetings(feeds, { ...range, type, symbol }, contextOf(req));
+      return respond.send(req, reply, answer, { filename: 'calendar', columns: columnsOf(Meeting) });
+    },
+  );
+
+  r.get(
+    '/announcements',
+    {
+      schema: {
+        operationId: 'listMarketAnnouncements',
+        summary: 'Announcements across the exchange',
+        description:
+          'The portal’s announcement search, newest first: companies (default), psx, secp, cdc or nccpl notices; q searches titles. One page per request: meta.next is the path of the next page (with an opaque cursor), null on the last; meta.total is the number of matches the portal reports. The portal may give fewer rows than limit. document_url is absolute; image_only marks announcements with images and no PDF; revoked marks those the portal tags REVOKED.',
+        tags: ['market'],
+        querystring: query({
+          q: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'words in the title' })),
+          symbol: Type.Optional({ ...symbolSchema, description: 'only this company (type=companies)' }),
+          type: Type.Optional(
+            Type.Enum([...ANNOUNCEMENT_TYPES], { description: 'who announced (default companies)' }),
+          ),
+          from: day('first day, inclusive, YYYY-MM-DD'),
+          to: day('last day, inclusive, YYYY-MM-DD'),
+          limit: Type.Optional(
+            Type.Integer({
+              minimum: 1,
+              maximum: MAX_ANNOUNCEMENTS_LIMIT,
+              description: `rows per page, at most ${MAX_ANNOUNCEMENTS_LIMIT} (default ${DEFAULT_ANNOUNCEMENTS_LIMIT})`,
+            }),
+          ),
+          cursor: Type.Optional(
+            Type.String({ pattern: '^[A-Za-z0-9_-]{1,24}$', description: 'from meta.next; opaque' }),
+          ),
+        }),
+        response: {
+          200: listEnvelope('MarketAnnouncement', 'announcements, newest first', {
+            next: Type.Union([Type.String(), Type.Null()], {
+              description: 'path of the next page, null on the last',
+            }),
+            total: Type.Integer({ description: 'matches the portal reports' }),
+          }),
+          ...errorResponses({
+            400: `${RANGE_400}; symbol with a type other than companies; a cursor this service did not give`,
+          }),
+        },
+      },
+    },
+    async (req, reply) => {
+      const { q, symbol, type, from, to, limit, cursor } = req.query;
+      if (from !== undefined && to !== undefined) checkRange(from, to);
+      const answer = await marketAnnouncements(
+        feeds,
+        {
+          type: type ?? 'companies',
+          q,
+          symbol,
+          from,
+          to,
+          limit: limit ?? DEFAULT_ANNOUNCEMENTS_LIMIT,
+          cursor,
+        },
+        contextOf(req),
+      );
+      return respond.send(req, reply, answer, {
+        filename: 'announcements',
+        columns: columnsOf(MarketAnnouncement),
+      });
+    },
+  );
+
+  r.get(
+    '/debt',
+    {
+      schema: {
+        operationId: 'listDebtInstruments',
+        summary: 'The debt market: government securities, corporate TFCs and sukuks',
+        description:
+          'Every instrument of the portal’s debt-market page in page order: its four tables, government securities first, then corporate issues (table 1–4). Issue sizes in PKR (the page prints 53.71B), coupon rates in percent; names as printed (the portal cuts some short).',
+        tags: ['market'],
+        querystring: query({}),
+        response: { 200: listEnvelope('DebtInstrument', 'instruments in page order'), ...errorResponses() },
+      },
+    },
+    async (req, reply) =>
+      respond.send(req, reply, await debtInstruments(feeds, contextOf(req)), {
+        filename: 'debt',
+        columns: columnsOf(DebtInstrument),
+      }),
+  );
+
+  r.get(
+    '/debt/:code/quote',
+    {
+      schema: {
+        operationId: 'getDebtQuote',
+        summary: 'A debt instrument’s quote on the bills and bonds board',
+        description:
+          'The bills-and-bonds board’s row for the code (bid, offer, yields, last price and yield, LDCP, LDCY, volume; zeros where nothing is bid, offered or traded), named from the debt-market page. 404 when the code is not on the debt market, or the board has no row for it today (the message says which). A debt symbol’s /stocks/{symbol}/quote 404 points here.',
+        tags: ['market'],
+        params: Type.Object({
+          code: Type.String({
+            ...symbolSchema,
+            description: 'security code as GET /debt lists it (e.g. BAFLTFC8)',
+          }),
+        }),
+        querystring: query({}),
+        response: {
+          200: singleEnvelope('DebtQuote', 'the board’s row'),
+          ...errorResponses({ 404: 'not on the debt market, or no quote on the board today' }),
+        },
+      },
+    },
+    async (req, reply) => {
+      const answer = await debtQuote(feeds, req.params.code, contextOf(req));
+      return respond.send(req, reply, answer, { filename: `${answer.data.code}-debt-quote`, columns: [] });
+    },
+  );
+
+  r.get(
+    '/boards/:board',
+    {
+      schema: {
+        operationId: 'getBoard',
+        summary:
+          'The other markets’ boards: futures, cash-settled futures, index futures, odd lot, bills and bonds',
+        description:
+          'Every symbol the eligible-scrips page lists for the board’s market (eligible=true), with the board’s row when it has one today (on_board), then any board row the eligible list does not name (eligible=false). Futures symbols carry their contract month (`ENGRO-DEC`).',
+        tags: ['market'],
+        params: Type.Object({ board: Type.Enum(BOARD_NAMES, { description: 'which board' }) }),
+        querystring: query({}),
+        response: {
+          200: listEnvelope('BoardQuote', 'eligible symbols, then other rows'),
+          ...errorResponses(),
+        },
+      },
+    },
+    async (req, reply) =>
+      respond.send(req, reply, await board(feeds, req.params.board, contextOf(req)), {
+        filename: `board-${req.params.board}`,
+        columns: columnsOf(BoardQuote),
+      }),
+  );
+}
