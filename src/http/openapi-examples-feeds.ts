@@ -46,7 +46,7 @@ export const FEED_OPERATION_EXAMPLES: Readonly<Record<string, OperationExamples>
     },
     errors: {
       400: RANGE_400,
-      422: [{ code: 'bad_request', message: 'kind must be cash_dividend, bonus or right (got dividend)' }],
+      422: [{ code: 'bad_request', message: 'kind must be cash_dividend, bonus or right (got "dividend")' }],
       502: [
         {
           code: 'upstream_data_error',
@@ -82,7 +82,7 @@ export const FEED_OPERATION_EXAMPLES: Readonly<Record<string, OperationExamples>
     ],
     errors: {
       400: RANGE_400,
-      422: [{ code: 'bad_request', message: 'type must be AGM or EOGM (got agm)' }],
+      422: [{ code: 'bad_request', message: 'type must be AGM or EOGM (got "agm")' }],
       502: [
         {
           code: 'upstream_data_error',
@@ -133,7 +133,7 @@ export const FEED_OPERATION_EXAMPLES: Readonly<Record<string, OperationExamples>
         { code: 'bad_request', message: 'symbol applies to type=companies only (the default)' },
         { code: 'bad_request', message: 'cursor is not one this service gave; follow meta.next as given' },
       ],
-      422: [{ code: 'bad_request', message: 'type must be companies, psx, secp, cdc or nccpl (got sec)' }],
+      422: [{ code: 'bad_request', message: 'type must be companies, psx, secp, cdc or nccpl (got "sec")' }],
     },
   },
   '/debt': {
@@ -227,7 +227,7 @@ export const FEED_OPERATION_EXAMPLES: Readonly<Record<string, OperationExamples>
         {
           code: 'bad_request',
           message:
-            'board must be futures, cash-settled-futures, index-futures, odd-lot or bills-and-bonds (got regular)',
+            'board must be futures, cash-settled-futures, index-futures, odd-lot or bills-and-bonds (got "regular")',
         },
       ],
     },

@@ -146,7 +146,7 @@ describe('GET /market/payouts', () => {
     const reversed = await http(svc.url, '/market/payouts?from=2026-11-02&to=2026-11-01');
     assertError(reversed.json, 400, 'bad_request', 'from (2026-11-02) is after to (2026-11-01)');
     const kind = await http(svc.url, '/market/payouts?kind=dividend');
-    assertError(kind.json, 422, 'bad_request', 'kind must be cash_dividend, bonus or right (got dividend)');
+    assertError(kind.json, 422, 'bad_request', 'kind must be cash_dividend, bonus or right (got "dividend")');
     const date = await http(svc.url, '/market/payouts?from=26-11-01');
     assertError(date.json, 422, 'bad_request', /from must be a calendar date as YYYY-MM-DD/);
     const unknown = await http(svc.url, '/market/payouts?sym=HBL');
@@ -193,7 +193,7 @@ describe('GET /market/calendar', () => {
       (await http(svc.url, '/market/calendar?type=agm')).json,
       422,
       'bad_request',
-      'type must be AGM or EOGM (got agm)',
+      'type must be AGM or EOGM (got "agm")',
     );
     assertError(
       (await http(svc.url, '/market/calendar?from=2026-01-01&to=2027-06-01')).json,
@@ -366,7 +366,7 @@ describe('GET /boards/{board}', () => {
       (await http(svc.url, '/boards/regular')).json,
       422,
       'bad_request',
-      'board must be futures, cash-settled-futures, index-futures, odd-lot or bills-and-bonds (got regular)',
+      'board must be futures, cash-settled-futures, index-futures, odd-lot or bills-and-bonds (got "regular")',
     );
   });
 });

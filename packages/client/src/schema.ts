@@ -5351,7 +5351,7 @@ export interface operations {
               cached: boolean;
               /** @description number of items in data */
               count: number;
-              /** @description the time the data describes, ISO 8601 with the market's offset (+05:00): the page's own time where the portal prints one (the index levels' `As of …`), else when the portal was fetched. Part of the cached answer: a stale copy carries its own, older as_of */
+              /** @description the time the data describes, ISO 8601 with the market's offset (+05:00): the page's own time where the portal prints one (the index levels' `As of …`); for market data otherwise the fetch when it was made during a session, else the end of the last session (prices do not move in between); for the listing and filings the fetch. Part of the cached answer: a stale copy carries its own, older as_of */
               as_of: string;
               coverage: {
                 /** Format: date */
@@ -5393,7 +5393,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description from is after to, or the range is longer than one year (366 days) */
+      /** @description invalid query (code bad_request): a parameter the endpoint does not take, one given empty or more than once, or parameters that contradict each other; also: from is after to, or the range is longer than one year (366 days) */
       400: {
         headers: {
           'Cache-Control': components['headers']['CacheControl'];
@@ -5404,7 +5404,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description request validation failed (code bad_request) */
+      /** @description request validation failed (code bad_request): a parameter's value is not accepted (not one of its values, the wrong type or form, out of range), or a required parameter is missing */
       422: {
         headers: {
           'Cache-Control': components['headers']['CacheControl'];
@@ -5539,7 +5539,7 @@ export interface operations {
               cached: boolean;
               /** @description number of items in data */
               count: number;
-              /** @description the time the data describes, ISO 8601 with the market's offset (+05:00): the page's own time where the portal prints one (the index levels' `As of …`), else when the portal was fetched. Part of the cached answer: a stale copy carries its own, older as_of */
+              /** @description the time the data describes, ISO 8601 with the market's offset (+05:00): the page's own time where the portal prints one (the index levels' `As of …`); for market data otherwise the fetch when it was made during a session, else the end of the last session (prices do not move in between); for the listing and filings the fetch. Part of the cached answer: a stale copy carries its own, older as_of */
               as_of: string;
             };
           };
@@ -5567,7 +5567,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description from is after to, or the range is longer than one year (366 days) */
+      /** @description invalid query (code bad_request): a parameter the endpoint does not take, one given empty or more than once, or parameters that contradict each other; also: from is after to, or the range is longer than one year (366 days) */
       400: {
         headers: {
           'Cache-Control': components['headers']['CacheControl'];
@@ -5578,7 +5578,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description request validation failed (code bad_request) */
+      /** @description request validation failed (code bad_request): a parameter's value is not accepted (not one of its values, the wrong type or form, out of range), or a required parameter is missing */
       422: {
         headers: {
           'Cache-Control': components['headers']['CacheControl'];
@@ -5728,7 +5728,7 @@ export interface operations {
               cached: boolean;
               /** @description number of items in data */
               count: number;
-              /** @description the time the data describes, ISO 8601 with the market's offset (+05:00): the page's own time where the portal prints one (the index levels' `As of …`), else when the portal was fetched. Part of the cached answer: a stale copy carries its own, older as_of */
+              /** @description the time the data describes, ISO 8601 with the market's offset (+05:00): the page's own time where the portal prints one (the index levels' `As of …`); for market data otherwise the fetch when it was made during a session, else the end of the last session (prices do not move in between); for the listing and filings the fetch. Part of the cached answer: a stale copy carries its own, older as_of */
               as_of: string;
               /** @description path of the next page, null on the last */
               next: string | null;
@@ -5760,7 +5760,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description from is after to, or the range is longer than one year (366 days); symbol with a type other than companies; a cursor this service did not give */
+      /** @description invalid query (code bad_request): a parameter the endpoint does not take, one given empty or more than once, or parameters that contradict each other; also: from is after to, or the range is longer than one year (366 days); symbol with a type other than companies; a cursor this service did not give */
       400: {
         headers: {
           'Cache-Control': components['headers']['CacheControl'];
@@ -5771,7 +5771,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description request validation failed (code bad_request) */
+      /** @description request validation failed (code bad_request): a parameter's value is not accepted (not one of its values, the wrong type or form, out of range), or a required parameter is missing */
       422: {
         headers: {
           'Cache-Control': components['headers']['CacheControl'];
@@ -5886,7 +5886,7 @@ export interface operations {
               cached: boolean;
               /** @description number of items in data */
               count: number;
-              /** @description the time the data describes, ISO 8601 with the market's offset (+05:00): the page's own time where the portal prints one (the index levels' `As of …`), else when the portal was fetched. Part of the cached answer: a stale copy carries its own, older as_of */
+              /** @description the time the data describes, ISO 8601 with the market's offset (+05:00): the page's own time where the portal prints one (the index levels' `As of …`); for market data otherwise the fetch when it was made during a session, else the end of the last session (prices do not move in between); for the listing and filings the fetch. Part of the cached answer: a stale copy carries its own, older as_of */
               as_of: string;
             };
           };
@@ -5913,7 +5913,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description a query parameter the endpoint does not take, or one given empty (the message names it and the accepted ones), or a request line Node cannot parse (code bad_request; the connection is then closed) */
+      /** @description invalid query (code bad_request): a parameter the endpoint does not take, one given empty or more than once, or parameters that contradict each other */
       400: {
         headers: {
           'Cache-Control': components['headers']['CacheControl'];
@@ -5924,7 +5924,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description request validation failed (code bad_request) */
+      /** @description request validation failed (code bad_request): a parameter's value is not accepted (not one of its values, the wrong type or form, out of range), or a required parameter is missing */
       422: {
         headers: {
           'Cache-Control': components['headers']['CacheControl'];
@@ -6043,7 +6043,7 @@ export interface operations {
               timestamp: string;
               /** @description true when served from cache */
               cached: boolean;
-              /** @description the time the data describes, ISO 8601 with the market's offset (+05:00): the page's own time where the portal prints one (the index levels' `As of …`), else when the portal was fetched. Part of the cached answer: a stale copy carries its own, older as_of */
+              /** @description the time the data describes, ISO 8601 with the market's offset (+05:00): the page's own time where the portal prints one (the index levels' `As of …`); for market data otherwise the fetch when it was made during a session, else the end of the last session (prices do not move in between); for the listing and filings the fetch. Part of the cached answer: a stale copy carries its own, older as_of */
               as_of: string;
             };
           };
@@ -6070,7 +6070,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description a query parameter the endpoint does not take, or one given empty (the message names it and the accepted ones), or a request line Node cannot parse (code bad_request; the connection is then closed) */
+      /** @description invalid query (code bad_request): a parameter the endpoint does not take, one given empty or more than once, or parameters that contradict each other */
       400: {
         headers: {
           'Cache-Control': components['headers']['CacheControl'];
@@ -6092,7 +6092,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description request validation failed (code bad_request) */
+      /** @description request validation failed (code bad_request): a parameter's value is not accepted (not one of its values, the wrong type or form, out of range), or a required parameter is missing */
       422: {
         headers: {
           'Cache-Control': components['headers']['CacheControl'];
@@ -6213,7 +6213,7 @@ export interface operations {
               cached: boolean;
               /** @description number of items in data */
               count: number;
-              /** @description the time the data describes, ISO 8601 with the market's offset (+05:00): the page's own time where the portal prints one (the index levels' `As of …`), else when the portal was fetched. Part of the cached answer: a stale copy carries its own, older as_of */
+              /** @description the time the data describes, ISO 8601 with the market's offset (+05:00): the page's own time where the portal prints one (the index levels' `As of …`); for market data otherwise the fetch when it was made during a session, else the end of the last session (prices do not move in between); for the listing and filings the fetch. Part of the cached answer: a stale copy carries its own, older as_of */
               as_of: string;
             };
           };
@@ -6241,7 +6241,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description a query parameter the endpoint does not take, or one given empty (the message names it and the accepted ones), or a request line Node cannot parse (code bad_request; the connection is then closed) */
+      /** @description invalid query (code bad_request): a parameter the endpoint does not take, one given empty or more than once, or parameters that contradict each other */
       400: {
         headers: {
           'Cache-Control': components['headers']['CacheControl'];
@@ -6252,7 +6252,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description request validation failed (code bad_request) */
+      /** @description request validation failed (code bad_request): a parameter's value is not accepted (not one of its values, the wrong type or form, out of range), or a required parameter is missing */
       422: {
         headers: {
           'Cache-Control': components['headers']['CacheControl'];
