@@ -14,6 +14,11 @@ const LAYERS = [
   { dir: 'time', above: ['http', 'market', 'cache', 'limits'] },
   { dir: 'exchange', above: ['http', 'market', 'cache', 'limits'] },
   { dir: 'proxy', above: ['http', 'market', 'cache', 'limits', 'time', 'exchange'] },
+  // Pure computations over arrays (returns, risk, indicators): no I/O, so it imports no other layer.
+  {
+    dir: 'analytics',
+    above: ['http', 'market', 'cache', 'limits', 'time', 'exchange', 'proxy', 'stream'],
+  },
 ];
 
 const layerRules = LAYERS.filter((l) => l.above.length > 0).map(({ dir, above }) => ({
