@@ -8,7 +8,9 @@ import { createServer } from 'node:http';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { companySchemas, namedSchemas } from '../market/models.ts';
 import { liveSchemas } from '../market/models-live.ts';
+import { analyticsSchemas } from '../market/models-analytics.ts';
 import type { LiveQuotes } from '../stream/live-quotes.ts';
+import { analyticsRoutes } from './routes/analytics.ts';
 import { boardRoutes } from './routes/board.ts';
 import { intradayRoutes } from './routes/intraday.ts';
 import { streamRoutes } from './routes/stream.ts';
@@ -134,7 +136,13 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   // schemas are documentation only: compiling a fast-json-stringify serializer for each of them
   // would cost start-up time and memory for code that never runs.
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
-  for (const schema of [...namedSchemas, ...companySchemas, ...liveSchemas, ErrorEnvelope])
+  for (const schema of [
+    ...namedSchemas,
+    ...companySchemas,
+    ...liveSchemas,
+    ...analyticsSchemas,
+    ErrorEnvelope,
+  ])
     app.addSchema(schema);
 
   await app.register(swagger, {
@@ -233,6 +241,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(indexRoutes, opts.deps);
   await app.register(sectorRoutes, opts.deps);
   await app.register(marketRoutes, opts.deps);
+  await app.register(analyticsRoutes, opts.deps);
 
   // Every path answers only GET and HEAD; other methods get 405 with Allow (CORS owns OPTIONS).
   await app.register(async (scope) => {

@@ -43,8 +43,18 @@ const ref = (id: string) => Type.Unsafe({ $ref: `${id}#` });
 const HealthMeta = Type.Object({ timestamp, cached });
 
 /** `portalData`: false for answers not built from portal data (health), whose meta has no as_of. */
-export function singleEnvelope(resourceId: string, description: string, portalData = true): TSchema {
-  return Type.Object({ data: ref(resourceId), meta: portalData ? Meta : HealthMeta }, { description });
+export function singleEnvelope(
+  resourceId: string,
+  description: string,
+  portalData = true,
+  extraMeta?: TProperties,
+): TSchema {
+  const meta = portalData
+    ? extraMeta
+      ? Type.Object({ ...Meta.properties, ...extraMeta })
+      : Meta
+    : HealthMeta;
+  return Type.Object({ data: ref(resourceId), meta }, { description });
 }
 
 /** `extraMeta`: meta fields this endpoint adds to the list meta (documented per endpoint). */
