@@ -147,6 +147,44 @@ export const IndicatorRow = Type.Object(
   },
 );
 
+export const MemberReturn = Type.Object(
+  {
+    rank: Int('1 = the highest return; null for a member without a return over the period'),
+    symbol: Type.String(),
+    return_pct: Num('(end_close / start_close − 1) × 100 on adjusted closes, percent'),
+    start_date: DateOrNull('the period’s start row (as on /stocks/{symbol}/performance)'),
+    start_close: Num('adjusted close on start_date'),
+    end_date: DateOrNull('the member’s last row'),
+    end_close: Num('close on end_date'),
+    volume: Int(
+      'shares traded over the period: the sum of the daily volumes after start_date through end_date (adjusted for capital changes)',
+    ),
+    reason: Reason,
+  },
+  { $id: 'MemberReturn' },
+);
+
+export const SectorReturn = Type.Object(
+  {
+    rank: Int('1 = the highest return; null without one'),
+    sector_code: Type.String({ description: '4-digit sector code' }),
+    sector_name: Type.String(),
+    return_pct: Num(
+      'cap-weighted return, percent: (Σ cap_i / Σ (cap_i / (1 + r_i)) − 1) × 100 over the members counted, r_i each member’s return over the period on adjusted closes, cap_i its market cap today (the screener’s); the return of holding the members in proportion to their caps at the period’s start',
+    ),
+    members: Type.Integer({ description: 'members on the sector page' }),
+    members_counted: Type.Integer({
+      description: 'members with both a return over the period and a market cap',
+    }),
+    market_cap: Num('Σ cap_i of the members counted, PKR'),
+    reason: Reason,
+  },
+  { $id: 'SectorReturn' },
+);
+
+export type MemberReturnT = Static<typeof MemberReturn>;
+export type SectorReturnT = Static<typeof SectorReturn>;
+
 export const analyticsSchemas = [
   PeriodReturn,
   Volatility,
@@ -155,4 +193,6 @@ export const analyticsSchemas = [
   Range52,
   Performance,
   IndicatorRow,
+  MemberReturn,
+  SectorReturn,
 ];
