@@ -30,6 +30,24 @@ export function indicatorSpecs(list: string): IndicatorSpec[] {
   return parsed.specs;
 }
 
+const POW10 = Array.from({ length: 23 }, (_, k) => 10 ** k);
+
+/**
+ * `denoise` (12 significant digits) by scaled rounding, the same value (near a tie it is `denoise`
+ * itself), several times faster over the tens of thousands of values of one table (the
+ * decimal string round trip costs about 1 µs a value). Outside 1e-6 … 1e8 it is `denoise` itself.
+ */
+export function denoiseFast(value: number): number {
+  const a = Math.abs(value);
+  if (!(a >= 1e-6 && a < 1e8)) return denoise(value);
+  const p = POW10[11 - Math.floor(Math.log10(a))]!;
+  const scaled = value * p;
+  // Near a tie the product's own rounding may tip it: there the decimal round trip decides.
+  if (Math.abs(scaled - Math.floor(scaled) - 0.5) < 1e-3) return denoise(value);
+  const r = Math.round(scaled) / p;
+  return r === 0 ? 0 : r;
+}
+
 const tables = new WeakMap<readonly Bar[], Map<string, IndicatorRowT[]>>();
 // Per series, at most this many distinct indicator lists are kept (each list is one table).
 const TABLES_PER_SERIES = 16;
@@ -52,7 +70,7 @@ export function indicatorTable(bars: readonly Bar[], specs: IndicatorSpec[]): In
     const row: IndicatorRowT = { date: b.date, close: b.close };
     for (let k = 0; k < names.length; k++) {
       const v = lines[k]![t]!;
-      row[names[k]!] = v === null ? null : denoise(v);
+      row[names[k]!] = v === null ? null : denoiseFast(v);
     }
     return row;
   });

@@ -8,6 +8,8 @@ import { describe, it } from 'node:test';
 import { ATR, BollingerBands, EMA, OBV, RSI, SMA, VWMA } from 'trading-signals';
 import { createDataset } from '../../dev/fake-portal/dataset.ts';
 import { atr, bollinger, ema, macd, obv, rsi, sma, vwap, type Line } from '../../src/analytics/indicators.ts';
+import { denoise } from '../../src/exchange/parsers/cells.ts';
+import { denoiseFast } from '../../src/market/indicators.ts';
 
 const dataset = createDataset();
 
@@ -135,4 +137,31 @@ describe('indicators against trading-signals', () => {
       sameLine(vwap(highs, lows, closes, vols, 20), run(new VWMA(20), typical), `${symbol} vwap`);
     });
   }
+});
+
+describe('number cleaning of indicator tables', () => {
+  it('gives what denoise gives, value for value', () => {
+    for (const symbol of SYMBOLS) {
+      const rows = history(symbol);
+      const closes = rows.map((r) => r.close);
+      const lines = [
+        ...Object.values(macd(closes, 12, 26, 9)),
+        rsi(closes, 14),
+        ema(closes, 50),
+        vwap(
+          rows.map((r) => r.high),
+          rows.map((r) => r.low),
+          closes,
+          rows.map((r) => r.volume),
+          20,
+        ),
+        obv(
+          closes,
+          rows.map((r) => r.volume),
+        ),
+      ];
+      for (const line of lines)
+        for (const v of line) if (v !== null) assert.equal(denoiseFast(v), denoise(v), `${symbol} ${v}`);
+    }
+  });
 });
