@@ -222,6 +222,11 @@ export const corporateActions = (symbol: string): Promise<Fetched<CorporateActio
 export const adjustedHistory = (symbol: string): Promise<Fetched<AdjustedRow[]>> =>
   getJson('/stocks/{symbol}/historical', `/stocks/${seg(symbol)}/historical?adjusted=true`);
 
+export type Performance = components['schemas']['Performance'];
+
+export const stockPerformance = (symbol: string): Promise<Fetched<Performance>> =>
+  getJson('/stocks/{symbol}/performance', `/stocks/${seg(symbol)}/performance`, { note: false });
+
 /** The live stream's URL: `event: quote`, `data:` one quote object (FullQuote) per change. */
 export const STREAM_PATH = '/stream/quotes';
 export const quoteStreamUrl = (symbols: string[]): string =>

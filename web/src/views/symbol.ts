@@ -33,6 +33,7 @@ import type { LineChart } from '../line-chart.ts';
 import { streamQuotes } from '../live.ts';
 import { load } from '../load.ts';
 import { companySections } from './company.ts';
+import { performanceSection } from './performance.ts';
 
 const DEFAULT_RANGE: RangeId = '1Y';
 type Mode = 'raw' | 'adjusted';
@@ -43,6 +44,7 @@ export function symbolView(main: HTMLElement, rawSymbol: string): () => void {
   const quotePanel = h('div', { class: 'panel quote-panel' });
   const historyPanel = h('div', { class: 'panel chart-panel' });
   const company = companySections(symbol);
+  const performance = performanceSection(symbol);
   main.append(
     h(
       'nav',
@@ -59,6 +61,7 @@ export function symbolView(main: HTMLElement, rawSymbol: string): () => void {
       h('h2', { id: 'history-heading' }, 'Chart'),
       historyPanel,
     ),
+    performance.el,
     company.el,
   );
 
@@ -282,6 +285,7 @@ export function symbolView(main: HTMLElement, rawSymbol: string): () => void {
     daily?.destroy();
     intraday?.destroy();
     company.destroy();
+    performance.destroy();
   };
 }
 
