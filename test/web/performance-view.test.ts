@@ -1,5 +1,5 @@
-// The symbol page's performance table in Chromium: the returns the service computes, one row per
-// period, and the risk figures beside them.
+// The symbol page's performance table and indicator chart in Chromium: the returns the service
+// computes, one row per period, the risk figures beside them, and the overlays to switch.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
@@ -45,6 +45,12 @@ describe('symbol page performance table', { skip }, () => {
     const risk = (await page.locator('.performance .risk').textContent()) ?? '';
     assert.match(risk, /Volatility/);
     assert.match(risk, /52-week range/);
+    // The indicator chart: overlays to switch, RSI and MACD in panes of their own.
+    const section = page.locator('section[aria-labelledby="indicators-heading"]');
+    await section.locator('.indicator-canvas canvas').first().waitFor();
+    assert.equal(await section.locator('input[data-overlay]').count(), 3);
+    await section.locator('input[data-overlay="bbands"]').uncheck();
+    assert.equal(await section.locator('input[data-overlay="bbands"]').isChecked(), false);
     assert.deepEqual(errors, []);
     await context.close();
   });
