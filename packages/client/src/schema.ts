@@ -1345,6 +1345,31 @@ export interface components {
       /** @description PKR; Σ CURRENT × VOLUME over the market watch (an estimate: the portal gives no turnover value) */
       total_value: number;
     };
+    ErrorEnvelope: {
+      error: {
+        /** @description equals the HTTP status code */
+        status: number;
+        /**
+         * @description `bad_request` (400): the request is not valid; `not_found` (404): not found; `method_not_allowed` (405): only GET and HEAD are supported; `request_timeout` (408): the request was not received in time; `payload_too_large` (413): this API takes no request body; `unsupported_media_type` (415): this API takes no request body; `bad_request` (422): request validation failed; `rate_limited` (429): rate limit exceeded; `headers_too_large` (431): the request line and headers exceed the server limit; `internal_error` (500): internal server error; `upstream_data_error` (502): the exchange's page could not be read; `proxy_unreachable` (502): the caller proxy could not be used; `exchange_unavailable` (503): the exchange could not be reached; `not_ready` (503): not ready
+         * @enum {string}
+         */
+        code:
+          | 'bad_request'
+          | 'not_found'
+          | 'method_not_allowed'
+          | 'request_timeout'
+          | 'payload_too_large'
+          | 'unsupported_media_type'
+          | 'rate_limited'
+          | 'headers_too_large'
+          | 'internal_error'
+          | 'upstream_data_error'
+          | 'proxy_unreachable'
+          | 'exchange_unavailable'
+          | 'not_ready';
+        message: string;
+      };
+    };
     /** @description Each period ends on the last row (E). 1D starts on the previous trading day; 1W on the last trading day on or before E − 7 calendar days; 1M, 3M, 6M, 1Y, 3Y, 5Y on the last trading day on or before E − 1, 3, 6, 12, 36, 60 calendar months (the day clamped to the month’s end: 03-31 − 1M = 02-28); YTD on the last trading day on or before 31 December of the previous year (the previous year’s last close); ALL on the first row. A period whose start lies before the first row is null with the reason, never a shorter period. */
     PeriodReturn: {
       /** @description 1D, 1W, 1M, 3M, 6M, YTD, 1Y, 3Y, 5Y or ALL */
@@ -1501,31 +1526,6 @@ export interface components {
       market_cap: number | null;
       /** @description why a value above is null (a period longer than the history, too few rows…); null when every value is there */
       reason: string | null;
-    };
-    ErrorEnvelope: {
-      error: {
-        /** @description equals the HTTP status code */
-        status: number;
-        /**
-         * @description `bad_request` (400): the request is not valid; `not_found` (404): not found; `method_not_allowed` (405): only GET and HEAD are supported; `request_timeout` (408): the request was not received in time; `payload_too_large` (413): this API takes no request body; `unsupported_media_type` (415): this API takes no request body; `bad_request` (422): request validation failed; `rate_limited` (429): rate limit exceeded; `headers_too_large` (431): the request line and headers exceed the server limit; `internal_error` (500): internal server error; `upstream_data_error` (502): the exchange's page could not be read; `proxy_unreachable` (502): the caller proxy could not be used; `exchange_unavailable` (503): the exchange could not be reached; `not_ready` (503): not ready
-         * @enum {string}
-         */
-        code:
-          | 'bad_request'
-          | 'not_found'
-          | 'method_not_allowed'
-          | 'request_timeout'
-          | 'payload_too_large'
-          | 'unsupported_media_type'
-          | 'rate_limited'
-          | 'headers_too_large'
-          | 'internal_error'
-          | 'upstream_data_error'
-          | 'proxy_unreachable'
-          | 'exchange_unavailable'
-          | 'not_ready';
-        message: string;
-      };
     };
   };
   responses: never;
