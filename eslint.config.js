@@ -16,6 +16,11 @@ const LAYERS = [
   { dir: 'time', above: ['http', 'mcp', 'market', 'cache', 'limits'] },
   { dir: 'exchange', above: ['http', 'mcp', 'market', 'cache', 'limits'] },
   { dir: 'proxy', above: ['http', 'mcp', 'market', 'cache', 'limits', 'time', 'exchange'] },
+  // Pure computations over arrays (returns, risk, indicators): no I/O, so it imports no other layer.
+  {
+    dir: 'analytics',
+    above: ['http', 'mcp', 'market', 'cache', 'limits', 'time', 'exchange', 'proxy', 'stream'],
+  },
 ];
 
 const layerRules = LAYERS.filter((l) => l.above.length > 0).map(({ dir, above }) => ({

@@ -3,6 +3,7 @@
 // and latest.json (sections not run keep their previous results). Exit code 1 when a target fails.
 // BENCH_CPU_PROF=1 profiles the child processes (bench/results/tmp/profiles/).
 import { loadavg } from 'node:os';
+import { runAnalytics } from './analytics.ts';
 import { runColdBurst } from './cold-burst.ts';
 import { describeMachine } from './machine.ts';
 import { runMcp } from './mcp.ts';
@@ -30,6 +31,7 @@ const RUNNERS: Record<BenchName, () => Promise<Section>> = {
   startup: runStartup,
   stream: runStream,
   mcp: runMcp,
+  analytics: runAnalytics,
 };
 
 function selected(args: string[]): BenchName[] {

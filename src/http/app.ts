@@ -10,7 +10,9 @@ import { companySchemas, namedSchemas } from '../market/models.ts';
 import { liveSchemas } from '../market/models-live.ts';
 import { feedSchemas } from '../market/models-feeds.ts';
 import { feedRoutes } from './routes/feeds.ts';
+import { analyticsSchemas } from '../market/models-analytics.ts';
 import type { LiveQuotes } from '../stream/live-quotes.ts';
+import { analyticsRoutes } from './routes/analytics.ts';
 import { boardRoutes } from './routes/board.ts';
 import { intradayRoutes } from './routes/intraday.ts';
 import { streamRoutes } from './routes/stream.ts';
@@ -139,6 +141,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
   for (const schema of [...namedSchemas, ...companySchemas, ...liveSchemas, ...feedSchemas, ErrorEnvelope])
     app.addSchema(schema);
+  for (const schema of analyticsSchemas) app.addSchema(schema);
 
   await app.register(swagger, {
     openapi: {
@@ -237,6 +240,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(sectorRoutes, opts.deps);
   await app.register(marketRoutes, opts.deps);
   await app.register(feedRoutes, opts.deps);
+  await app.register(analyticsRoutes, opts.deps);
 
   // Every path answers only GET and HEAD; other methods get 405 with Allow (CORS owns OPTIONS).
   await app.register(async (scope) => {

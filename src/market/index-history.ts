@@ -33,9 +33,11 @@ export async function indexHistorical(
   }
   const cached = await datasets.indexSeries(code, ctx);
   const all = indexRows(cached.value);
-  let rows = all.filter(
-    (r) => (!query.start || r.date >= query.start) && (!query.end || r.date <= query.end),
-  );
+  // The whole series is the cached array itself (one identity per version: analytics memoise on it).
+  let rows =
+    query.start || query.end
+      ? all.filter((r) => (!query.start || r.date >= query.start) && (!query.end || r.date <= query.end))
+      : all;
   if (query.limit !== undefined && rows.length > query.limit) rows = rows.slice(rows.length - query.limit);
   if (query.order === 'desc') rows = [...rows].reverse();
   return answerFrom(

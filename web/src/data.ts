@@ -222,6 +222,21 @@ export const corporateActions = (symbol: string): Promise<Fetched<CorporateActio
 export const adjustedHistory = (symbol: string): Promise<Fetched<AdjustedRow[]>> =>
   getJson('/stocks/{symbol}/historical', `/stocks/${seg(symbol)}/historical?adjusted=true`);
 
+export type Performance = components['schemas']['Performance'];
+
+export const stockPerformance = (symbol: string): Promise<Fetched<Performance>> =>
+  getJson('/stocks/{symbol}/performance', `/stocks/${seg(symbol)}/performance`, { note: false });
+
+export const stockIndicators = (
+  symbol: string,
+  start: string,
+): Promise<Fetched<({ date: string; close: number } & Record<string, number | string | null>)[]>> =>
+  getJson(
+    '/stocks/{symbol}/indicators',
+    `/stocks/${seg(symbol)}/indicators?i=${encodeURIComponent('sma:20,ema:50,bbands:20:2,rsi:14,macd:12:26:9')}&start=${start}`,
+    { note: false },
+  );
+
 /** The live stream's URL: `event: quote`, `data:` one quote object (FullQuote) per change. */
 export const STREAM_PATH = '/stream/quotes';
 export const quoteStreamUrl = (symbols: string[]): string =>

@@ -925,6 +925,202 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/stocks/{symbol}/performance': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Returns, volatility, drawdown, beta and 52-week range
+     * @description Returns, risk and range of a symbol from its daily closes, adjusted by default.
+     *
+     *     **Periods.** Each period ends on the last row (E). 1D starts on the previous trading day; 1W on the last trading day on or before E − 7 calendar days; 1M, 3M, 6M, 1Y, 3Y, 5Y on the last trading day on or before E − 1, 3, 6, 12, 36, 60 calendar months (the day clamped to the month’s end: 03-31 − 1M = 02-28); YTD on the last trading day on or before 31 December of the previous year (the previous year’s last close); ALL on the first row. A period whose start lies before the first row is null with the reason, never a shorter period. return_pct = (end_close / start_close − 1) × 100.
+     *
+     *     **Benchmark** (default KSE100, `benchmark=none` for none): its return over the same dates, from its daily levels (the last level on or before each of the period’s start and end dates); excess_return_pct = return_pct − benchmark_return_pct (percentage points).
+     *
+     *     **Total return.** `dividends=true` adjusts the closes for cash dividends too (the payouts page reaches back about 17–18 months: meta.adjustment.dividends_from), so the returns include the dividends reinvested on their ex-dates.
+     *
+     *     **volatility_1y** = the sample standard deviation (n − 1) of the daily log returns ln(close_t / close_t−1) over the 1Y window × √n, n the number of those returns (the year’s own count of trading days).
+     *
+     *     **max_drawdown_1y / _all**: the lowest close_t / running-max(close) − 1 over the 1Y window / the whole history, with the peak, trough and first recovery (close ≥ peak close) dates.
+     *
+     *     **beta_1y**: beta = cov(r, r_b) / var(r_b), correlation = cov / (σ_r σ_b), r and r_b the daily simple returns between consecutive dates both series have, over the 1Y window.
+     *
+     *     **range_52w**: the highest daily high and lowest daily low (the close where a row has none) over the rows dated on or after E − 364 days.
+     *
+     *     Computed once per version of the data (the history, the adjustment and the benchmark). When the benchmark cannot be had, the table comes without it and meta.missing says why.
+     *
+     *     **Example request**
+     *
+     *     ```http
+     *     GET /stocks/ENGRO/performance
+     *     ```
+     *
+     *     **Typed client**
+     *
+     *     ```ts
+     *     const { data, error } = await api.GET('/stocks/{symbol}/performance', { params: { path: { symbol: 'ENGRO' } } });
+     *     ```
+     */
+    get: operations['getStockPerformance'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/stocks/{symbol}/indicators': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Technical indicators, one row per trading day
+     * @description One row per trading day: date, the close read, and each indicator’s columns. Every indicator is computed over the whole history and then cut to [start, end], so its warm-up uses all the history there is; rows still inside the warm-up are null, never a partial value.
+     *     **i** (at most 10, comma-separated; sma:N, ema:N, rsi:N, atr:N, vwap:N (N a whole number of days 1–5000), macd:FAST:SLOW:SIGNAL (FAST < SLOW), bbands:N:K (K 0–10, may have decimals), obv; parameters may be left out for the defaults sma:20, ema:20, rsi:14, macd:12:26:9, bbands:20:2, atr:14, vwap:20):
+     *     - `sma:N` → sma_N = mean of the last N closes (first on row N).
+     *     - `ema:N` → ema_N: α = 2 / (N + 1), seeded with the SMA of the first N closes, then EMA_t = α·close_t + (1 − α)·EMA_t−1.
+     *     - `rsi:N` → rsi_N (Wilder): changes d_t = close_t − close_t−1; average gain and loss seeded with the mean of the first N gains/losses, then avg_t = (avg_t−1·(N − 1) + x_t) / N; RSI = 100 − 100 / (1 + avg gain / avg loss); 100 when the average loss is 0, null when both are 0. First on row N + 1.
+     *     - `macd:F:S:G` → macd_F_S_G = EMA_F − EMA_S of the closes (each seeded with its own SMA), macd_signal_F_S_G = EMA_G of the MACD line seeded with the SMA of its first G values, macd_hist_F_S_G = MACD − signal.
+     *     - `bbands:N:K` → bb_middle_N_K = SMA_N, bb_upper/lower_N_K = middle ± K·σ, σ the population standard deviation (÷ N) of the N closes.
+     *     - `atr:N` → atr_N (Wilder): true range max(high − low, |high − close_t−1|, |low − close_t−1|) (high − low on the first row), smoothed as RSI’s averages, seeded with the mean of the first N.
+     *     - `obv` → obv: 0 on the first row of the history, then ± the day’s volume on an up/down close (unchanged on an equal close).
+     *     - `vwap:N` → vwap_N: rolling over the last N trading days, Σ typical price × volume / Σ volume, typical price = (high + low + close) / 3; null where the window traded nothing.
+     *     Computed once per version of the history and list of indicators.
+     *
+     *     **Example request**
+     *
+     *     ```http
+     *     GET /stocks/ENGRO/indicators?i=sma:20,ema:50,rsi:14,macd:12:26:9,bbands:20:2,atr:14,obv,vwap:20&start=2026-11-19&end=2026-11-20
+     *     ```
+     *
+     *     **Typed client**
+     *
+     *     ```ts
+     *     const { data, error } = await api.GET('/stocks/{symbol}/indicators', { params: { path: { symbol: 'ENGRO' }, query: { i: 'sma:20,rsi:14', start: '2026-11-19' } } });
+     *     ```
+     */
+    get: operations['listStockIndicators'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/indices/{name}/performance': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * An index's returns, volatility, drawdown and 52-week range
+     * @description The same table as a stock's performance from the index's daily levels (no adjustment, no benchmark; the 52-week range reads closes, as the daily index series has no high or low).
+     *
+     *     Returns, risk and range of a symbol from its daily closes, adjusted by default.
+     *
+     *     **Periods.** Each period ends on the last row (E). 1D starts on the previous trading day; 1W on the last trading day on or before E − 7 calendar days; 1M, 3M, 6M, 1Y, 3Y, 5Y on the last trading day on or before E − 1, 3, 6, 12, 36, 60 calendar months (the day clamped to the month’s end: 03-31 − 1M = 02-28); YTD on the last trading day on or before 31 December of the previous year (the previous year’s last close); ALL on the first row. A period whose start lies before the first row is null with the reason, never a shorter period. return_pct = (end_close / start_close − 1) × 100.
+     *
+     *     **volatility_1y** = the sample standard deviation (n − 1) of the daily log returns ln(close_t / close_t−1) over the 1Y window × √n, n the number of those returns (the year’s own count of trading days).
+     *
+     *     **max_drawdown_1y / _all**: the lowest close_t / running-max(close) − 1 over the 1Y window / the whole history, with the peak, trough and first recovery (close ≥ peak close) dates.
+     *
+     *     **range_52w**: the highest daily high and lowest daily low (the close where a row has none) over the rows dated on or after E − 364 days.
+     *
+     *     **Example request**
+     *
+     *     ```http
+     *     GET /indices/KSE100/performance
+     *     ```
+     *
+     *     **Typed client**
+     *
+     *     ```ts
+     *     const { data, error } = await api.GET('/indices/{name}/performance', { params: { path: { name: 'KSE100' } } });
+     *     ```
+     */
+    get: operations['getIndexPerformance'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/market/performance': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * An index's or a sector's members ranked by return over a period
+     * @description Members of `index` (default KSE100) or of `sector` (a code such as 0801 or a name), ranked by return_pct over `period`, highest first (members without a return last, rank null), each with the shares traded over the period; meta.index_return is the index’s own return over the period (from its daily levels), meta.coverage how many members had data. Returns are on adjusted closes, as /stocks/{symbol}/performance.
+     *
+     *     **Example request**
+     *
+     *     ```http
+     *     GET /market/performance?sector=0809&period=1M
+     *     ```
+     *
+     *     **Typed client**
+     *
+     *     ```ts
+     *     const { data, error } = await api.GET('/market/performance', { params: { query: { sector: '0809', period: '1M' } } });
+     *     ```
+     */
+    get: operations['listMarketPerformance'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/sectors/performance': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Each sector's cap-weighted return over a period
+     * @description One row per sector of the sector page, ranked by its cap-weighted return over `period`: (Σ cap_i / Σ (cap_i / (1 + r_i)) − 1) × 100, r_i each member’s return on adjusted closes, cap_i its market cap today from the screener, over the members with both. meta.coverage says how many members had data.
+     *
+     *     **Example request**
+     *
+     *     ```http
+     *     GET /sectors/performance?period=1M
+     *     ```
+     *
+     *     **Typed client**
+     *
+     *     ```ts
+     *     const { data, error } = await api.GET('/sectors/performance', { params: { query: { period: '1M' } } });
+     *     ```
+     */
+    get: operations['listSectorPerformance'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1526,6 +1722,163 @@ export interface components {
           | 'not_ready';
         message: string;
       };
+    };
+    /** @description Each period ends on the last row (E). 1D starts on the previous trading day; 1W on the last trading day on or before E − 7 calendar days; 1M, 3M, 6M, 1Y, 3Y, 5Y on the last trading day on or before E − 1, 3, 6, 12, 36, 60 calendar months (the day clamped to the month’s end: 03-31 − 1M = 02-28); YTD on the last trading day on or before 31 December of the previous year (the previous year’s last close); ALL on the first row. A period whose start lies before the first row is null with the reason, never a shorter period. */
+    PeriodReturn: {
+      /** @description 1D, 1W, 1M, 3M, 6M, YTD, 1Y, 3Y, 5Y or ALL */
+      period: string;
+      /** @description the start row (see the periods’ definition) */
+      start_date: string | null;
+      /** @description close on start_date */
+      start_close: number | null;
+      /** @description the last row */
+      end_date: string | null;
+      /** @description close on end_date */
+      end_close: number | null;
+      /** @description (end_close / start_close − 1) × 100, percent */
+      return_pct: number | null;
+      /** @description the benchmark's last level on or before start_date */
+      benchmark_start_date?: string | null;
+      /** @description the benchmark's last level on or before end_date */
+      benchmark_end_date?: string | null;
+      /** @description the benchmark's return between those two levels, percent */
+      benchmark_return_pct?: number | null;
+      /** @description return_pct − benchmark_return_pct, percentage points */
+      excess_return_pct?: number | null;
+      /** @description why a value above is null (a period longer than the history, too few rows…); null when every value is there */
+      reason: string | null;
+    };
+    Volatility: {
+      /** @description annualised volatility, percent: the sample standard deviation (n − 1) of the daily log returns ln(close_t / close_t−1) over the 1Y window, × √n, n = the number of those returns (the year’s own count of trading days, not a fixed 245 or 252) */
+      value_pct: number | null;
+      /** @description n */
+      daily_returns: number | null;
+      /** @description the 1Y start row */
+      start_date: string | null;
+      /** @description the last row */
+      end_date: string | null;
+      /** @description why a value above is null (a period longer than the history, too few rows…); null when every value is there */
+      reason: string | null;
+    };
+    Drawdown: {
+      /** @description maximum drawdown, percent (≤ 0): the lowest close_t / max(close_start … close_t) − 1 over the window; 0 when no close fell below an earlier one */
+      value_pct: number | null;
+      /** @description first row of the window */
+      start_date: string | null;
+      /** @description the running high the largest fall started from */
+      peak_date: string | null;
+      /** @description close on peak_date */
+      peak_close: number | null;
+      /** @description the low of the largest fall */
+      trough_date: string | null;
+      /** @description close on trough_date */
+      trough_close: number | null;
+      /** @description first day after the trough closing at or above peak_close; null when not yet */
+      recovery_date: string | null;
+      /** @description why a value above is null (a period longer than the history, too few rows…); null when every value is there */
+      reason: string | null;
+    };
+    Relation: {
+      /** @description cov(r, r_b) / var(r_b): r and r_b the daily simple returns of the series and the benchmark between consecutive dates both have, over the 1Y window */
+      beta: number | null;
+      /** @description cov(r, r_b) / (σ_r σ_b) over the same returns (Pearson) */
+      correlation: number | null;
+      /** @description return pairs used */
+      daily_returns: number | null;
+      /** @description first shared date of the window */
+      start_date: string | null;
+      /** @description last shared date */
+      end_date: string | null;
+      /** @description why a value above is null (a period longer than the history, too few rows…); null when every value is there */
+      reason: string | null;
+    };
+    Range52: {
+      /** @description highest daily high (the close where a row has none) over the 52 weeks */
+      high: number;
+      /**
+       * Format: date
+       * @description its date (the earliest on a tie)
+       */
+      high_date: string;
+      /** @description lowest daily low (the close where a row has none) */
+      low: number;
+      /** Format: date */
+      low_date: string;
+      /**
+       * Format: date
+       * @description first row of the window: rows dated on or after E − 364 days (52 weeks, E included)
+       */
+      start_date: string;
+    };
+    Performance: {
+      /** @description the stock (stock performance) */
+      symbol?: string;
+      /** @description the index code (index performance) */
+      index?: string;
+      /** @description closes adjusted for confirmed capital changes (meta.adjustment) */
+      adjusted: boolean;
+      /** @description cash dividends also in the adjustment: returns are total returns */
+      dividends: boolean;
+      /** @description the benchmark index code, or null */
+      benchmark: string | null;
+      /** @description the last row (E) */
+      last_date: string | null;
+      /** @description its close */
+      last_close: number | null;
+      returns: components['schemas']['PeriodReturn'][];
+      volatility_1y: components['schemas']['Volatility'];
+      max_drawdown_1y: components['schemas']['Drawdown'];
+      max_drawdown_all: components['schemas']['Drawdown'];
+      beta_1y?: components['schemas']['Relation'];
+      range_52w: components['schemas']['Range52'] | null;
+    };
+    /** @description date, close, then each requested indicator’s columns (null during its warm-up): sma_N, ema_N, rsi_N, macd_F_S_G + macd_signal_F_S_G + macd_hist_F_S_G, bb_lower_N_K + bb_middle_N_K + bb_upper_N_K, atr_N, obv, vwap_N */
+    IndicatorRow: {
+      /**
+       * Format: date
+       * @description trading day
+       */
+      date: string;
+      /** @description the close the indicators read (adjusted unless adjusted=false) */
+      close: number;
+    } & {
+      [key: string]: number | null;
+    };
+    MemberReturn: {
+      /** @description 1 = the highest return; null for a member without a return over the period */
+      rank: number | null;
+      symbol: string;
+      /** @description (end_close / start_close − 1) × 100 on adjusted closes, percent */
+      return_pct: number | null;
+      /** @description the period’s start row (as on /stocks/{symbol}/performance) */
+      start_date: string | null;
+      /** @description adjusted close on start_date */
+      start_close: number | null;
+      /** @description the member’s last row */
+      end_date: string | null;
+      /** @description close on end_date */
+      end_close: number | null;
+      /** @description shares traded over the period: the sum of the daily volumes after start_date through end_date (adjusted for capital changes) */
+      volume: number | null;
+      /** @description why a value above is null (a period longer than the history, too few rows…); null when every value is there */
+      reason: string | null;
+    };
+    SectorReturn: {
+      /** @description 1 = the highest return; null without one */
+      rank: number | null;
+      /** @description 4-digit sector code */
+      sector_code: string;
+      sector_name: string;
+      /** @description cap-weighted return, percent: (Σ cap_i / Σ (cap_i / (1 + r_i)) − 1) × 100 over the members counted, r_i each member’s return over the period on adjusted closes, cap_i its market cap today (the screener’s); the return of holding the members in proportion to their caps at the period’s start */
+      return_pct: number | null;
+      /** @description members on the sector page */
+      members: number;
+      /** @description members with both a return over the period and a market cap */
+      members_counted: number;
+      /** @description Σ cap_i of the members counted, PKR */
+      market_cap: number | null;
+      /** @description why a value above is null (a period longer than the history, too few rows…); null when every value is there */
+      reason: string | null;
     };
   };
   responses: never;
@@ -6221,6 +6574,955 @@ export interface operations {
            * @example symbol,name,eligible,on_board,bid_volume,bid_price,offer_volume,offer_price,ldcp,change,volume,last_price
            *     ENGRO-DEC,Engro Corporation Limited,true,true,5500,416.42,7500,416.52,431.1,-14.63,185500,
            *     MCB-DEC,MCB Bank Limited,true,false,,,,,,,,
+           */
+          'text/csv': string;
+        };
+      };
+      /** @description Not Modified: the If-None-Match ETag still matches (or, without If-None-Match, nothing changed since If-Modified-Since); no body */
+      304: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'Last-Modified': components['headers']['LastModified'];
+          Age: components['headers']['Age'];
+          'X-Cache': components['headers']['XCache'];
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description invalid query (code bad_request): a parameter the endpoint does not take, one given empty or more than once, or parameters that contradict each other */
+      400: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description request validation failed (code bad_request): a parameter's value is not accepted (not one of its values, the wrong type or form, out of range), or a required parameter is missing */
+      422: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description more than the allowed requests a minute from this IP, or its exchange-fetch budget is spent */
+      429: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description the request line and headers exceed the server limit (code headers_too_large; the connection is then closed) */
+      431: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unexpected server error (internal_error) */
+      500: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description the exchange page could not be read (upstream_data_error) or a caller proxy failed (proxy_unreachable) */
+      502: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description the exchange was unreachable and nothing is cached (exchange_unavailable) */
+      503: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  getStockPerformance: {
+    parameters: {
+      query?: {
+        /**
+         * @description `true` (default): closes adjusted for the capital changes the portal records and the raw prices confirm (as /stocks/{symbol}/historical?adjusted=true; meta.adjustment says how far it reaches), so a bonus or split is not a loss. `false`: raw prices, as traded
+         * @example true
+         */
+        adjusted?: boolean;
+        /**
+         * @description `true`: total return, closes also adjusted for cash dividends (with adjusted=true). `false` (default)
+         * @example false
+         */
+        dividends?: boolean;
+        /**
+         * @description an index code (default KSE100), or none
+         * @example KSE100
+         */
+        benchmark?: string;
+        /**
+         * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
+         * @example json
+         */
+        format?: 'json' | 'csv';
+      };
+      header?: never;
+      path: {
+        /**
+         * @description a listed symbol, case-insensitive (e.g. ENGRO, 786, UBLP-ETF)
+         * @example ENGRO
+         */
+        symbol: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description the performance table */
+      200: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'Last-Modified': components['headers']['LastModified'];
+          Age: components['headers']['Age'];
+          'X-Cache': components['headers']['XCache'];
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['Performance'];
+            meta: {
+              /** @description server time of the response, ISO 8601 with UTC offset, to the second */
+              timestamp: string;
+              /** @description true when served from cache */
+              cached: boolean;
+              /** @description the time the data describes, ISO 8601 with the market's offset (+05:00): the page's own time where the portal prints one (the index levels' `As of …`); for market data otherwise the fetch when it was made during a session, else the end of the last session (prices do not move in between); for the listing and filings the fetch. Part of the cached answer: a stale copy carries its own, older as_of */
+              as_of: string;
+              /** @description how far the adjustment reaches (adjusted=true only) */
+              adjustment?: {
+                /** @description `full`: every row is adjusted for the actions the evidence confirms; `partial`: some rows are older than the adjusted series (see partial_before); `unavailable`: the adjusted series is missing, empty or unreadable, the prices are raw and adjustment_factor is null (see reason) */
+                status: 'full' | 'partial' | 'unavailable';
+                /** @description first day of the portal’s adjusted series (about five years back) */
+                series_start: string | null;
+                /** @description rows before this date carry the factor known at series_start: capital changes before it are unknown; null when every row is covered */
+                partial_before: string | null;
+                /** @description true when cash dividends are in the factors (dividends=true) */
+                dividends: boolean;
+                /** @description oldest announcement on the payouts page: dividends before it are unknown (the page keeps about 17–18 months) */
+                dividends_from: string | null;
+                /** @description why the adjustment is unavailable, or why dividends were asked for but are not in it */
+                reason: string | null;
+              };
+              /** @description parts that could not be had (the benchmark) */
+              missing?: string[];
+            };
+          };
+          /**
+           * @example symbol,adjusted,dividends,benchmark,last_date,last_close,returns,volatility_1y,max_drawdown_1y,max_drawdown_all,beta_1y,range_52w
+           *     ENGRO,true,false,KSE100,2026-11-20,412.35,"{""period"":""1D"",""start_date"":""2026-11-19"",""start_close"":426.83,""end_date"":""2026-11-20"",""end_close"":412.35,""return_pct"":-3.39245132723,""benchmark_start_date"":""2026-11-19"",""benchmark_end_date"":""2026-11-20"",""benchmark_return_pct"":-0.575222008918,""excess_return_pct"":-2.81722931831,""reason"":null};{""period"":""1W"",""start_date"":""2026-11-13"",""start_close"":405.22,""end_date"":""2026-11-20"",""end_close"":412.35,""return_pct"":1.75953802873,""benchmark_start_date"":""2026-11-13"",""benchmark_end_date"":""2026-11-20"",""benchmark_return_pct"":1.03447564777,""excess_return_pct"":0.72506238096,""reason"":null};{""period"":""1M"",""start_date"":""2026-10-20"",""start_close"":435.08,""end_date"":""2026-11-20"",""end_close"":412.35,""return_pct"":-5.22432656063,""benchmark_start_date"":""2026-10-20"",""benchmark_end_date"":""2026-11-20"",""benchmark_return_pct"":-1.55920490874,""excess_return_pct"":-3.66512165189,""reason"":null};{""period"":""3M"",""start_date"":""2026-08-20"",""start_close"":476.7,""end_date"":""2026-11-20"",""end_close"":412.35,""return_pct"":-13.4990560101,""benchmark_start_date"":""2026-08-20"",""benchmark_end_date"":""2026-11-20"",""benchmark_return_pct"":5.47871494033,""excess_return_pct"":-18.9777709504,""reason"":null};{""period"":""6M"",""start_date"":""2026-05-20"",""start_close"":427.92,""end_date"":""2026-11-20"",""end_close"":412.35,""return_pct"":-3.63853056646,""benchmark_start_date"":""2026-05-20"",""benchmark_end_date"":""2026-11-20"",""benchmark_return_pct"":0.608544833807,""excess_return_pct"":-4.24707540027,""reason"":null};{""period"":""YTD"",""start_date"":""2025-12-31"",""start_close"":443.75,""end_date"":""2026-11-20"",""end_close"":412.35,""return_pct"":-7.07605633803,""benchmark_start_date"":""2025-12-31"",""benchmark_end_date"":""2026-11-20"",""benchmark_return_pct"":-6.35205467698,""excess_return_pct"":-0.724001661045,""reason"":null};{""period"":""1Y"",""start_date"":""2025-11-20"",""start_close"":399.67,""end_date"":""2026-11-20"",""end_close"":412.35,""return_pct"":3.17261740936,""benchmark_start_date"":""2025-11-20"",""benchmark_end_date"":""2026-11-20"",""benchmark_return_pct"":-9.80128680705,""excess_return_pct"":12.9739042164,""reason"":null};{""period"":""3Y"",""start_date"":""2023-11-20"",""start_close"":278.056,""end_date"":""2026-11-20"",""end_close"":412.35,""return_pct"":48.2974652588,""benchmark_start_date"":""2023-11-20"",""benchmark_end_date"":""2026-11-20"",""benchmark_return_pct"":9.2637674667,""excess_return_pct"":39.0336977921,""reason"":null};{""period"":""5Y"",""start_date"":""2021-11-19"",""start_close"":396.928,""end_date"":""2026-11-20"",""end_close"":412.35,""return_pct"":3.88533940664,""benchmark_start_date"":null,""benchmark_end_date"":null,""benchmark_return_pct"":null,""excess_return_pct"":null,""reason"":""KSE100 has no level on or before 2021-11-19""};{""period"":""ALL"",""start_date"":""2018-08-09"",""start_close"":346.52,""end_date"":""2026-11-20"",""end_close"":412.35,""return_pct"":18.997460464,""benchmark_start_date"":null,""benchmark_end_date"":null,""benchmark_return_pct"":null,""excess_return_pct"":null,""reason"":""KSE100 has no level on or before 2018-08-09""}","{""value_pct"":39.8305995991,""daily_returns"":261,""start_date"":""2025-11-20"",""end_date"":""2026-11-20"",""reason"":null}","{""value_pct"":-30.032434624,""start_date"":""2025-11-20"",""peak_date"":""2026-02-09"",""peak_close"":493.3,""trough_date"":""2026-04-02"",""trough_close"":345.15,""recovery_date"":""2026-07-27"",""reason"":null}","{""value_pct"":-48.4985276225,""start_date"":""2018-08-09"",""peak_date"":""2021-08-13"",""peak_close"":453.688,""trough_date"":""2022-12-27"",""trough_close"":233.656,""recovery_date"":""2024-08-28"",""reason"":null}","{""beta"":-0.146109327067,""correlation"":-0.0513671672758,""daily_returns"":261,""start_date"":""2025-11-20"",""end_date"":""2026-11-20"",""reason"":null}","{""high"":515.14,""high_date"":""2026-08-27"",""low"":329.16,""low_date"":""2026-04-03"",""start_date"":""2025-11-21""}"
+           */
+          'text/csv': string;
+        };
+      };
+      /** @description Not Modified: the If-None-Match ETag still matches (or, without If-None-Match, nothing changed since If-Modified-Since); no body */
+      304: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'Last-Modified': components['headers']['LastModified'];
+          Age: components['headers']['Age'];
+          'X-Cache': components['headers']['XCache'];
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description invalid query (code bad_request): a parameter the endpoint does not take, one given empty or more than once, or parameters that contradict each other; also: adjusted or dividends not true/false; dividends=true with adjusted=false */
+      400: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unknown symbol or benchmark index */
+      404: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description request validation failed (code bad_request): a parameter's value is not accepted (not one of its values, the wrong type or form, out of range), or a required parameter is missing */
+      422: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description more than the allowed requests a minute from this IP, or its exchange-fetch budget is spent */
+      429: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description the request line and headers exceed the server limit (code headers_too_large; the connection is then closed) */
+      431: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unexpected server error (internal_error) */
+      500: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description the exchange page could not be read (upstream_data_error) or a caller proxy failed (proxy_unreachable) */
+      502: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description the exchange was unreachable and nothing is cached (exchange_unavailable) */
+      503: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  listStockIndicators: {
+    parameters: {
+      query: {
+        /**
+         * @description the indicators, comma-separated (at most 10): sma:N, ema:N, rsi:N, atr:N, vwap:N (N a whole number of days 1–5000), macd:FAST:SLOW:SIGNAL (FAST < SLOW), bbands:N:K (K 0–10, may have decimals), obv; parameters may be left out for the defaults sma:20, ema:20, rsi:14, macd:12:26:9, bbands:20:2, atr:14, vwap:20
+         * @example sma:20,ema:50,rsi:14,macd:12:26:9,bbands:20:2,atr:14,obv,vwap:20
+         */
+        i: string;
+        /**
+         * @description first day, inclusive, YYYY-MM-DD
+         * @example 2026-11-19
+         */
+        start?: string;
+        /**
+         * @description last day, inclusive, YYYY-MM-DD
+         * @example 2026-11-20
+         */
+        end?: string;
+        /**
+         * @description `true` (default): closes adjusted for the capital changes the portal records and the raw prices confirm (as /stocks/{symbol}/historical?adjusted=true; meta.adjustment says how far it reaches), so a bonus or split is not a loss. `false`: raw prices, as traded
+         * @example true
+         */
+        adjusted?: boolean;
+        /**
+         * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
+         * @example json
+         */
+        format?: 'json' | 'csv';
+      };
+      header?: never;
+      path: {
+        /**
+         * @description a listed symbol, case-insensitive (e.g. ENGRO, 786, UBLP-ETF)
+         * @example ENGRO
+         */
+        symbol: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description one row per trading day in [start, end] */
+      200: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'Last-Modified': components['headers']['LastModified'];
+          Age: components['headers']['Age'];
+          'X-Cache': components['headers']['XCache'];
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['IndicatorRow'][];
+            meta: {
+              /** @description server time of the response, ISO 8601 with UTC offset, to the second */
+              timestamp: string;
+              /** @description true when served from cache */
+              cached: boolean;
+              /** @description number of items in data */
+              count: number;
+              /** @description the time the data describes, ISO 8601 with the market's offset (+05:00): the page's own time where the portal prints one (the index levels' `As of …`); for market data otherwise the fetch when it was made during a session, else the end of the last session (prices do not move in between); for the listing and filings the fetch. Part of the cached answer: a stale copy carries its own, older as_of */
+              as_of: string;
+              /** @description the indicators computed, in canonical form (defaults filled in) */
+              indicators: string[];
+              /** @description how far the adjustment reaches (adjusted=true only) */
+              adjustment?: {
+                /** @description `full`: every row is adjusted for the actions the evidence confirms; `partial`: some rows are older than the adjusted series (see partial_before); `unavailable`: the adjusted series is missing, empty or unreadable, the prices are raw and adjustment_factor is null (see reason) */
+                status: 'full' | 'partial' | 'unavailable';
+                /** @description first day of the portal’s adjusted series (about five years back) */
+                series_start: string | null;
+                /** @description rows before this date carry the factor known at series_start: capital changes before it are unknown; null when every row is covered */
+                partial_before: string | null;
+                /** @description true when cash dividends are in the factors (dividends=true) */
+                dividends: boolean;
+                /** @description oldest announcement on the payouts page: dividends before it are unknown (the page keeps about 17–18 months) */
+                dividends_from: string | null;
+                /** @description why the adjustment is unavailable, or why dividends were asked for but are not in it */
+                reason: string | null;
+              };
+            };
+          };
+          /**
+           * @example date,close,sma_20,ema_50,rsi_14,macd_12_26_9,macd_signal_12_26_9,macd_hist_12_26_9,bb_lower_20_2,bb_middle_20_2,bb_upper_20_2,atr_14,obv,vwap_20
+           *     2026-11-19,426.83,428.6505,427.823352492,52.2430245574,-6.02856375809,-6.04812545677,0.0195616986748,370.926889415,428.6505,486.374110585,24.3767648968,-2673936,431.786755245
+           *     2026-11-20,412.35,426.541,427.216554355,46.4552414622,-5.8138668327,-6.00127373196,0.187406899253,369.678857269,426.541,483.403142731,24.593424547,-2696091,430.704490065
+           */
+          'text/csv': string;
+        };
+      };
+      /** @description Not Modified: the If-None-Match ETag still matches (or, without If-None-Match, nothing changed since If-Modified-Since); no body */
+      304: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'Last-Modified': components['headers']['LastModified'];
+          Age: components['headers']['Age'];
+          'X-Cache': components['headers']['XCache'];
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description invalid query (code bad_request): a parameter the endpoint does not take, one given empty or more than once, or parameters that contradict each other; also: start is after end; adjusted not true/false */
+      400: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unknown symbol */
+      404: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description an unknown indicator, a bad parameter (sma:0, sma:abc, rsi:100000), more than 10 indicators; the message names what i accepts */
+      422: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description more than the allowed requests a minute from this IP, or its exchange-fetch budget is spent */
+      429: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description the request line and headers exceed the server limit (code headers_too_large; the connection is then closed) */
+      431: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unexpected server error (internal_error) */
+      500: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description the exchange page could not be read (upstream_data_error) or a caller proxy failed (proxy_unreachable) */
+      502: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description the exchange was unreachable and nothing is cached (exchange_unavailable) */
+      503: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  getIndexPerformance: {
+    parameters: {
+      query?: {
+        /**
+         * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
+         * @example json
+         */
+        format?: 'json' | 'csv';
+      };
+      header?: never;
+      path: {
+        /** @example KSE100 */
+        name: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description the performance table */
+      200: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'Last-Modified': components['headers']['LastModified'];
+          Age: components['headers']['Age'];
+          'X-Cache': components['headers']['XCache'];
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['Performance'];
+            meta: {
+              /** @description server time of the response, ISO 8601 with UTC offset, to the second */
+              timestamp: string;
+              /** @description true when served from cache */
+              cached: boolean;
+              /** @description the time the data describes, ISO 8601 with the market's offset (+05:00): the page's own time where the portal prints one (the index levels' `As of …`); for market data otherwise the fetch when it was made during a session, else the end of the last session (prices do not move in between); for the listing and filings the fetch. Part of the cached answer: a stale copy carries its own, older as_of */
+              as_of: string;
+            };
+          };
+          /**
+           * @example index,adjusted,dividends,benchmark,last_date,last_close,returns,volatility_1y,max_drawdown_1y,max_drawdown_all,range_52w
+           *     KSE100,false,false,,2026-11-20,167978.58,"{""period"":""1D"",""start_date"":""2026-11-19"",""start_close"":168950.42,""end_date"":""2026-11-20"",""end_close"":167978.58,""return_pct"":-0.575222008918,""reason"":null};{""period"":""1W"",""start_date"":""2026-11-13"",""start_close"":166258.6745,""end_date"":""2026-11-20"",""end_close"":167978.58,""return_pct"":1.03447564777,""reason"":null};{""period"":""1M"",""start_date"":""2026-10-20"",""start_close"":170639.1947,""end_date"":""2026-11-20"",""end_close"":167978.58,""return_pct"":-1.55920490874,""reason"":null};{""period"":""3M"",""start_date"":""2026-08-20"",""start_close"":159253.5329,""end_date"":""2026-11-20"",""end_close"":167978.58,""return_pct"":5.47871494033,""reason"":null};{""period"":""6M"",""start_date"":""2026-05-20"",""start_close"":166962.5381,""end_date"":""2026-11-20"",""end_close"":167978.58,""return_pct"":0.608544833807,""reason"":null};{""period"":""YTD"",""start_date"":""2025-12-31"",""start_close"":179372.4138,""end_date"":""2026-11-20"",""end_close"":167978.58,""return_pct"":-6.35205467698,""reason"":null};{""period"":""1Y"",""start_date"":""2025-11-20"",""start_close"":186231.6812,""end_date"":""2026-11-20"",""end_close"":167978.58,""return_pct"":-9.80128680705,""reason"":null};{""period"":""3Y"",""start_date"":""2023-11-20"",""start_close"":153736.7637,""end_date"":""2026-11-20"",""end_close"":167978.58,""return_pct"":9.2637674667,""reason"":null};{""period"":""5Y"",""start_date"":null,""start_close"":null,""end_date"":""2026-11-20"",""end_close"":167978.58,""return_pct"":null,""reason"":""the history starts on 2022-02-07, after the period's start (the last trading day on or before 2021-11-20)""};{""period"":""ALL"",""start_date"":""2022-02-07"",""start_close"":145601.1865,""end_date"":""2026-11-20"",""end_close"":167978.58,""return_pct"":15.3689637,""reason"":null}","{""value_pct"":14.0347592761,""daily_returns"":261,""start_date"":""2025-11-20"",""end_date"":""2026-11-20"",""reason"":null}","{""value_pct"":-19.2517343301,""start_date"":""2025-11-20"",""peak_date"":""2025-11-25"",""peak_close"":193208.4443,""trough_date"":""2026-08-17"",""trough_close"":156012.4679,""recovery_date"":null,""reason"":null}","{""value_pct"":-21.5866885975,""start_date"":""2022-02-07"",""peak_date"":""2025-08-12"",""peak_close"":198961.7134,""trough_date"":""2026-08-17"",""trough_close"":156012.4679,""recovery_date"":null,""reason"":null}","{""high"":193208.4443,""high_date"":""2025-11-25"",""low"":156012.4679,""low_date"":""2026-08-17"",""start_date"":""2025-11-21""}"
+           */
+          'text/csv': string;
+        };
+      };
+      /** @description Not Modified: the If-None-Match ETag still matches (or, without If-None-Match, nothing changed since If-Modified-Since); no body */
+      304: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'Last-Modified': components['headers']['LastModified'];
+          Age: components['headers']['Age'];
+          'X-Cache': components['headers']['XCache'];
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description invalid query (code bad_request): a parameter the endpoint does not take, one given empty or more than once, or parameters that contradict each other */
+      400: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unknown index */
+      404: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description request validation failed (code bad_request): a parameter's value is not accepted (not one of its values, the wrong type or form, out of range), or a required parameter is missing */
+      422: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description more than the allowed requests a minute from this IP, or its exchange-fetch budget is spent */
+      429: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description the request line and headers exceed the server limit (code headers_too_large; the connection is then closed) */
+      431: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unexpected server error (internal_error) */
+      500: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description the exchange page could not be read (upstream_data_error) or a caller proxy failed (proxy_unreachable) */
+      502: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description the exchange was unreachable and nothing is cached (exchange_unavailable) */
+      503: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  listMarketPerformance: {
+    parameters: {
+      query?: {
+        /**
+         * @description the period (default 1M). Each period ends on the last row (E). 1D starts on the previous trading day; 1W on the last trading day on or before E − 7 calendar days; 1M, 3M, 6M, 1Y, 3Y, 5Y on the last trading day on or before E − 1, 3, 6, 12, 36, 60 calendar months (the day clamped to the month’s end: 03-31 − 1M = 02-28); YTD on the last trading day on or before 31 December of the previous year (the previous year’s last close); ALL on the first row. A period whose start lies before the first row is null with the reason, never a shorter period.
+         * @example 1M
+         */
+        period?: '1D' | '1W' | '1M' | '3M' | '6M' | 'YTD' | '1Y' | '3Y' | '5Y' | 'ALL';
+        /**
+         * @description an index code (default KSE100)
+         * @example KSE100
+         */
+        index?: string;
+        /**
+         * @description a sector code (0801) or name, instead of index
+         * @example 0809
+         */
+        sector?: string;
+        /**
+         * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
+         * @example json
+         */
+        format?: 'json' | 'csv';
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description members, highest return first */
+      200: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'Last-Modified': components['headers']['LastModified'];
+          Age: components['headers']['Age'];
+          'X-Cache': components['headers']['XCache'];
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['MemberReturn'][];
+            meta: {
+              /** @description server time of the response, ISO 8601 with UTC offset, to the second */
+              timestamp: string;
+              /** @description true when served from cache */
+              cached: boolean;
+              /** @description number of items in data */
+              count: number;
+              /** @description the time the data describes, ISO 8601 with the market's offset (+05:00): the page's own time where the portal prints one (the index levels' `As of …`); for market data otherwise the fetch when it was made during a session, else the end of the last session (prices do not move in between); for the listing and filings the fetch. Part of the cached answer: a stale copy carries its own, older as_of */
+              as_of: string;
+              period: string;
+              /** @description the index's own return over the period */
+              index_return?: {
+                index: string;
+                return_pct: number | null;
+                start_date: string | null;
+                end_date: string | null;
+                reason: string | null;
+              };
+              /** @description how many members had data: each member’s series comes from its own cached history (fetched within the portal budget); a partial answer is kept only a minute, so the missing members are asked for again */
+              coverage: {
+                /** @description members asked for */
+                members: number;
+                /** @description members whose daily series could be had */
+                with_data: number;
+                /** @description members without a series and why (not fetched once the exchange-fetch budget is spent) */
+                missing: {
+                  symbol: string;
+                  reason: string;
+                }[];
+              };
+            };
+          };
+          /**
+           * @example rank,symbol,return_pct,start_date,start_close,end_date,end_close,volume,reason
+           *     1,EFERT,2.33472029589,2026-10-20,216.3,2026-11-20,221.35,2633524,
+           *     2,FFC,1.72122848464,2026-10-20,444.45,2026-11-20,452.1,4646142,
+           *     3,FATIMA,1.32691646614,2026-10-20,145.45,2026-11-20,147.38,48483354,
+           *     4,ENGRO,-5.22432656063,2026-10-20,435.08,2026-11-20,412.35,1415280,
+           */
+          'text/csv': string;
+        };
+      };
+      /** @description Not Modified: the If-None-Match ETag still matches (or, without If-None-Match, nothing changed since If-Modified-Since); no body */
+      304: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'Last-Modified': components['headers']['LastModified'];
+          Age: components['headers']['Age'];
+          'X-Cache': components['headers']['XCache'];
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description invalid query (code bad_request): a parameter the endpoint does not take, one given empty or more than once, or parameters that contradict each other; also: both index and sector */
+      400: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unknown index or sector */
+      404: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description request validation failed (code bad_request): a parameter's value is not accepted (not one of its values, the wrong type or form, out of range), or a required parameter is missing */
+      422: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description more than the allowed requests a minute from this IP, or its exchange-fetch budget is spent */
+      429: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description the request line and headers exceed the server limit (code headers_too_large; the connection is then closed) */
+      431: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unexpected server error (internal_error) */
+      500: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description the exchange page could not be read (upstream_data_error) or a caller proxy failed (proxy_unreachable) */
+      502: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description the exchange was unreachable and nothing is cached (exchange_unavailable) */
+      503: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  listSectorPerformance: {
+    parameters: {
+      query?: {
+        /**
+         * @description the period (default 1M). Each period ends on the last row (E). 1D starts on the previous trading day; 1W on the last trading day on or before E − 7 calendar days; 1M, 3M, 6M, 1Y, 3Y, 5Y on the last trading day on or before E − 1, 3, 6, 12, 36, 60 calendar months (the day clamped to the month’s end: 03-31 − 1M = 02-28); YTD on the last trading day on or before 31 December of the previous year (the previous year’s last close); ALL on the first row. A period whose start lies before the first row is null with the reason, never a shorter period.
+         * @example 1M
+         */
+        period?: '1D' | '1W' | '1M' | '3M' | '6M' | 'YTD' | '1Y' | '3Y' | '5Y' | 'ALL';
+        /**
+         * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
+         * @example json
+         */
+        format?: 'json' | 'csv';
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description sectors, highest return first */
+      200: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'Last-Modified': components['headers']['LastModified'];
+          Age: components['headers']['Age'];
+          'X-Cache': components['headers']['XCache'];
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['SectorReturn'][];
+            meta: {
+              /** @description server time of the response, ISO 8601 with UTC offset, to the second */
+              timestamp: string;
+              /** @description true when served from cache */
+              cached: boolean;
+              /** @description number of items in data */
+              count: number;
+              /** @description the time the data describes, ISO 8601 with the market's offset (+05:00): the page's own time where the portal prints one (the index levels' `As of …`); for market data otherwise the fetch when it was made during a session, else the end of the last session (prices do not move in between); for the listing and filings the fetch. Part of the cached answer: a stale copy carries its own, older as_of */
+              as_of: string;
+              period: string;
+              /** @description how many members had data: each member’s series comes from its own cached history (fetched within the portal budget); a partial answer is kept only a minute, so the missing members are asked for again */
+              coverage: {
+                /** @description members asked for */
+                members: number;
+                /** @description members whose daily series could be had */
+                with_data: number;
+                /** @description members without a series and why (not fetched once the exchange-fetch budget is spent) */
+                missing: {
+                  symbol: string;
+                  reason: string;
+                }[];
+              };
+            };
+          };
+          /**
+           * @example rank,sector_code,sector_name,return_pct,members,members_counted,market_cap,reason
+           *     1,0823,PHARMACEUTICALS,6.35824942581,6,6,392098644000,
+           *     2,0837,EXCHANGE TRADED FUNDS,6.05234460196,3,1,778000000,
+           *     3,0824,POWER GENERATION & DISTRIBUTION,5.81587492898,4,4,408915830000,
            */
           'text/csv': string;
         };

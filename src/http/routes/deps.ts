@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { Datasets } from '../../market/datasets.ts';
 import type { RequestContext } from '../../market/context.ts';
+import type { MemberSeriesSource } from '../../market/member-series.ts';
 import type { Responder } from '../respond.ts';
 
 /** What every route plugin receives: the market's datasets and the response writer. */
@@ -10,4 +11,6 @@ export interface RouteDeps {
   contextOf: (req: FastifyRequest) => RequestContext;
   /** The market clock as configured (GET /market/status); absent = followed, real time. */
   marketClock?: { followMarketClock: boolean; now?: () => number };
+  /** Members' daily series for rankings (absent: each member's cached history, market/member-series.ts). */
+  memberSeries?: MemberSeriesSource;
 }

@@ -4,7 +4,14 @@
 // financial reports where the service has them.
 import type { HistoricalRow } from 'psx-market-data-client';
 import { priceLimitBand } from '../../../src/market/price-limit.ts';
-import { chartableRows, intradayPoints, RANGES, reasonText, type RangeId } from '../chart-data.ts';
+import {
+  chartableRows,
+  intradayPoints,
+  monthsBefore,
+  RANGES,
+  reasonText,
+  type RangeId,
+} from '../chart-data.ts';
 import type { PriceChart } from '../chart.ts';
 import {
   adjustedHistory,
@@ -33,6 +40,8 @@ import type { LineChart } from '../line-chart.ts';
 import { streamQuotes } from '../live.ts';
 import { load } from '../load.ts';
 import { companySections } from './company.ts';
+import { performanceSection } from './performance.ts';
+import { indicatorSection } from './indicators.ts';
 
 const DEFAULT_RANGE: RangeId = '1Y';
 type Mode = 'raw' | 'adjusted';
@@ -43,6 +52,8 @@ export function symbolView(main: HTMLElement, rawSymbol: string): () => void {
   const quotePanel = h('div', { class: 'panel quote-panel' });
   const historyPanel = h('div', { class: 'panel chart-panel' });
   const company = companySections(symbol);
+  const performance = performanceSection(symbol);
+  const indicators = indicatorSection(symbol, monthsBefore(new Date().toISOString().slice(0, 10), 12));
   main.append(
     h(
       'nav',
@@ -59,6 +70,8 @@ export function symbolView(main: HTMLElement, rawSymbol: string): () => void {
       h('h2', { id: 'history-heading' }, 'Chart'),
       historyPanel,
     ),
+    indicators.el,
+    performance.el,
     company.el,
   );
 
@@ -282,6 +295,8 @@ export function symbolView(main: HTMLElement, rawSymbol: string): () => void {
     daily?.destroy();
     intraday?.destroy();
     company.destroy();
+    performance.destroy();
+    indicators.destroy();
   };
 }
 

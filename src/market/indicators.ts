@@ -1,0 +1,113 @@
+// Technical indicators of a stock, one row per trading day: every indicator is computed over the
+// whole cached series (so its warm-up uses all the history there is) and only then cut to
+// [start, end]; the same request over a window gives the values the whole history gives on those
+// days. Computed once per dataset version and list of indicators.
+import { columnsOf, parseIndicators, type IndicatorSpec } from '../analytics/indicator-spec.ts';
+import type { Line } from '../analytics/indicators.ts';
+import type { Bar } from '../analytics/series.ts';
+import { BadRequestError, ValidationError } from '../errors.ts';
+import { denoise } from '../exchange/parsers/cells.ts';
+import { answerKey, type Answer } from './answer.ts';
+import type { RequestContext } from './context.ts';
+import type { Datasets } from './datasets.ts';
+import { stockSeries } from './analytics-rows.ts';
+import { selectRange } from './history.ts';
+
+export interface IndicatorsQuery {
+  /** The `i` list as sent. */
+  i: string;
+  start?: string;
+  end?: string;
+  adjusted: boolean;
+}
+
+export type IndicatorRowT = { date: string; close: number } & Record<string, number | null | string>;
+
+/** The parsed list, or a 422 naming what `i` accepts. */
+export function indicatorSpecs(list: string): IndicatorSpec[] {
+  const parsed = parseIndicators(list);
+  if ('error' in parsed) throw new ValidationError(parsed.error);
+  return parsed.specs;
+}
+
+const POW10 = Array.from({ length: 23 }, (_, k) => 10 ** k);
+
+/**
+ * `denoise` (12 significant digits) by scaled rounding, the same value (near a tie it is `denoise`
+ * itself), several times faster over the tens of thousands of values of one table (the
+ * decimal string round trip costs about 1 µs a value). Outside 1e-6 … 1e8 it is `denoise` itself.
+ */
+export function denoiseFast(value: number): number {
+  const a = Math.abs(value);
+  if (!(a >= 1e-6 && a < 1e8)) return denoise(value);
+  const p = POW10[11 - Math.floor(Math.log10(a))]!;
+  const scaled = value * p;
+  // Near a tie the product's own rounding may tip it: there the decimal round trip decides.
+  if (Math.abs(scaled - Math.floor(scaled) - 0.5) < 1e-3) return denoise(value);
+  const r = Math.round(scaled) / p;
+  return r === 0 ? 0 : r;
+}
+
+const tables = new WeakMap<readonly Bar[], Map<string, IndicatorRowT[]>>();
+// Per series, at most this many distinct indicator lists are kept (each list is one table).
+const TABLES_PER_SERIES = 16;
+
+/** The whole series' indicator table for these specs. */
+export function indicatorTable(bars: readonly Bar[], specs: IndicatorSpec[]): IndicatorRowT[] {
+  const key = specs.map((s) => s.text).join(',');
+  let bySpecs = tables.get(bars);
+  if (bySpecs === undefined) tables.set(bars, (bySpecs = new Map()));
+  const held = bySpecs.get(key);
+  if (held !== undefined) return held;
+  const cols = columnsOf(bars);
+  const names: string[] = [];
+  const lines: Line[] = [];
+  for (const spec of specs) {
+    names.push(...spec.columns);
+    lines.push(...spec.compute(cols));
+  }
+  const rows = bars.map((b, t) => {
+    const row: IndicatorRowT = { date: b.date, close: b.close };
+    for (let k = 0; k < names.length; k++) {
+      const v = lines[k]![t]!;
+      row[names[k]!] = v === null ? null : denoiseFast(v);
+    }
+    return row;
+  });
+  if (bySpecs.size >= TABLES_PER_SERIES) bySpecs.delete(bySpecs.keys().next().value as string);
+  bySpecs.set(key, rows);
+  return rows;
+}
+
+export function indicatorColumns(specs: IndicatorSpec[]): string[] {
+  return ['date', 'close', ...specs.flatMap((s) => s.columns)];
+}
+
+export async function stockIndicators(
+  datasets: Datasets,
+  symbol: string,
+  query: IndicatorsQuery,
+  ctx: RequestContext,
+): Promise<Answer<IndicatorRowT[]>> {
+  const specs = indicatorSpecs(query.i);
+  if (query.start && query.end && query.start > query.end) {
+    throw new BadRequestError(`start (${query.start}) is after end (${query.end})`);
+  }
+  const series = await stockSeries(datasets, symbol, { adjusted: query.adjusted, dividends: false }, ctx);
+  const all = indicatorTable(series.bars, specs);
+  const canonical = specs.map((s) => s.text).join(',');
+  const meta: Record<string, unknown> = { indicators: specs.map((s) => s.text) };
+  if (series.adjustment) meta.adjustment = series.adjustment;
+  return {
+    key: answerKey('indicators', symbol.toUpperCase(), {
+      i: canonical,
+      start: query.start,
+      end: query.end,
+      adjusted: query.adjusted,
+    }),
+    asOf: series.answer.asOf,
+    provenance: series.answer.provenance,
+    data: selectRange(all, { start: query.start, end: query.end }),
+    meta,
+  };
+}

@@ -1,0 +1,116 @@
+// Daily closes with SMA, EMA and Bollinger-band overlays, and RSI and MACD each in a pane of its
+// own (rows from /stocks/{symbol}/indicators; null warm-up rows are gaps, never drawn values).
+import {
+  createChart,
+  HistogramSeries,
+  LineSeries,
+  type IChartApi,
+  type ISeriesApi,
+  type Time,
+} from 'lightweight-charts';
+import { COLORS } from './chart-theme.ts';
+
+export type IndicatorRow = { date: string; close: number } & Record<string, number | string | null>;
+export type Overlay = 'sma' | 'ema' | 'bbands';
+
+const OVERLAY_COLUMNS: Record<Overlay, string[]> = {
+  sma: ['sma_20'],
+  ema: ['ema_50'],
+  bbands: ['bb_upper_20_2', 'bb_middle_20_2', 'bb_lower_20_2'],
+};
+const LINE_COLORS: Record<string, string> = {
+  sma_20: '#1d4ed8',
+  ema_50: '#b45309',
+  bb_upper_20_2: '#7c3aed',
+  bb_middle_20_2: '#a78bfa',
+  bb_lower_20_2: '#7c3aed',
+  rsi_14: '#0f766e',
+  macd_12_26_9: '#1d4ed8',
+  macd_signal_12_26_9: '#b45309',
+};
+const PANE_HEIGHT = 90;
+
+export interface IndicatorChart {
+  show(overlay: Overlay, visible: boolean): void;
+  destroy(): void;
+}
+
+function points(rows: IndicatorRow[], column: string): { time: Time; value?: number }[] {
+  return rows.map((r) => {
+    const v = r[column];
+    return typeof v === 'number' ? { time: r.date as Time, value: v } : { time: r.date as Time };
+  });
+}
+
+export function createIndicatorChart(host: HTMLElement, rows: IndicatorRow[]): IndicatorChart {
+  const chart: IChartApi = createChart(host, {
+    autoSize: true,
+    layout: {
+      background: { color: COLORS.panel },
+      textColor: COLORS.text,
+      fontFamily: 'system-ui, sans-serif',
+      attributionLogo: false,
+      panes: { separatorColor: COLORS.grid },
+    },
+    grid: { vertLines: { visible: false }, horzLines: { color: COLORS.grid } },
+    rightPriceScale: { borderVisible: false },
+    timeScale: { borderVisible: false },
+    handleScroll: false,
+    handleScale: false,
+  });
+  const line = (column: string, pane: number, width: 1 | 2 = 1): ISeriesApi<'Line'> => {
+    const s = chart.addSeries(
+      LineSeries,
+      {
+        color: LINE_COLORS[column] ?? COLORS.text,
+        lineWidth: width,
+        priceLineVisible: false,
+        lastValueVisible: false,
+        title: column.replace(/_\d.*$/, ''),
+      },
+      pane,
+    );
+    s.setData(points(rows, column));
+    return s;
+  };
+  line('close', 0, 2).applyOptions({ color: COLORS.text, title: 'close' });
+  const overlays = new Map<Overlay, ISeriesApi<'Line'>[]>();
+  for (const [name, columns] of Object.entries(OVERLAY_COLUMNS) as [Overlay, string[]][]) {
+    overlays.set(
+      name,
+      columns.map((c) => line(c, 0)),
+    );
+  }
+  const rsi = line('rsi_14', 1);
+  for (const level of [30, 70])
+    rsi.createPriceLine({
+      price: level,
+      color: COLORS.muted,
+      lineStyle: 2,
+      lineWidth: 1,
+      axisLabelVisible: true,
+      title: '',
+    });
+  const hist = chart.addSeries(
+    HistogramSeries,
+    { priceLineVisible: false, lastValueVisible: false, color: 'rgba(82,96,109,0.45)' },
+    2,
+  );
+  hist.setData(
+    rows.map((r) => {
+      const v = r.macd_hist_12_26_9;
+      return typeof v === 'number'
+        ? { time: r.date as Time, value: v, color: v >= 0 ? 'rgba(10,107,53,0.5)' : 'rgba(180,35,24,0.5)' }
+        : { time: r.date as Time };
+    }),
+  );
+  line('macd_12_26_9', 2);
+  line('macd_signal_12_26_9', 2);
+  chart.panes()[1]?.setHeight(PANE_HEIGHT);
+  chart.panes()[2]?.setHeight(PANE_HEIGHT);
+  chart.timeScale().fitContent();
+  return {
+    show: (overlay, visible) => overlays.get(overlay)?.forEach((s) => s.applyOptions({ visible })),
+    destroy: () => chart.remove(),
+  };
+}

@@ -1,0 +1,75 @@
+// The symbol page's indicator chart: a year of daily closes with SMA 20, EMA 50 and Bollinger
+// bands (20, 2) to switch on and off, RSI 14 and MACD (12, 26, 9) in panes of their own. Hidden
+// when the service has no indicators endpoint.
+import { NotAvailable } from '../api.ts';
+import { stockIndicators } from '../data.ts';
+import { h, replace } from '../dom.ts';
+import { load } from '../load.ts';
+import type { IndicatorChart, IndicatorRow, Overlay } from '../indicator-chart.ts';
+
+const OVERLAYS: [Overlay, string][] = [
+  ['sma', 'SMA 20'],
+  ['ema', 'EMA 50'],
+  ['bbands', 'Bollinger 20, 2σ'],
+];
+
+/** `start`: the first day shown (a year before the last day, from the caller). */
+export function indicatorSection(symbol: string, start: string): { el: HTMLElement; destroy: () => void } {
+  const box = h('div', { class: 'panel' });
+  const el = h(
+    'section',
+    { 'aria-labelledby': 'indicators-heading', hidden: true },
+    h('h2', { id: 'indicators-heading' }, 'Indicators'),
+    box,
+  );
+  let chart: IndicatorChart | undefined;
+  let gone = false;
+  void load(
+    box,
+    'indicators',
+    async () => {
+      try {
+        return (await stockIndicators(symbol, start)).data as IndicatorRow[];
+      } catch (err) {
+        if (!(err instanceof NotAvailable)) el.hidden = false;
+        throw err;
+      }
+    },
+    (rows) => {
+      el.hidden = false;
+      const canvas = h('div', {
+        class: 'indicator-canvas',
+        role: 'img',
+        'aria-label': `${symbol} closes with indicators, RSI and MACD`,
+      });
+      const toggles = OVERLAYS.map(([id, label]) => {
+        const input = h('input', { type: 'checkbox', checked: true, 'data-overlay': id }) as HTMLInputElement;
+        input.addEventListener('change', () => chart?.show(id, input.checked));
+        return h('label', { class: 'overlay-toggle' }, input, ' ', label);
+      });
+      void import('../indicator-chart.ts').then(({ createIndicatorChart }) => {
+        if (!gone) chart = createIndicatorChart(canvas, rows);
+      });
+      return h(
+        'div',
+        {},
+        h('div', { class: 'overlay-toggles' }, toggles),
+        canvas,
+        h(
+          'p',
+          { class: 'chart-legend' },
+          'Panes below: RSI 14 (30 and 70 marked), MACD 12, 26, 9 with its signal and histogram. Adjusted closes.',
+        ),
+      );
+    },
+    { missing: () => h('span') },
+  );
+  return {
+    el,
+    destroy: () => {
+      gone = true;
+      chart?.destroy();
+      replace(el);
+    },
+  };
+}
