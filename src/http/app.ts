@@ -18,6 +18,8 @@ import { healthRoutes } from './routes/health.ts';
 import { marketStatusRoutes } from './routes/market-status.ts';
 import { indexRoutes } from './routes/indices.ts';
 import { marketRoutes } from './routes/market.ts';
+import { overviewRoutes } from './routes/overview.ts';
+import { overviewSchemas } from '../market/models-overview.ts';
 import { sectorRoutes } from './routes/sectors.ts';
 import { stockRoutes } from './routes/stocks.ts';
 import type { RouteDeps } from './routes/deps.ts';
@@ -134,7 +136,13 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   // schemas are documentation only: compiling a fast-json-stringify serializer for each of them
   // would cost start-up time and memory for code that never runs.
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
-  for (const schema of [...namedSchemas, ...companySchemas, ...liveSchemas, ErrorEnvelope])
+  for (const schema of [
+    ...namedSchemas,
+    ...companySchemas,
+    ...liveSchemas,
+    ...overviewSchemas,
+    ErrorEnvelope,
+  ])
     app.addSchema(schema);
 
   await app.register(swagger, {
@@ -233,6 +241,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(indexRoutes, opts.deps);
   await app.register(sectorRoutes, opts.deps);
   await app.register(marketRoutes, opts.deps);
+  await app.register(overviewRoutes, opts.deps);
 
   // Every path answers only GET and HEAD; other methods get 405 with Allow (CORS owns OPTIONS).
   await app.register(async (scope) => {
