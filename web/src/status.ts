@@ -28,8 +28,9 @@ export function startStatus(): void {
     asOfEl.textContent = asOf ? `Data as of ${fmtWhen(asOf)}${stale ? ' (saved copy)' : ''}` : 'Data as of —';
     asOfEl.dataset.asOf = asOf ?? '';
   });
-  // The first view's overview usually says the state; the clock's own endpoint only if it has not.
-  schedule(4_000);
+  // Every view's first request (an overview) brings the state; the clock's own endpoint is asked
+  // only when none has said it for a minute.
+  schedule(POLL_MS);
   setLive('delayed');
 }
 

@@ -1,10 +1,11 @@
 // One sector: its breadth today and the screener narrowed to its members. Two requests (its
 // members, then their quotes in one batch); the sector's name and summary come from the market
-// overview the page already holds, or from /sectors when it holds none.
+// overview the page already holds, or from a new one (which also brings the market's state).
 import type { SectorSummary } from 'psx-market-data-client';
 import {
   heldMarketOverview,
   learnSectorNames,
+  marketOverview,
   quotesOf,
   sectorMembers,
   sectorNames,
@@ -15,6 +16,7 @@ import { h } from '../dom.ts';
 import { fmtCompact, fmtWhole } from '../format.ts';
 import { watch } from '../live.ts';
 import { load } from '../load.ts';
+import { noteMarketState } from '../status.ts';
 import type { ScreenRow } from './market-data.ts';
 import { openSymbol } from './market.ts';
 import { screener } from './screener.ts';
@@ -43,8 +45,11 @@ export function sectorView(main: HTMLElement, code: string): void {
     summary,
     'the sector',
     async () => {
+      // The market overview the page holds, else a new one: it also says the market's state.
       const held = await heldMarketOverview()?.catch(() => undefined);
-      const rows = held?.data.sectors.data ?? (await sectors()).data;
+      const overview = held ?? (await marketOverview(localStorage.getItem('psx.index') ?? 'KSE100'));
+      noteMarketState(overview.data.market);
+      const rows = overview.data.sectors.data ?? (await sectors()).data;
       learnSectorNames(rows);
       return rows.find((s) => s.sector_code === code || s.sector_name === code);
     },
