@@ -245,7 +245,7 @@ describe('dashboard within the request limit', { skip }, () => {
     assert.equal(await input.getAttribute('aria-activedescendant'), 'symbol-option-1');
     await page.keyboard.press('Enter');
     await page.waitForURL(new RegExp(`#/symbol/${second}$`), WAIT);
-    await page.locator('.quote-card .price').waitFor(WAIT);
+    await page.locator('h1', { hasText: new RegExp(`^${second}$`) }).waitFor(WAIT);
     assert.equal(await input.getAttribute('aria-expanded'), 'false');
 
     // A name and Enter, without choosing: its best match, not "HABIB not found".

@@ -19,7 +19,8 @@ export function partNote(part: Part<unknown>, what: string): HTMLElement {
       `${cap(what)} will follow: the service fetches it from the exchange at ${fmtClockSeconds(at)} (it spaces out such fetches), and this page will show it then.`,
     );
   }
-  if (e?.status === 404) return h('p', { class: 'empty' }, `The exchange has no ${what} for this symbol.`);
+  // The service's own sentence says why (`… is a listed debt instrument …: no equity quote`).
+  if (e?.status === 404) return h('p', { class: 'empty' }, `${cap(e.message)}.`);
   return h(
     'p',
     { class: 'pending', role: 'status' },
