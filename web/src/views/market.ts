@@ -28,7 +28,7 @@ import { breadthPanel } from './breadth.ts';
 import { contributors } from './contributors.ts';
 import { screenRows } from './market-data.ts';
 import { moverList, MOVER_KINDS } from './movers.ts';
-import { partNote } from './parts.ts';
+import { partNote, retryDelayMs } from './parts.ts';
 import { screener } from './screener.ts';
 import { sectorTable } from './sectors.ts';
 import { indexTable } from './indices.ts';
@@ -108,7 +108,10 @@ export function marketView(main: HTMLElement): () => void {
       replace(box, render(p.data));
       box.dataset.loadedAt = String(Date.now());
     } else if (box.dataset.loadedAt === undefined) {
-      replace(box, partNote(p as Part<unknown>, what));
+      replace(
+        box,
+        partNote(p as Part<unknown>, what, () => void read(true)),
+      );
     }
   };
 
@@ -136,7 +139,11 @@ export function marketView(main: HTMLElement): () => void {
     chart = undefined;
     const level = all.find((l) => l.index === ov.index.code) ?? all[0];
     if (!level) {
-      if (hero.dataset.loadedAt === undefined) replace(hero, partNote(ov.indices, 'index levels'));
+      if (hero.dataset.loadedAt === undefined)
+        replace(
+          hero,
+          partNote(ov.indices, 'index levels', () => void read(true)),
+        );
       return;
     }
     hero.dataset.index = level.index;
@@ -235,6 +242,9 @@ export function marketView(main: HTMLElement): () => void {
       replace(statusLine);
       show(ov, shownAt === undefined || hero.dataset.index !== ov.index.code);
       shownAt = Date.now();
+      // A part that will follow is asked for when the service said, if that is sooner.
+      const parts = [ov.indices, ov.breadth, ov.movers, ov.sectors, ov.index.intraday, ov.index.constituents];
+      next = Math.min(next, retryDelayMs(parts as Part<unknown>[]) ?? next);
     } catch (err) {
       if (disposed) return;
       const retry = (): void => void read(true);

@@ -9,22 +9,23 @@ const AFTER_RETRY_MS = 500;
 /** A part that failed without a time is asked for again after this. */
 const FAILED_AGAIN_MS = 60_000;
 
-export function partNote(part: Part<unknown>, what: string): HTMLElement {
+export function partNote(part: Part<unknown>, what: string, again?: () => void): HTMLElement {
   const e = part.error;
   const at = e?.retry_at ? Date.parse(e.retry_at) : NaN;
-  if (e && !Number.isNaN(at) && (e.code === 'rate_limited' || e.code === 'exchange_unavailable')) {
-    return h(
-      'p',
-      { class: 'pending', role: 'status', 'data-part-pending': '' },
-      `${cap(what)} will follow: the service fetches it from the exchange at ${fmtClockSeconds(at)} (it spaces out such fetches), and this page will show it then.`,
-    );
-  }
+  const when = Number.isNaN(at) ? 'in a minute' : `at ${fmtClockSeconds(at)}`;
   // The service's own sentence says why (`… is a listed debt instrument …: no equity quote`).
   if (e?.status === 404) return h('p', { class: 'empty' }, `${cap(e.message)}.`);
+  const why =
+    e?.code === 'rate_limited'
+      ? `${cap(what)} will follow: the service fetches it from the exchange ${when} (it spaces out such fetches), and this page will show it then.`
+      : e?.code === 'exchange_unavailable'
+        ? `The exchange’s data portal cannot be reached and the service has no copy of ${what} yet; this page will ask again ${when}.`
+        : `${cap(what)} could not be read from the exchange just now; this page will ask again ${when}.`;
   return h(
     'p',
-    { class: 'pending', role: 'status' },
-    `${cap(what)} could not be read from the exchange just now; this page will ask again in a minute.`,
+    { class: 'pending', role: 'status', 'data-part-pending': e?.code ?? '' },
+    why,
+    again ? [' ', h('button', { type: 'button', onclick: again }, 'Try again now')] : null,
   );
 }
 
