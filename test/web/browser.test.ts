@@ -585,9 +585,9 @@ describe('dashboard over its request limit', { skip }, () => {
     mkdirSync(RESULTS_DIR, { recursive: true });
     await ensureWebBuild();
     portal = await startFakePortal();
-    // Fewer requests a minute than the market view makes (its overview, the screener and today's
-    // numbers for it, the stream): 2 a minute refuses some of them at first and lets the refused
-    // ones through once the window has passed.
+    // Fewer requests a minute than a sector's first load makes (the market overview, its members,
+    // their quotes): 2 a minute refuses the members' quotes at first and lets them through once
+    // the window has passed.
     service = await startService(portal.url, { RATE_LIMIT_PER_MINUTE: '2' });
     browser = await launchChromium();
   });
@@ -601,7 +601,7 @@ describe('dashboard over its request limit', { skip }, () => {
   it('says how long to wait, counts down, and loads by itself afterwards', async () => {
     const { context } = await offlineContext(browser, DESKTOP);
     const page = await context.newPage();
-    await page.goto(`${service.url}/`);
+    await page.goto(`${service.url}/#/sector/0804`);
     const wait = page.locator('.retry-wait').first();
     await wait.waitFor();
     const match = /^It will ask again in (\d+) seconds?\.$/.exec((await wait.textContent()) ?? '');
@@ -622,7 +622,8 @@ describe('dashboard over its request limit', { skip }, () => {
       timeout: 150_000,
       polling: 1000,
     });
-    await page.locator('#screener-panel tbody tr').first().waitFor();
+    await page.locator('.sector-members tbody tr').first().waitFor();
+    await page.locator('.sector-summary dl').waitFor();
     await context.close();
   });
 });

@@ -31,8 +31,8 @@ const DEFAULT_FORMAT: Record<Field, string> = {
 const COVERED_MAX = 60;
 /** A view must be shown this long before the stream is re-opened for it. */
 const SETTLE_MS = 1_200;
-/** After the service refused or dropped the stream, ask again after this. */
-const REOPEN_MS = 15_000;
+/** After the service refused the stream, ask again after this: the request limit's window. */
+const REOPEN_MS = 60_000;
 
 let recent: string[] = [];
 let covered = new Set<string>();
