@@ -737,6 +737,18 @@ export interface paths {
     /**
      * Everything about a symbol in one request
      * @description The quote (with the company page's circuit breaker, 52-week range and bid/ask: a cold company page is waited for up to 1.5 s), profile, the last 365 days of daily bars, today's 5-minute bars, corporate actions, the newest 10 announcements, annual financials and the filed reports, and the market state. Each part is settled on its own and carries `{data, as_of, error}`: a part that could not be had (this client’s budget of exchange fetches spent, the portal down with nothing cached, a page that could not be read) has `data: null` and an `error` in the envelope’s terms with `retry_at`, when it is worth asking again; the rest is served, so an overview is never refused as a whole for one part (only the request limit itself answers 429). An answer with a missing part is fresh only until its `retry_at`. As CSV: the daily bars (the HistoricalRow columns).
+     *
+     *     **Example request**
+     *
+     *     ```http
+     *     GET /stocks/ENGRO/overview
+     *     ```
+     *
+     *     **Typed client**
+     *
+     *     ```ts
+     *     const { data, error } = await api.GET('/stocks/{symbol}/overview', { params: { path: { symbol: 'ENGRO' } } });
+     *     ```
      */
     get: operations['getStockOverview'];
     put?: never;
@@ -757,6 +769,18 @@ export interface paths {
     /**
      * The market at a glance in one request
      * @description Index levels, breadth, the top gainers, losers and most active, the sector summary, the market state, and one index's 5-minute bars and constituents. Each part is settled on its own and carries `{data, as_of, error}`: a part that could not be had (this client’s budget of exchange fetches spent, the portal down with nothing cached, a page that could not be read) has `data: null` and an `error` in the envelope’s terms with `retry_at`, when it is worth asking again; the rest is served, so an overview is never refused as a whole for one part (only the request limit itself answers 429). An answer with a missing part is fresh only until its `retry_at`. As CSV: the index levels (the IndexLevel columns).
+     *
+     *     **Example request**
+     *
+     *     ```http
+     *     GET /market/overview?index=KSE100&movers=2
+     *     ```
+     *
+     *     **Typed client**
+     *
+     *     ```ts
+     *     const { data, error } = await api.GET('/market/overview', { params: { query: { index: 'KSE100', movers: 2 } } });
+     *     ```
      */
     get: operations['getMarketOverview'];
     put?: never;
@@ -5125,12 +5149,18 @@ export interface operations {
   getStockOverview: {
     parameters: {
       query?: {
-        /** @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON. */
+        /**
+         * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
+         * @example json
+         */
         format?: 'json' | 'csv';
       };
       header?: never;
       path: {
-        /** @description a listed symbol, case-insensitive (e.g. ENGRO, 786, UBLP-ETF) */
+        /**
+         * @description a listed symbol, case-insensitive (e.g. ENGRO, 786, UBLP-ETF)
+         * @example ENGRO
+         */
         symbol: string;
       };
       cookie?: never;
@@ -5163,6 +5193,11 @@ export interface operations {
               as_of: string;
             };
           };
+          /**
+           * @example date,open,high,low,close,volume,is_anomaly,anomaly_reasons
+           *     2026-11-19,419.22,434.34,412.08,426.83,68951,false,
+           *     2026-11-20,426.13,436.43,409.02,412.35,22155,false,
+           */
           'text/csv': string;
         };
       };
@@ -5283,11 +5318,20 @@ export interface operations {
   getMarketOverview: {
     parameters: {
       query?: {
-        /** @description the index whose intraday bars and constituents are included; default KSE100 */
+        /**
+         * @description the index whose intraday bars and constituents are included; default KSE100
+         * @example KSE100
+         */
         index?: string;
-        /** @description rows in each mover list; default 10 */
+        /**
+         * @description rows in each mover list; default 10
+         * @example 2
+         */
         movers?: number;
-        /** @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON. */
+        /**
+         * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
+         * @example json
+         */
         format?: 'json' | 'csv';
       };
       header?: never;
@@ -5322,6 +5366,12 @@ export interface operations {
               as_of: string;
             };
           };
+          /**
+           * @example index,current,high,low,change,change_pct
+           *     KSE100,167978.58,169187.4,167492.2,-971.84,-0.575222008918
+           *     KSE100PR,50694.02,51018.38,50521.14,-293.29,-0.575221560031
+           *     ALLSHR,101771.11,102562.48,101759.2,-540.56,-0.528346375345
+           */
           'text/csv': string;
         };
       };
