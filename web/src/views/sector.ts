@@ -2,6 +2,7 @@
 // members, then their quotes in one batch); the sector's name and summary come from the market
 // overview the page already holds, or from a new one (which also brings the market's state).
 import type { SectorSummary } from 'psx-market-data-client';
+import { noteAsOf } from '../asof.ts';
 import {
   heldMarketOverview,
   learnSectorNames,
@@ -68,7 +69,13 @@ export function sectorView(main: HTMLElement, code: string): void {
       const list = (await sectorMembers(code)).data;
       const batches: Promise<FullQuote[]>[] = [];
       for (let i = 0; i < list.length; i += BATCH)
-        batches.push(quotesOf(list.slice(i, i + BATCH)).then((r) => r.data));
+        batches.push(
+          quotesOf(list.slice(i, i + BATCH)).then((r) => {
+            // The same market-watch time every view's header shows.
+            noteAsOf(r.asOf, r.stale);
+            return r.data;
+          }),
+        );
       const [quotes, names] = await Promise.all([Promise.all(batches), sectorNames()]);
       return { rows: quotes.flat().map(screenRow), names, count: list.length };
     },
