@@ -41,6 +41,9 @@ const WARM = [
   '/stocks/ENGRO/historical',
   '/stocks/ENGRO/fundamentals',
   '/sectors/0804/stocks',
+  // The overviews the views ask for (each part from the same cached pages as above).
+  '/market/overview?index=KSE100&movers=6',
+  '/stocks/ENGRO/overview',
 ];
 const CATEGORIES = ['performance', 'accessibility', 'best-practices'] as const;
 

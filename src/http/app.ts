@@ -22,6 +22,8 @@ import { healthRoutes } from './routes/health.ts';
 import { marketStatusRoutes } from './routes/market-status.ts';
 import { indexRoutes } from './routes/indices.ts';
 import { marketRoutes } from './routes/market.ts';
+import { overviewRoutes } from './routes/overview.ts';
+import { overviewSchemas } from '../market/models-overview.ts';
 import { sectorRoutes } from './routes/sectors.ts';
 import { stockRoutes } from './routes/stocks.ts';
 import type { RouteDeps } from './routes/deps.ts';
@@ -139,7 +141,14 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   // schemas are documentation only: compiling a fast-json-stringify serializer for each of them
   // would cost start-up time and memory for code that never runs.
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
-  for (const schema of [...namedSchemas, ...companySchemas, ...liveSchemas, ...feedSchemas, ErrorEnvelope])
+  for (const schema of [
+    ...namedSchemas,
+    ...companySchemas,
+    ...liveSchemas,
+    ...overviewSchemas,
+    ...feedSchemas,
+    ErrorEnvelope,
+  ])
     app.addSchema(schema);
   for (const schema of analyticsSchemas) app.addSchema(schema);
 
@@ -241,6 +250,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(marketRoutes, opts.deps);
   await app.register(feedRoutes, opts.deps);
   await app.register(analyticsRoutes, opts.deps);
+  await app.register(overviewRoutes, opts.deps);
 
   // Every path answers only GET and HEAD; other methods get 405 with Allow (CORS owns OPTIONS).
   await app.register(async (scope) => {

@@ -16,7 +16,9 @@ const BRAND = '#0b2a22';
 const UP = '#0a6b35';
 
 // The dashboard's mark (web/public/favicon.svg) with the project's name, as the top bar's logo.
-const LOGO_SVG = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 200 32" width="200" height="32"><rect width="32" height="32" rx="6" fill="#0b3d2e"/><path d="M5 22l7-8 5 5 10-11" fill="none" stroke="#7ee2a8" stroke-width="3" stroke-linecap="round" stroke-linejoin="round"/><text x="42" y="22" font-family="system-ui,-apple-system,Segoe UI,Roboto,sans-serif" font-size="17" font-weight="700" fill="#ffffff">PSX market data</text></svg>`;
+// The name is given a length of its own (textLength): fonts differ in width from machine to
+// machine, and a wider one would run past the image's edge and be clipped.
+const LOGO_SVG = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 230 32" width="230" height="32"><rect width="32" height="32" rx="6" fill="#0b3d2e"/><path d="M5 22l7-8 5 5 10-11" fill="none" stroke="#7ee2a8" stroke-width="3" stroke-linecap="round" stroke-linejoin="round"/><text x="42" y="22" font-family="system-ui,-apple-system,Segoe UI,Roboto,sans-serif" font-size="17" font-weight="700" fill="#ffffff" textLength="180" lengthAdjust="spacingAndGlyphs">PSX market data</text></svg>`;
 const FAVICON_SVG =
   '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="6" fill="#0b3d2e"/><path d="M5 22l7-8 5 5 10-11" fill="none" stroke="#7ee2a8" stroke-width="3" stroke-linecap="round" stroke-linejoin="round"/></svg>';
 

@@ -133,13 +133,18 @@ function addCsv(response: { content?: Record<string, Json> }): void {
   if (json === undefined) return;
   const examples = json.examples as Record<string, { value?: { data?: unknown } }> | undefined;
   const data = Object.values(examples ?? {})[0]?.value?.data;
+  const given = (response.content?.['text/csv'] as { example?: unknown } | undefined)?.example;
   response.content!['text/csv'] = {
     schema: {
       type: 'string',
       description:
         'RFC 4180 CSV (with ?format=csv or Accept: text/csv): a header row (also for an empty list), one row per item (a single object is one row), null as an empty field, lists joined with ";"',
     },
-    ...(data === undefined ? {} : { example: csvExample(data) }),
+    ...(typeof given === 'string'
+      ? { example: given }
+      : data === undefined
+        ? {}
+        : { example: csvExample(data) }),
   };
 }
 

@@ -21,6 +21,8 @@ export interface OperationExamples {
   alternatives?: Record<string, { request: string; data: unknown; meta?: Record<string, unknown> }>;
   /** The 200 answer's text for a text/event-stream operation (its `data` is then unused). */
   stream?: string;
+  /** The rows of the CSV form when they are not `data` itself (an overview's main list). */
+  csvRows?: unknown[];
   /** Error examples that differ from the defaults below, by status. */
   errors?: Partial<Record<number, ErrorExample[]>>;
 }

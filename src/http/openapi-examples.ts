@@ -7,6 +7,8 @@
 import { ANALYTICS_OPERATION_EXAMPLES } from './openapi-examples-analytics.ts';
 import { COMPANY_OPERATION_EXAMPLES, ENGRO_QUOTE_EXTRAS } from './openapi-examples-company.ts';
 import { FEED_OPERATION_EXAMPLES } from './openapi-examples-feeds.ts';
+import { OVERVIEW_OPERATION_EXAMPLES } from './openapi-examples-overview.ts';
+import { toCsv } from './csv.ts';
 import type { ErrorExample, OperationExamples } from './openapi-example-types.ts';
 
 export type { OperationExamples } from './openapi-example-types.ts';
@@ -25,6 +27,8 @@ interface OpenApiOperation {
 
 interface OpenApiMediaType {
   examples?: Record<string, { summary: string; value: unknown }>;
+  /** A single example (the CSV form of an overview, openapi-contract.ts). */
+  example?: unknown;
 }
 
 /** The fake portal's "now" (Fri 2026-11-20, 4:35 PM in Karachi), so examples agree with the demo. */
@@ -580,6 +584,7 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
   ...COMPANY_OPERATION_EXAMPLES,
   ...FEED_OPERATION_EXAMPLES,
   ...ANALYTICS_OPERATION_EXAMPLES,
+  ...OVERVIEW_OPERATION_EXAMPLES,
   ...LIVE_EXAMPLES,
   '/market/status': {
     params: {},
@@ -669,6 +674,11 @@ export function addOpenApiExamples<T extends OpenApiDoc>(doc: T): T {
       }
       const media = response.content?.['application/json'];
       if (!media) continue;
+      // A CSV form whose rows are not the data (openapi-contract.ts keeps this example).
+      if (status === '200' && ex.csvRows !== undefined && response.content) {
+        const columns = Object.keys((ex.csvRows[0] ?? {}) as object);
+        response.content['text/csv'] = { example: toCsv(ex.csvRows, columns) };
+      }
       media.examples =
         status === '200' ? successExample(path, ex) : errorExamples(Number(status), ex, queryNames(op));
     }

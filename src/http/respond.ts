@@ -23,6 +23,8 @@ import { gzipBody, identityBody, ViewCache, type View } from './views.ts';
 export interface CsvOptions {
   filename: string;
   columns: readonly string[];
+  /** The rows of the CSV when they are not the answer's data itself (an overview's main list). */
+  rows?: (data: unknown) => unknown[];
 }
 
 export interface Responder {
@@ -135,7 +137,11 @@ export function createResponder(
       const encoding = encodingOf(req.headers['accept-encoding']);
       if (asCsv) {
         if (view.csv === undefined) {
-          const rows = Array.isArray(answer.data) ? (answer.data as unknown[]) : [answer.data];
+          const rows = csv.rows
+            ? csv.rows(answer.data)
+            : Array.isArray(answer.data)
+              ? (answer.data as unknown[])
+              : [answer.data];
           view.csv = Buffer.from(toCsv(rows, csv.columns));
           views.update(viewKey, view); // re-weigh it with its CSV
         }

@@ -38,7 +38,7 @@ const DESCRIPTIONS: Readonly<Record<AnomalyReason, string>> = {
   beyond_price_limit:
     "Close, high or low lies beyond the day's circuit breaker around the previous close; usually a corporate action (bonus, rights, split) on its ex-date.",
   corporate_action:
-    "The row is the ex-date of a capital change (bonus, right, split) that the portal's adjusted series records and the raw prices confirm: the gap is the action, not a data problem. Only with adjusted=true, which consults that evidence (src/market/corporate-actions.ts); flagAnomalies never sets it.",
+    "The row is the ex-date of a capital change (bonus, right, split) that the portal's adjusted series records and the raw prices confirm: the gap is the action, not a data problem. Given only with adjusted prices (adjusted=true), which weigh that evidence.",
 };
 
 export const ANOMALY_REASONS: readonly AnomalyReasonInfo[] = Object.freeze(

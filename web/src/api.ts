@@ -2,7 +2,6 @@
 // endpoints its types know, plain fetch for the rest (see data.ts), and one error vocabulary for
 // both that a person can act on (no status codes, no patterns on screen).
 import { createClient } from 'psx-market-data-client';
-import { noteAsOf } from './asof.ts';
 
 export const api = createClient({ baseUrl: window.location.origin });
 
@@ -65,21 +64,18 @@ function failure(response: Response, body: unknown): Error {
   return new ServiceError(response.status, code, message, retryAfter(response));
 }
 
-function settle<T>(response: Response, body: unknown, note: boolean): Fetched<T> {
+function settle<T>(response: Response, body: unknown): Fetched<T> {
   const { data, meta } = body as { data: T; meta?: Meta };
-  const fetched = { data, asOf: asOfOf(meta, response), stale: response.headers.get('x-cache') === 'STALE' };
-  if (note) noteAsOf(fetched.asOf, fetched.stale);
-  return fetched;
+  return { data, asOf: asOfOf(meta, response), stale: response.headers.get('x-cache') === 'STALE' };
 }
 
 /** A typed-client call (`api.GET(...)`) as a Fetched answer or a thrown ServiceError. */
 export async function viaClient<T>(
   call: Promise<{ data?: { data: T }; error?: unknown; response: Response }>,
-  opts: { note?: boolean } = {},
 ): Promise<Fetched<T>> {
   const { data, error, response } = await call;
   if (!response.ok || data === undefined) throw failure(response, error);
-  return settle<T>(response, data, opts.note ?? true);
+  return settle<T>(response, data);
 }
 
 // Which paths the service has, from its own OpenAPI document (fetched once, exempt from the
@@ -106,16 +102,12 @@ export async function requirePath(template: string): Promise<void> {
  * GET a JSON endpoint the typed client does not know yet. `template` is its OpenAPI path
  * (`/stocks/{symbol}/profile`); when the service does not have it, NotAvailable.
  */
-export async function getJson<T>(
-  template: string,
-  path: string,
-  opts: { note?: boolean } = {},
-): Promise<Fetched<T>> {
+export async function getJson<T>(template: string, path: string): Promise<Fetched<T>> {
   await requirePath(template);
   const response = await fetch(path, { headers: { accept: 'application/json' } });
   const body: unknown = await response.json().catch(() => null);
   if (!response.ok || body === null) throw failure(response, body);
-  return settle<T>(response, body, opts.note ?? true);
+  return settle<T>(response, body);
 }
 
 /** What the page says when a call fails: plain words, and how long to wait when the service said. */
@@ -124,7 +116,7 @@ export function describeError(err: unknown, what: string): { message: string; de
     switch (err.code) {
       case 'rate_limited':
         return {
-          message: 'This address has asked the service for too much in the last minute.',
+          message: 'The service asked this page to wait a moment before asking again.',
           detail: 'It will try again by itself.',
         };
       case 'exchange_unavailable':

@@ -1,24 +1,22 @@
-// "As of" for the header: the oldest data time among the answers the current view shows, so the
-// header never claims the page is fresher than its stalest number.
+// "Data as of" for the header: when the prices on the page were read. Every view's prices come
+// from the one market-watch page (quotes, movers, breadth) and the live stream, so the header says
+// the same on every view: the newest price time the page has seen, and whether it was a saved copy.
 type Listener = (asOf: string | null, stale: boolean) => void;
 
-let oldest: string | null = null;
-let anyStale = false;
+let newest: string | null = null;
+let stale = false;
 let listener: Listener | undefined;
 
 export function onAsOf(l: Listener): void {
   listener = l;
+  l(newest, stale);
 }
 
-/** A new view: forget what the previous one showed. */
-export function resetAsOf(): void {
-  oldest = null;
-  anyStale = false;
-  listener?.(null, false);
-}
-
-export function noteAsOf(asOf: string | null, stale: boolean): void {
-  if (asOf !== null && (oldest === null || Date.parse(asOf) < Date.parse(oldest))) oldest = asOf;
-  anyStale ||= stale;
-  listener?.(oldest, anyStale);
+/** A price time the page shows (an answer's or a streamed quote's `as_of`). */
+export function noteAsOf(asOf: string | null | undefined, fromSavedCopy = false): void {
+  if (!asOf || Number.isNaN(Date.parse(asOf))) return;
+  if (newest !== null && Date.parse(asOf) < Date.parse(newest)) return;
+  newest = asOf;
+  stale = fromSavedCopy;
+  listener?.(newest, stale);
 }

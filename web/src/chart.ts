@@ -54,6 +54,8 @@ export function createPriceChart(
     grid: { vertLines: { color: COLORS.grid }, horzLines: { color: COLORS.grid } },
     rightPriceScale: { scaleMargins: { top: 0.08, bottom: 0.04 }, borderVisible: false },
     timeScale: { borderVisible: false },
+    // Axis labels written like the headline's price (thousands separators, two decimals).
+    localization: { priceFormatter: (p: number) => fmtPrice(p) },
   });
   const candles = chart.addSeries(CandlestickSeries, {
     upColor: COLORS.up,

@@ -15,7 +15,6 @@ import type {
   SectorSummary,
 } from 'psx-market-data-client';
 import { api, getJson, requirePath, viaClient, type Fetched } from './api.ts';
-import { noteAsOf } from './asof.ts';
 
 export type { Fetched };
 export type MarketStatus = components['schemas']['MarketStatus'];
@@ -124,6 +123,19 @@ export interface CorporateAction {
 /** `/stocks/{s}/historical?adjusted=true` rows. */
 export type AdjustedRow = HistoricalRow & { adjustment_factor?: number | null };
 
+// ---- the overviews: one request for a whole view ----
+
+export type StockOverview = components['schemas']['StockOverview'];
+export type MarketOverview = components['schemas']['MarketOverview'];
+export type MarketState = components['schemas']['MarketState'];
+export type PartError = components['schemas']['OverviewPartError'];
+/** One part of an overview: its data, its own as-of, and why it is missing when it is. */
+export interface Part<T> {
+  data: T | null;
+  as_of: string | null;
+  error: PartError | null;
+}
+
 // ---- sharing ----
 
 // Shorter than the market view's one-minute refresh, so each refresh reads anew.
@@ -133,11 +145,6 @@ const shared = new Map<string, { at: number; value: Promise<Fetched<unknown>> }>
 function share<T>(key: string, call: () => Promise<Fetched<T>>): Promise<Fetched<T>> {
   const held = shared.get(key);
   if (held && Date.now() - held.at < SHARE_MS) {
-    // Still part of what this view shows: its as-of counts for the header.
-    void held.value.then(
-      (f) => noteAsOf(f.asOf, f.stale),
-      () => undefined,
-    );
     return held.value as Promise<Fetched<T>>;
   }
   const value = call();
@@ -150,8 +157,50 @@ const seg = encodeURIComponent;
 
 // ---- endpoints the service has ----
 
-export const marketStatus = (): Promise<Fetched<MarketStatus>> =>
-  viaClient(api.GET('/market/status'), { note: false });
+/** Everything a symbol's page shows, in one request (`again`: skip the page's shared copy). */
+export const stockOverview = (symbol: string, again = false): Promise<Fetched<StockOverview>> => {
+  const call = (): Promise<Fetched<StockOverview>> =>
+    viaClient(api.GET('/stocks/{symbol}/overview', { params: { path: { symbol } } }));
+  if (again) shared.delete(`overview:${symbol}`);
+  return share(`overview:${symbol}`, call);
+};
+
+/** Everything the market's page shows, with one index's chart and constituents, in one request. */
+export const marketOverview = (index: string, again = false): Promise<Fetched<MarketOverview>> => {
+  const call = (): Promise<Fetched<MarketOverview>> =>
+    viaClient(api.GET('/market/overview', { params: { query: { index, movers: 6 } } }));
+  if (again) shared.delete(`market:${index}`);
+  return share(`market:${index}`, call);
+};
+
+/** The newest market overview this page holds (any index), for views that need its sectors. */
+export function heldMarketOverview(): Promise<Fetched<MarketOverview>> | undefined {
+  let newest: { at: number; value: Promise<Fetched<unknown>> } | undefined;
+  for (const [key, held] of shared) {
+    if (key.startsWith('market:') && Date.now() - held.at < SHARE_MS && (!newest || held.at > newest.at))
+      newest = held;
+  }
+  return newest?.value as Promise<Fetched<MarketOverview>> | undefined;
+}
+
+/** Many quotes in one request (at most 100). */
+export const quotesOf = (list: string[]): Promise<Fetched<FullQuote[]>> =>
+  viaClient(api.GET('/quotes', { params: { query: { symbols: list.join(',') } } }));
+
+/** A company found by symbol or name (`/stocks?q=`). */
+export interface StockMatch {
+  symbol: string;
+  name: string;
+  sector: string;
+}
+
+/** Symbols and company names matching `q`, best first. */
+export const searchStocks = (q: string): Promise<Fetched<StockMatch[]>> =>
+  share(`search:${q.toLowerCase()}`, () =>
+    getJson<StockMatch[]>('/stocks', `/stocks?q=${encodeURIComponent(q)}`),
+  );
+
+export const marketStatus = (): Promise<Fetched<MarketStatus>> => viaClient(api.GET('/market/status'));
 
 export const indexLevels = (): Promise<Fetched<IndexLevel[]>> =>
   share('indices', () => viaClient(api.GET('/indices')));
@@ -168,7 +217,7 @@ export const screenerRows = (): Promise<Fetched<ScreenerRow[]>> =>
 // Without `q` the list is plain symbols (the spec's form); the type also describes `?q=` matches.
 export const symbols = (): Promise<Fetched<string[]>> =>
   share('stocks', async () => {
-    const fetched = await viaClient(api.GET('/stocks'), { note: false });
+    const fetched = await viaClient(api.GET('/stocks'));
     return { ...fetched, data: fetched.data.filter((s): s is string => typeof s === 'string') };
   });
 
@@ -182,7 +231,7 @@ export const history = (symbol: string): Promise<Fetched<HistoricalRow[]>> =>
   viaClient(api.GET('/stocks/{symbol}/historical', { params: { path: { symbol } } }));
 
 export const reports = (symbol: string): Promise<Fetched<components['schemas']['FundamentalsRow'][]>> =>
-  viaClient(api.GET('/stocks/{symbol}/fundamentals', { params: { path: { symbol } } }), { note: false });
+  viaClient(api.GET('/stocks/{symbol}/fundamentals', { params: { path: { symbol } } }));
 
 // ---- endpoints other work adds (NotAvailable until the service has them) ----
 
@@ -190,7 +239,7 @@ export const indexIntraday = (name: string): Promise<Fetched<IntradayBar[]>> =>
   getJson('/indices/{name}/intraday', `/indices/${seg(name)}/intraday?interval=5m`);
 
 export const indexHistory = (name: string): Promise<Fetched<IndexDay[]>> =>
-  getJson('/indices/{name}/historical', `/indices/${seg(name)}/historical`, { note: false });
+  getJson('/indices/{name}/historical', `/indices/${seg(name)}/historical`);
 
 export const stockIntraday = (symbol: string): Promise<Fetched<IntradayBar[]>> =>
   getJson('/stocks/{symbol}/intraday', `/stocks/${seg(symbol)}/intraday?interval=5m`);
@@ -201,23 +250,19 @@ export const movers = (by: MoverKind, limit = 8): Promise<Fetched<Mover[]>> =>
 export const breadth = (): Promise<Fetched<Breadth>> => getJson('/market/breadth', '/market/breadth');
 
 export const profile = (symbol: string): Promise<Fetched<Profile>> =>
-  getJson('/stocks/{symbol}/profile', `/stocks/${seg(symbol)}/profile`, { note: false });
+  getJson('/stocks/{symbol}/profile', `/stocks/${seg(symbol)}/profile`);
 
 export const announcements = (symbol: string): Promise<Fetched<Announcement[]>> =>
-  getJson('/stocks/{symbol}/announcements', `/stocks/${seg(symbol)}/announcements`, { note: false });
+  getJson('/stocks/{symbol}/announcements', `/stocks/${seg(symbol)}/announcements`);
 
 export const financials = (
   symbol: string,
   period: 'annual' | 'quarterly',
 ): Promise<Fetched<FinancialsRow[]>> =>
-  getJson('/stocks/{symbol}/financials', `/stocks/${seg(symbol)}/financials?period=${period}`, {
-    note: false,
-  });
+  getJson('/stocks/{symbol}/financials', `/stocks/${seg(symbol)}/financials?period=${period}`);
 
 export const corporateActions = (symbol: string): Promise<Fetched<CorporateAction[]>> =>
-  getJson('/stocks/{symbol}/corporate-actions', `/stocks/${seg(symbol)}/corporate-actions`, {
-    note: false,
-  });
+  getJson('/stocks/{symbol}/corporate-actions', `/stocks/${seg(symbol)}/corporate-actions`);
 
 export const adjustedHistory = (symbol: string): Promise<Fetched<AdjustedRow[]>> =>
   getJson('/stocks/{symbol}/historical', `/stocks/${seg(symbol)}/historical?adjusted=true`);
@@ -225,7 +270,7 @@ export const adjustedHistory = (symbol: string): Promise<Fetched<AdjustedRow[]>>
 export type Performance = components['schemas']['Performance'];
 
 export const stockPerformance = (symbol: string): Promise<Fetched<Performance>> =>
-  getJson('/stocks/{symbol}/performance', `/stocks/${seg(symbol)}/performance`, { note: false });
+  getJson('/stocks/{symbol}/performance', `/stocks/${seg(symbol)}/performance`);
 
 export const stockIndicators = (
   symbol: string,
@@ -234,7 +279,6 @@ export const stockIndicators = (
   getJson(
     '/stocks/{symbol}/indicators',
     `/stocks/${seg(symbol)}/indicators?i=${encodeURIComponent('sma:20,ema:50,bbands:20:2,rsi:14,macd:12:26:9')}&start=${start}`,
-    { note: false },
   );
 
 /** The live stream's URL: `event: quote`, `data:` one quote object (FullQuote) per change. */
@@ -247,11 +291,22 @@ export const streamAvailable = (): Promise<void> => requirePath(STREAM_PATH);
 
 // ---- derived ----
 
-/** Sector names by the screener's numeric code (0813 → 813); empty when /sectors failed. */
+/** Sector names by the screener's numeric code (0813 → 813); empty when they could not be had. */
+let names: Map<number, string> | undefined;
 export async function sectorNames(): Promise<Map<number, string>> {
+  if (names) return names;
   try {
-    return new Map((await sectors()).data.map((s) => [Number(s.sector_code), s.sector_name]));
+    const held = await heldMarketOverview()?.catch(() => undefined);
+    const rows = held?.data.sectors.data ?? (await sectors()).data;
+    // Sector names do not change while the page is open: learnt once.
+    names = new Map(rows.map((s) => [Number(s.sector_code), s.sector_name]));
+    return names;
   } catch {
     return new Map();
   }
+}
+
+/** Sector names learnt from an overview the page already has. */
+export function learnSectorNames(rows: SectorSummary[]): void {
+  names ??= new Map(rows.map((s) => [Number(s.sector_code), s.sector_name]));
 }

@@ -31,3 +31,24 @@ export function replace(parent: Element, ...children: Child[]): void {
   parent.replaceChildren();
   append(parent, children);
 }
+
+/**
+ * Runs `show` once, when `el` comes within `margin` of the viewport; returns the cancel. A part
+ * below the fold costs its request only when someone scrolls to it.
+ */
+export function whenVisible(el: Element, show: () => void, margin = '200px'): () => void {
+  if (typeof IntersectionObserver === 'undefined') {
+    show();
+    return () => {};
+  }
+  const observer = new IntersectionObserver(
+    (entries) => {
+      if (!entries.some((e) => e.isIntersecting)) return;
+      observer.disconnect();
+      show();
+    },
+    { rootMargin: margin },
+  );
+  observer.observe(el);
+  return () => observer.disconnect();
+}

@@ -1,8 +1,16 @@
 // A compact area chart for an index or a symbol's day (intraday bars) or its daily closes, with
 // volume in a pane of its own below, on its own scale.
-import { AreaSeries, createChart, HistogramSeries, type IChartApi } from 'lightweight-charts';
+import {
+  AreaSeries,
+  createChart,
+  createSeriesMarkers,
+  HistogramSeries,
+  type IChartApi,
+  type SeriesMarker,
+  type Time,
+} from 'lightweight-charts';
 import type { Point } from './chart-data.ts';
-import { fmtCompact } from './format.ts';
+import { fmtCompact, fmtPrice } from './format.ts';
 import { COLORS, VOLUME_PANE_HEIGHT } from './chart-theme.ts';
 
 export interface LineChart {
@@ -32,6 +40,8 @@ export function createLineChart(
     timeScale: { borderVisible: false, timeVisible: opts.intraday, secondsVisible: false },
     handleScroll: false,
     handleScale: false,
+    // Axis labels written like the headline's numbers (thousands separators, two decimals).
+    localization: { priceFormatter: (p: number) => fmtPrice(p) },
   });
   const area = chart.addSeries(AreaSeries, {
     lineColor: color,
@@ -42,6 +52,10 @@ export function createLineChart(
     priceFormat: { type: 'price', precision: 2, minMove: 0.01 },
   });
   area.setData(points.map((p) => ({ time: p.time, value: p.value })));
+  if (opts.intraday) {
+    const gaps = sessionGaps(points);
+    if (gaps.length > 0) createSeriesMarkers(area, gaps);
+  }
   if (opts.baseline != null) {
     area.createPriceLine({
       price: opts.baseline,
@@ -70,4 +84,28 @@ export function createLineChart(
   }
   chart.timeScale().fitContent();
   return { destroy: () => chart.remove() };
+}
+
+/** A pause in trading this long (Friday's break, a halt) is marked where trading resumes. */
+const GAP_SECONDS = 20 * 60;
+
+/**
+ * The time axis has no room for hours without trades (it places bars side by side), so where
+ * trading resumed after a pause, a marker says so: Friday's midday break, a halt.
+ */
+export function sessionGaps(points: Point[]): SeriesMarker<Time>[] {
+  const out: SeriesMarker<Time>[] = [];
+  for (let i = 1; i < points.length; i++) {
+    const gap = (points[i]!.time as number) - (points[i - 1]!.time as number);
+    if (gap < GAP_SECONDS) continue;
+    const minutes = Math.round(gap / 60);
+    out.push({
+      time: points[i]!.time,
+      position: 'belowBar',
+      shape: 'square',
+      color: COLORS.muted,
+      text: `resumed after ${minutes >= 90 ? `${Math.round(minutes / 6) / 10} h` : `${minutes} min`} break`,
+    });
+  }
+  return out;
 }

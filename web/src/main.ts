@@ -1,17 +1,14 @@
-// The dashboard's entry: routes, and the header's symbol search.
+// The dashboard's entry: routes, the header's status line and its search.
 import './styles.css';
-import { symbols } from './data.ts';
 import { h } from './dom.ts';
-import { navigate, startRouter } from './router.ts';
+import { startRouter } from './router.ts';
+import { startSearch } from './search.ts';
 import { startStatus } from './status.ts';
 import { debtView } from './views/debt.ts';
 import { marketView } from './views/market.ts';
 import { sectorView } from './views/sector.ts';
 import { symbolView } from './views/symbol.ts';
 import { weekView } from './views/week.ts';
-
-// The service's own rule for a symbol (SymbolParam), checked here to say something friendlier.
-const SYMBOL = /^[A-Za-z0-9][A-Za-z0-9.&-]{0,24}$/;
 
 const main = document.getElementById('main') as HTMLElement;
 startStatus();
@@ -32,31 +29,4 @@ startRouter(
     );
   },
 );
-
-const form = document.getElementById('symbol-search') as HTMLFormElement;
-const input = document.getElementById('symbol-input') as HTMLInputElement;
-const options = document.getElementById('symbol-options') as HTMLDataListElement;
-
-form.addEventListener('submit', (e) => {
-  e.preventDefault();
-  const symbol = input.value.trim().toUpperCase();
-  if (!SYMBOL.test(symbol)) {
-    input.setCustomValidity('A symbol is letters and digits, e.g. ENGRO');
-    input.reportValidity();
-    return;
-  }
-  input.value = '';
-  navigate(`#/symbol/${encodeURIComponent(symbol)}`);
-});
-input.addEventListener('input', () => input.setCustomValidity(''));
-// Suggestions are fetched when the search is first used, not on every page load.
-input.addEventListener(
-  'focus',
-  () => {
-    symbols().then(
-      ({ data }) => options.replaceChildren(...data.map((s) => h('option', { value: s }))),
-      () => undefined, // no suggestions; typing a symbol still works
-    );
-  },
-  { once: true },
-);
+startSearch();

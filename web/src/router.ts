@@ -1,7 +1,5 @@
 // Hash routes (#/, #/sector/0804, #/symbol/ENGRO): the service only has to serve one page, and
 // every view has an address that can be bookmarked, shared and reached with Back.
-import { resetAsOf } from './asof.ts';
-
 /** Fills `main`; may return a cleanup run before the next view replaces it. */
 export type View = (main: HTMLElement, ...params: string[]) => (() => void) | void;
 
@@ -20,7 +18,6 @@ export function startRouter(main: HTMLElement, routes: Route[], notFound: View):
   let first = true;
   const render = (): void => {
     cleanup?.();
-    resetAsOf();
     main.replaceChildren();
     const path = location.hash.replace(/^#/, '') || '/';
     const route = routes.find((r) => r.pattern.test(path));

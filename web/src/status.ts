@@ -1,10 +1,11 @@
-// The header's status line: the market state from the service's clock (/market/status), the
-// as-of time of what the page shows, and whether prices are arriving live.
+// The header's status line: the market state from the service's clock, the as-of time of the
+// prices the page shows, and whether prices are arriving live. The state comes with every overview
+// (a view's one request); /market/status is asked only when no overview has said it for a minute.
 import { onAsOf } from './asof.ts';
-import { marketStatus, type MarketStatus } from './data.ts';
+import { marketStatus, type MarketState } from './data.ts';
 import { fmtWhen } from './format.ts';
 
-const STATE_TEXT: Record<MarketStatus['state'], string> = {
+const STATE_TEXT: Record<MarketState['state'], string> = {
   pre_open: 'Pre-open',
   open: 'Market open',
   break: 'Friday break',
@@ -15,9 +16,11 @@ const POLL_MS = 60_000;
 export type LiveState = 'live' | 'delayed';
 
 let liveEl: HTMLElement;
+let stateEl: HTMLElement | undefined;
+let poll: ReturnType<typeof setTimeout> | undefined;
 
 export function startStatus(): void {
-  const stateEl = document.getElementById('market-state') as HTMLElement;
+  stateEl = document.getElementById('market-state') as HTMLElement;
   const asOfEl = document.getElementById('as-of') as HTMLElement;
   liveEl = document.getElementById('live') as HTMLElement;
 
@@ -25,28 +28,43 @@ export function startStatus(): void {
     asOfEl.textContent = asOf ? `Data as of ${fmtWhen(asOf)}${stale ? ' (saved copy)' : ''}` : 'Data as of —';
     asOfEl.dataset.asOf = asOf ?? '';
   });
+  // Every view's first request (an overview) brings the state; the clock's own endpoint is asked
+  // only when none has said it for a minute.
+  schedule(POLL_MS);
+  setLive('delayed');
+}
 
-  const refresh = async (): Promise<void> => {
-    try {
-      const { data } = await marketStatus();
-      stateEl.dataset.state = data.state;
-      stateEl.textContent = STATE_TEXT[data.state];
-      const next =
-        data.state === 'open' || data.state === 'pre_open'
-          ? data.clock_followed
-            ? `closes ${fmtWhen(data.session?.close ?? data.next_close)}`
-            : 'clock off: always open'
-          : `opens ${fmtWhen(data.next_open)}`;
-      stateEl.title = `${STATE_TEXT[data.state]} · ${next}`;
-      (document.getElementById('market-next') as HTMLElement).textContent = next;
-    } catch {
+function schedule(ms: number): void {
+  clearTimeout(poll);
+  poll = setTimeout(() => void refresh(), ms);
+}
+
+async function refresh(): Promise<void> {
+  try {
+    noteMarketState((await marketStatus()).data);
+  } catch {
+    if (stateEl) {
       stateEl.dataset.state = 'unknown';
       stateEl.textContent = 'Market state unknown';
     }
-  };
-  void refresh();
-  setInterval(() => void refresh(), POLL_MS);
-  setLive('delayed');
+    schedule(POLL_MS);
+  }
+}
+
+/** The market state an answer carried; the header shows it and needs no request of its own for a minute. */
+export function noteMarketState(data: MarketState): void {
+  schedule(POLL_MS);
+  if (!stateEl) return;
+  stateEl.dataset.state = data.state;
+  stateEl.textContent = STATE_TEXT[data.state];
+  const next =
+    data.state === 'open' || data.state === 'pre_open'
+      ? data.clock_followed
+        ? `closes ${fmtWhen(data.session?.close ?? data.next_close)}`
+        : 'clock off: always open'
+      : `opens ${fmtWhen(data.next_open)}`;
+  stateEl.title = `${STATE_TEXT[data.state]} · ${next}`;
+  (document.getElementById('market-next') as HTMLElement).textContent = next;
 }
 
 export function setLive(state: LiveState): void {

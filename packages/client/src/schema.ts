@@ -1121,6 +1121,70 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/stocks/{symbol}/overview': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Everything about a symbol in one request
+     * @description The quote (with the company page's circuit breaker, 52-week range and bid/ask: a cold company page is waited for up to 1.5 s), profile, the last 365 days of daily bars, today's 5-minute bars, corporate actions, the newest 10 announcements, annual financials and the filed reports, and the market state. Each part is settled on its own and carries `{data, as_of, error}`: a part that could not be had (this client’s budget of exchange fetches spent, the portal down with nothing cached, a page that could not be read) has `data: null` and an `error` in the envelope’s terms with `retry_at`, when it is worth asking again; the rest is served, so an overview is never refused as a whole for one part (only the request limit itself answers 429). An answer with a missing part is fresh only until its `retry_at`. As CSV: the daily bars (the HistoricalRow columns).
+     *
+     *     **Example request**
+     *
+     *     ```http
+     *     GET /stocks/ENGRO/overview
+     *     ```
+     *
+     *     **Typed client**
+     *
+     *     ```ts
+     *     const { data, error } = await api.GET('/stocks/{symbol}/overview', { params: { path: { symbol: 'ENGRO' } } });
+     *     ```
+     */
+    get: operations['getStockOverview'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/market/overview': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The market at a glance in one request
+     * @description Index levels, breadth, the top gainers, losers and most active, the sector summary, the market state, and one index's 5-minute bars and constituents. Each part is settled on its own and carries `{data, as_of, error}`: a part that could not be had (this client’s budget of exchange fetches spent, the portal down with nothing cached, a page that could not be read) has `data: null` and an `error` in the envelope’s terms with `retry_at`, when it is worth asking again; the rest is served, so an overview is never refused as a whole for one part (only the request limit itself answers 429). An answer with a missing part is fresh only until its `retry_at`. As CSV: the index levels (the IndexLevel columns).
+     *
+     *     **Example request**
+     *
+     *     ```http
+     *     GET /market/overview?index=KSE100&movers=2
+     *     ```
+     *
+     *     **Typed client**
+     *
+     *     ```ts
+     *     const { data, error } = await api.GET('/market/overview', { params: { query: { index: 'KSE100', movers: 2 } } });
+     *     ```
+     */
+    get: operations['getMarketOverview'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1545,6 +1609,170 @@ export interface components {
       total_volume: number;
       /** @description PKR; Σ CURRENT × VOLUME over the market watch (an estimate: the portal gives no turnover value) */
       total_value: number;
+    };
+    /** @description Why a part of an overview is missing. A part that could not be fetched yet (`rate_limited`, `exchange_unavailable`) says when to try again; the other parts are still served. */
+    OverviewPartError: {
+      /** @description the HTTP status this part alone would have been answered with */
+      status: number;
+      /**
+       * @description as in the error envelope
+       * @enum {string}
+       */
+      code:
+        | 'bad_request'
+        | 'not_found'
+        | 'method_not_allowed'
+        | 'request_timeout'
+        | 'payload_too_large'
+        | 'unsupported_media_type'
+        | 'rate_limited'
+        | 'headers_too_large'
+        | 'internal_error'
+        | 'upstream_data_error'
+        | 'proxy_unreachable'
+        | 'exchange_unavailable'
+        | 'not_ready';
+      message: string;
+      /** @description when this part is worth asking for again (e.g. when this client’s budget of exchange fetches has room again), ISO 8601 with +05:00; null when the failure gave no time */
+      retry_at: string | null;
+    };
+    /** @description GET /market/status without `now`: the market clock when the overview was made */
+    MarketState: {
+      /** @description as GET /market/status gives it */
+      state: 'pre_open' | 'open' | 'break' | 'closed';
+      /**
+       * Format: date-time
+       * @description the next session open, +05:00
+       */
+      next_open: string;
+      /**
+       * Format: date-time
+       * @description the current or next trading day’s close, +05:00
+       */
+      next_close: string;
+      session: {
+        /** Format: date-time */
+        open: string;
+        /** Format: date-time */
+        close: string;
+      } | null;
+      /** @description false when the service treats the market as always open */
+      clock_followed: boolean;
+    };
+    /** @description Everything about one symbol in one request. Each part is settled on its own: a part that failed has `data: null` and its `error` (with `retry_at` when it is worth asking again); the others are served. */
+    StockOverview: {
+      symbol: string;
+      market: components['schemas']['MarketState'];
+      /** @description GET /stocks/{symbol}/quote, with the company page's extras (circuit breaker, 52-week range, bid/ask) when that page could be had within 1.5 s */
+      quote: {
+        data: components['schemas']['Quote'] | null;
+        /** @description when this part's data is from, ISO 8601 with +05:00; null when it failed */
+        as_of: string | null;
+        error: components['schemas']['OverviewPartError'] | null;
+      };
+      /** @description GET /stocks/{symbol}/profile */
+      profile: {
+        data: components['schemas']['Profile'] | null;
+        /** @description when this part's data is from, ISO 8601 with +05:00; null when it failed */
+        as_of: string | null;
+        error: components['schemas']['OverviewPartError'] | null;
+      };
+      /** @description daily bars of the last 365 days, oldest first, flagged as GET /stocks/{symbol}/historical */
+      history: {
+        data: components['schemas']['HistoricalRow'][] | null;
+        /** @description when this part's data is from, ISO 8601 with +05:00; null when it failed */
+        as_of: string | null;
+        error: components['schemas']['OverviewPartError'] | null;
+      };
+      /** @description today's 5-minute bars, as GET /stocks/{symbol}/intraday?interval=5m */
+      intraday: {
+        data: components['schemas']['IntradayBar'][] | null;
+        /** @description when this part's data is from, ISO 8601 with +05:00; null when it failed */
+        as_of: string | null;
+        error: components['schemas']['OverviewPartError'] | null;
+      };
+      /** @description GET /stocks/{symbol}/corporate-actions */
+      corporate_actions: {
+        data: components['schemas']['CorporateAction'][] | null;
+        /** @description when this part's data is from, ISO 8601 with +05:00; null when it failed */
+        as_of: string | null;
+        error: components['schemas']['OverviewPartError'] | null;
+      };
+      /** @description the newest 10 announcements, newest first */
+      announcements: {
+        data: components['schemas']['Announcement'][] | null;
+        /** @description when this part's data is from, ISO 8601 with +05:00; null when it failed */
+        as_of: string | null;
+        error: components['schemas']['OverviewPartError'] | null;
+      };
+      /** @description annual financials, as GET /stocks/{symbol}/financials */
+      financials: {
+        data: components['schemas']['FinancialsRow'][] | null;
+        /** @description when this part's data is from, ISO 8601 with +05:00; null when it failed */
+        as_of: string | null;
+        error: components['schemas']['OverviewPartError'] | null;
+      };
+      /** @description the filed reports, as GET /stocks/{symbol}/fundamentals */
+      reports: {
+        data: components['schemas']['FundamentalsRow'][] | null;
+        /** @description when this part's data is from, ISO 8601 with +05:00; null when it failed */
+        as_of: string | null;
+        error: components['schemas']['OverviewPartError'] | null;
+      };
+    };
+    /** @description The market at a glance in one request. Each part is settled on its own: a part that failed has `data: null` and its `error` (with `retry_at` when it is worth asking again); the others are served. */
+    MarketOverview: {
+      market: components['schemas']['MarketState'];
+      /** @description GET /indices */
+      indices: {
+        data: components['schemas']['IndexLevel'][] | null;
+        /** @description when this part's data is from, ISO 8601 with +05:00; null when it failed */
+        as_of: string | null;
+        error: components['schemas']['OverviewPartError'] | null;
+      };
+      /** @description GET /market/breadth */
+      breadth: {
+        data: components['schemas']['Breadth'] | null;
+        /** @description when this part's data is from, ISO 8601 with +05:00; null when it failed */
+        as_of: string | null;
+        error: components['schemas']['OverviewPartError'] | null;
+      };
+      /** @description GET /market/movers for gainers, losers and active, `movers` rows each */
+      movers: {
+        data: {
+          gainers: components['schemas']['Mover'][];
+          losers: components['schemas']['Mover'][];
+          active: components['schemas']['Mover'][];
+        } | null;
+        /** @description when this part's data is from, ISO 8601 with +05:00; null when it failed */
+        as_of: string | null;
+        error: components['schemas']['OverviewPartError'] | null;
+      };
+      /** @description GET /sectors */
+      sectors: {
+        data: components['schemas']['SectorSummary'][] | null;
+        /** @description when this part's data is from, ISO 8601 with +05:00; null when it failed */
+        as_of: string | null;
+        error: components['schemas']['OverviewPartError'] | null;
+      };
+      index: {
+        /** @description the index asked for with `index` (default KSE100) */
+        code: string;
+        /** @description the index's 5-minute bars today */
+        intraday: {
+          data: components['schemas']['IntradayBar'][] | null;
+          /** @description when this part's data is from, ISO 8601 with +05:00; null when it failed */
+          as_of: string | null;
+          error: components['schemas']['OverviewPartError'] | null;
+        };
+        /** @description GET /indices/{name} */
+        constituents: {
+          data: components['schemas']['IndexConstituent'][] | null;
+          /** @description when this part's data is from, ISO 8601 with +05:00; null when it failed */
+          as_of: string | null;
+          error: components['schemas']['OverviewPartError'] | null;
+        };
+      };
     };
     /** @description One entitlement of the market-wide payouts page. A cell announcing two entitlements (`10%(i) (D) - 5%(i) (D)`) gives two rows. */
     MarketPayout: {
@@ -7545,6 +7773,349 @@ export interface operations {
       };
       /** @description invalid query (code bad_request): a parameter the endpoint does not take, one given empty or more than once, or parameters that contradict each other */
       400: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description request validation failed (code bad_request): a parameter's value is not accepted (not one of its values, the wrong type or form, out of range), or a required parameter is missing */
+      422: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description more than the allowed requests a minute from this IP, or its exchange-fetch budget is spent */
+      429: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description the request line and headers exceed the server limit (code headers_too_large; the connection is then closed) */
+      431: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unexpected server error (internal_error) */
+      500: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description the exchange page could not be read (upstream_data_error) or a caller proxy failed (proxy_unreachable) */
+      502: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description the exchange was unreachable and nothing is cached (exchange_unavailable) */
+      503: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  getStockOverview: {
+    parameters: {
+      query?: {
+        /**
+         * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
+         * @example json
+         */
+        format?: 'json' | 'csv';
+      };
+      header?: never;
+      path: {
+        /**
+         * @description a listed symbol, case-insensitive (e.g. ENGRO, 786, UBLP-ETF)
+         * @example ENGRO
+         */
+        symbol: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description the overview; meta.as_of is the oldest of its parts */
+      200: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'Last-Modified': components['headers']['LastModified'];
+          Age: components['headers']['Age'];
+          'X-Cache': components['headers']['XCache'];
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['StockOverview'];
+            meta: {
+              /** @description server time of the response, ISO 8601 with UTC offset, to the second */
+              timestamp: string;
+              /** @description true when served from cache */
+              cached: boolean;
+              /** @description the time the data describes, ISO 8601 with the market's offset (+05:00): the page's own time where the portal prints one (the index levels' `As of …`); for market data otherwise the fetch when it was made during a session, else the end of the last session (prices do not move in between); for the listing and filings the fetch. Part of the cached answer: a stale copy carries its own, older as_of */
+              as_of: string;
+            };
+          };
+          /**
+           * @example date,open,high,low,close,volume,is_anomaly,anomaly_reasons
+           *     2026-11-19,419.22,434.34,412.08,426.83,68951,false,
+           *     2026-11-20,426.13,436.43,409.02,412.35,22155,false,
+           */
+          'text/csv': string;
+        };
+      };
+      /** @description Not Modified: the If-None-Match ETag still matches (or, without If-None-Match, nothing changed since If-Modified-Since); no body */
+      304: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'Last-Modified': components['headers']['LastModified'];
+          Age: components['headers']['Age'];
+          'X-Cache': components['headers']['XCache'];
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description invalid query (code bad_request): a parameter the endpoint does not take, one given empty or more than once, or parameters that contradict each other */
+      400: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unknown symbol */
+      404: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description request validation failed (code bad_request): a parameter's value is not accepted (not one of its values, the wrong type or form, out of range), or a required parameter is missing */
+      422: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description more than the allowed requests a minute from this IP, or its exchange-fetch budget is spent */
+      429: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description the request line and headers exceed the server limit (code headers_too_large; the connection is then closed) */
+      431: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unexpected server error (internal_error) */
+      500: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description the exchange page could not be read (upstream_data_error) or a caller proxy failed (proxy_unreachable) */
+      502: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description the exchange was unreachable and nothing is cached (exchange_unavailable) */
+      503: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  getMarketOverview: {
+    parameters: {
+      query?: {
+        /**
+         * @description the index whose intraday bars and constituents are included; default KSE100
+         * @example KSE100
+         */
+        index?: string;
+        /**
+         * @description rows in each mover list; default 10
+         * @example 2
+         */
+        movers?: number;
+        /**
+         * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
+         * @example json
+         */
+        format?: 'json' | 'csv';
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description the overview; meta.as_of is the oldest of its parts */
+      200: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'Last-Modified': components['headers']['LastModified'];
+          Age: components['headers']['Age'];
+          'X-Cache': components['headers']['XCache'];
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['MarketOverview'];
+            meta: {
+              /** @description server time of the response, ISO 8601 with UTC offset, to the second */
+              timestamp: string;
+              /** @description true when served from cache */
+              cached: boolean;
+              /** @description the time the data describes, ISO 8601 with the market's offset (+05:00): the page's own time where the portal prints one (the index levels' `As of …`); for market data otherwise the fetch when it was made during a session, else the end of the last session (prices do not move in between); for the listing and filings the fetch. Part of the cached answer: a stale copy carries its own, older as_of */
+              as_of: string;
+            };
+          };
+          /**
+           * @example index,current,high,low,change,change_pct
+           *     KSE100,167978.58,169187.4,167492.2,-971.84,-0.575222008918
+           *     KSE100PR,50694.02,51018.38,50521.14,-293.29,-0.575221560031
+           *     ALLSHR,101771.11,102562.48,101759.2,-540.56,-0.528346375345
+           */
+          'text/csv': string;
+        };
+      };
+      /** @description Not Modified: the If-None-Match ETag still matches (or, without If-None-Match, nothing changed since If-Modified-Since); no body */
+      304: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'Last-Modified': components['headers']['LastModified'];
+          Age: components['headers']['Age'];
+          'X-Cache': components['headers']['XCache'];
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description invalid query (code bad_request): a parameter the endpoint does not take, one given empty or more than once, or parameters that contradict each other */
+      400: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unknown index */
+      404: {
         headers: {
           'Cache-Control': components['headers']['CacheControl'];
           'X-Request-Id': components['headers']['XRequestId'];

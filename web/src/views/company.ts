@@ -1,110 +1,91 @@
-// The company behind a symbol: profile, announcements and financial reports. Each part appears
-// when the service has its endpoint; the reports list (/fundamentals) always does.
-import { NotAvailable } from '../api.ts';
-import {
-  announcements,
-  financials,
-  profile,
-  reports,
-  type Announcement,
-  type FinancialsRow,
-  type Profile,
-} from '../data.ts';
+// The company behind a symbol: profile, announcements, financials and the filed reports, all
+// parts of the symbol's overview. A part is drawn once it arrives; until then it says when.
+import type { components } from 'psx-market-data-client';
+import type { Announcement, FinancialsRow, Part, Profile } from '../data.ts';
 import { h, replace } from '../dom.ts';
-import { fmtBillions, fmtCompact, fmtPct } from '../format.ts';
-import { load } from '../load.ts';
+import { fmtBillions, fmtCompact, fmtPct, fmtPrice } from '../format.ts';
+import { partNote } from './parts.ts';
 
-export function companySections(symbol: string): { el: HTMLElement; destroy: () => void } {
-  const profileBox = h('div', { class: 'panel' });
-  const newsBox = h('div', { class: 'panel' });
-  const finBox = h('div', { class: 'panel' });
-  const reportBox = h('div', { class: 'panel' });
-  const section = (id: string, title: string, box: HTMLElement, hidden = false): HTMLElement =>
-    h('section', { 'aria-labelledby': id, hidden }, h('h2', { id }, title), box);
-  const profileSection = section('profile-heading', 'Company', profileBox, true);
-  const newsSection = section('news-heading', 'Announcements', newsBox, true);
-  const finSection = section('financials-heading', 'Financials', finBox, true);
+type Report = components['schemas']['FundamentalsRow'];
+export type CompanyPart = 'profile' | 'announcements' | 'financials' | 'reports';
+
+export interface CompanySections {
+  el: HTMLElement;
+  /** Draws a part; true once it is on screen for good (data, or the exchange has none). */
+  show(name: CompanyPart, part: Part<never>): boolean;
+  destroy(): void;
+}
+
+export function companySections(): CompanySections {
+  const boxes: Record<CompanyPart, HTMLElement> = {
+    profile: h('div', { class: 'panel', id: 'profile-panel' }),
+    announcements: h('div', { class: 'panel', id: 'news-panel' }),
+    financials: h('div', { class: 'panel', id: 'financials-panel' }),
+    reports: h('div', { class: 'panel', id: 'reports-panel' }),
+  };
+  const section = (id: string, title: string, box: HTMLElement): HTMLElement =>
+    h('section', { 'aria-labelledby': id }, h('h2', { id }, title), box);
   const el = h(
     'div',
     { class: 'company' },
-    profileSection,
-    h('div', { class: 'company-grid' }, newsSection, finSection),
-    section('reports-heading', 'Financial reports', reportBox),
+    section('profile-heading', 'Company', boxes.profile),
+    h(
+      'div',
+      { class: 'company-grid' },
+      section('news-heading', 'Announcements', boxes.announcements),
+      section('financials-heading', 'Financials', boxes.financials),
+    ),
+    section('reports-heading', 'Financial reports', boxes.reports),
   );
-  // A part whose endpoint the service lacks stays hidden; errors show in the part as usual.
-  const reveal = (s: HTMLElement) => (): Node => {
-    s.hidden = true;
-    return h('span');
+  for (const box of Object.values(boxes)) replace(box, h('p', { class: 'loading' }, 'Loading…'));
+  const what: Record<CompanyPart, string> = {
+    profile: 'the company profile',
+    announcements: 'announcements',
+    financials: 'financials',
+    reports: 'the list of financial reports',
   };
-  const shown =
-    <T>(s: HTMLElement, render: (v: T) => Node) =>
-    (v: T): Node => {
-      s.hidden = false;
-      return render(v);
-    };
-  const quietly =
-    <T>(s: HTMLElement, call: () => Promise<T>) =>
-    async (): Promise<T> => {
-      try {
-        return await call();
-      } catch (err) {
-        if (!(err instanceof NotAvailable)) s.hidden = false;
-        throw err;
+  return {
+    el,
+    show(name, part) {
+      const box = boxes[name];
+      if (part.data === null) {
+        replace(box, partNote(part, what[name]));
+        return part.error?.status === 404;
       }
-    };
-
-  void load(
-    profileBox,
-    'the company profile',
-    quietly(profileSection, async () => (await profile(symbol)).data),
-    shown(profileSection, profileCard),
-    {
-      missing: reveal(profileSection),
+      const data = part.data as unknown;
+      const drawn =
+        name === 'profile'
+          ? profileCard(data as Profile)
+          : name === 'announcements'
+            ? newsList(data as Announcement[])
+            : name === 'financials'
+              ? financialTable(data as FinancialsRow[])
+              : reportList(data as Report[]);
+      replace(box, drawn);
+      return true;
     },
+    destroy: () => replace(el),
+  };
+}
+
+function reportList(rows: Report[]): HTMLElement {
+  if (rows.length === 0) return h('p', { class: 'empty' }, 'No reports are listed for this symbol.');
+  return h(
+    'ul',
+    { class: 'report-list' },
+    rows
+      .slice(0, 12)
+      .map((r) =>
+        h(
+          'li',
+          {},
+          h('span', { class: 'quiet' }, r.posting_date),
+          ' ',
+          h('a', { href: r.document, rel: 'noopener', target: '_blank' }, `${r.type} ${r.period_ended}`),
+          h('span', { class: 'sr-only' }, ' (PDF, opens in a new tab)'),
+        ),
+      ),
   );
-  void load(
-    newsBox,
-    'announcements',
-    quietly(newsSection, async () => (await announcements(symbol)).data),
-    shown(newsSection, newsList),
-    { missing: reveal(newsSection) },
-  );
-  void load(
-    finBox,
-    'financials',
-    quietly(finSection, async () => (await financials(symbol, 'annual')).data),
-    shown(finSection, financialTable),
-    { missing: reveal(finSection) },
-  );
-  void load(
-    reportBox,
-    'financial reports',
-    async () => (await reports(symbol)).data,
-    (rows) =>
-      rows.length === 0
-        ? h('p', { class: 'empty' }, 'No reports are listed for this symbol.')
-        : h(
-            'ul',
-            { class: 'report-list' },
-            rows
-              .slice(0, 12)
-              .map((r) =>
-                h(
-                  'li',
-                  {},
-                  h('span', { class: 'quiet' }, r.posting_date),
-                  ' ',
-                  h(
-                    'a',
-                    { href: r.document, rel: 'noopener', target: '_blank' },
-                    `${r.type} ${r.period_ended}`,
-                  ),
-                  h('span', { class: 'sr-only' }, ' (PDF, opens in a new tab)'),
-                ),
-              ),
-          ),
-  );
-  return { el, destroy: () => replace(el) };
 }
 
 function profileCard(p: Profile): HTMLElement {
@@ -171,7 +152,40 @@ function newsList(items: Announcement[]): HTMLElement {
   );
 }
 
-/** Lines as rows, periods as columns (newest first), as financial statements are read. */
+/** How each line of the company page reads, its unit, and how its numbers are written. */
+interface LineFormat {
+  label: string;
+  format: (v: number) => string;
+}
+
+const millions = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
+const oneDecimal = new Intl.NumberFormat('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+const AMOUNT = (v: number): string => millions.format(v / 1e6);
+const PERCENT = (v: number): string => oneDecimal.format(v);
+const RATIO = (v: number): string => fmtPrice(v);
+
+const KNOWN_LINES: Record<string, LineFormat> = {
+  sales: { label: 'Sales (PKR m)', format: AMOUNT },
+  mark_up_earned: { label: 'Mark-up earned (PKR m)', format: AMOUNT },
+  total_income: { label: 'Total income (PKR m)', format: AMOUNT },
+  profit_after_taxation: { label: 'Profit after tax (PKR m)', format: AMOUNT },
+  eps: { label: 'Earnings per share (PKR)', format: RATIO },
+  net_profit_margin_pct: { label: 'Net profit margin (%)', format: PERCENT },
+  eps_growth_pct: { label: 'EPS growth (%)', format: PERCENT },
+  peg: { label: 'PEG', format: RATIO },
+};
+
+/** A line the list above does not know: its words, and an amount in PKR millions unless a percent. */
+function lineFormat(key: string): LineFormat {
+  const known = KNOWN_LINES[key];
+  if (known) return known;
+  const pct = key.endsWith('_pct');
+  const words = key.replace(/_pct$/, '').replace(/_/g, ' ');
+  const label = `${words.charAt(0).toUpperCase()}${words.slice(1)}`;
+  return pct ? { label: `${label} (%)`, format: PERCENT } : { label: `${label} (PKR m)`, format: AMOUNT };
+}
+
+/** Lines as rows, periods as columns (newest first), as financial statements are read; each line in one unit. */
 function financialTable(rows: FinancialsRow[]): HTMLElement {
   if (rows.length === 0) return h('p', { class: 'empty' }, 'No financials are published for this symbol.');
   const periods = rows.slice(0, 4);
@@ -183,7 +197,7 @@ function financialTable(rows: FinancialsRow[]): HTMLElement {
     { class: 'table-scroll', tabindex: '0', role: 'region', 'aria-label': 'Financials' },
     h(
       'table',
-      { class: 'data compact' },
+      { class: 'data compact financials' },
       h('caption', { class: 'sr-only' }, 'Financials by period'),
       h(
         'thead',
@@ -198,14 +212,18 @@ function financialTable(rows: FinancialsRow[]): HTMLElement {
       h(
         'tbody',
         {},
-        lines.map((k) =>
-          h(
+        lines.map((k) => {
+          const line = lineFormat(k);
+          return h(
             'tr',
-            {},
-            h('th', { scope: 'row' }, k.replace(/_/g, ' ')),
-            periods.map((p) => h('td', { class: 'num' }, typeof p[k] === 'number' ? fmtCompact(p[k]) : '—')),
-          ),
-        ),
+            { 'data-line': k },
+            h('th', { scope: 'row' }, line.label),
+            periods.map((p) => {
+              const v = p[k];
+              return h('td', { class: 'num' }, typeof v === 'number' ? line.format(v) : '—');
+            }),
+          );
+        }),
       ),
     ),
   );

@@ -3,7 +3,7 @@
 // when the service has no indicators endpoint.
 import { NotAvailable } from '../api.ts';
 import { stockIndicators } from '../data.ts';
-import { h, replace } from '../dom.ts';
+import { h, replace, whenVisible } from '../dom.ts';
 import { load } from '../load.ts';
 import type { IndicatorChart, IndicatorRow, Overlay } from '../indicator-chart.ts';
 
@@ -18,55 +18,62 @@ export function indicatorSection(symbol: string, start: string): { el: HTMLEleme
   const box = h('div', { class: 'panel' });
   const el = h(
     'section',
-    { 'aria-labelledby': 'indicators-heading', hidden: true },
+    { 'aria-labelledby': 'indicators-heading' },
     h('h2', { id: 'indicators-heading' }, 'Indicators'),
     box,
   );
   let chart: IndicatorChart | undefined;
   let gone = false;
-  void load(
-    box,
-    'indicators',
-    async () => {
-      try {
-        return (await stockIndicators(symbol, start)).data as IndicatorRow[];
-      } catch (err) {
-        if (!(err instanceof NotAvailable)) el.hidden = false;
-        throw err;
-      }
-    },
-    (rows) => {
-      el.hidden = false;
-      const canvas = h('div', {
-        class: 'indicator-canvas',
-        role: 'img',
-        'aria-label': `${symbol} closes with indicators, RSI and MACD`,
-      });
-      const toggles = OVERLAYS.map(([id, label]) => {
-        const input = h('input', { type: 'checkbox', checked: true, 'data-overlay': id }) as HTMLInputElement;
-        input.addEventListener('change', () => chart?.show(id, input.checked));
-        return h('label', { class: 'overlay-toggle' }, input, ' ', label);
-      });
-      void import('../indicator-chart.ts').then(({ createIndicatorChart }) => {
-        if (!gone) chart = createIndicatorChart(canvas, rows);
-      });
-      return h(
-        'div',
-        {},
-        h('div', { class: 'overlay-toggles' }, toggles),
-        canvas,
-        h(
-          'p',
-          { class: 'chart-legend' },
-          'Panes below: RSI 14 (30 and 70 marked), MACD 12, 26, 9 with its signal and histogram. Adjusted closes.',
-        ),
-      );
-    },
-    { missing: () => h('span') },
-  );
+  const stopWatching = whenVisible(el, () => {
+    void load(
+      box,
+      'indicators',
+      async () => {
+        try {
+          return (await stockIndicators(symbol, start)).data as IndicatorRow[];
+        } catch (err) {
+          if (err instanceof NotAvailable) el.hidden = true;
+          throw err;
+        }
+      },
+      (rows) => {
+        el.hidden = false;
+        const canvas = h('div', {
+          class: 'indicator-canvas',
+          role: 'img',
+          'aria-label': `${symbol} closes with indicators, RSI and MACD`,
+        });
+        const toggles = OVERLAYS.map(([id, label]) => {
+          const input = h('input', {
+            type: 'checkbox',
+            checked: true,
+            'data-overlay': id,
+          }) as HTMLInputElement;
+          input.addEventListener('change', () => chart?.show(id, input.checked));
+          return h('label', { class: 'overlay-toggle' }, input, ' ', label);
+        });
+        void import('../indicator-chart.ts').then(({ createIndicatorChart }) => {
+          if (!gone) chart = createIndicatorChart(canvas, rows);
+        });
+        return h(
+          'div',
+          {},
+          h('div', { class: 'overlay-toggles' }, toggles),
+          canvas,
+          h(
+            'p',
+            { class: 'chart-legend' },
+            'Panes below: RSI 14 (30 and 70 marked), MACD 12, 26, 9 with its signal and histogram. Adjusted closes.',
+          ),
+        );
+      },
+      { missing: () => h('span') },
+    );
+  });
   return {
     el,
     destroy: () => {
+      stopWatching();
       gone = true;
       chart?.destroy();
       replace(el);

@@ -1,35 +1,41 @@
 // The market at a glance: the chosen index (KSE100 unless the reader picked another) with its
-// intraday chart, breadth, the day's movers, every index as a compact table, the screener and
-// the sector table.
-import type { IndexLevel } from 'psx-market-data-client';
-import { NotAvailable } from '../api.ts';
+// intraday chart, breadth, the day's movers, every index as a compact table, the screener and the
+// sector table. One request (GET /market/overview) brings all but the screener; the screener is
+// one more (its table and today's numbers). Without the stream the overview is read again each
+// minute; a refused refresh keeps what is shown.
+import type { IndexConstituent, IndexLevel } from 'psx-market-data-client';
+import { noteAsOf } from '../asof.ts';
 import {
-  indexConstituents,
   indexHistory,
-  indexIntraday,
-  indexLevels,
+  learnSectorNames,
+  marketOverview,
   sectorNames,
-  sectors,
+  type Breadth,
+  type IntradayBar,
+  type MarketOverview,
+  type Mover,
+  type Part,
 } from '../data.ts';
 import { h, replace } from '../dom.ts';
 import { arrow, direction, fmtPct, fmtPrice, fmtSigned, SPOKEN_DIRECTION } from '../format.ts';
 import { dailyPoints, intradayPoints } from '../chart-data.ts';
 import type { LineChart } from '../line-chart.ts';
-import { streamQuotes } from '../live.ts';
-import { load } from '../load.ts';
+import { watch } from '../live.ts';
+import { failureBox, keptNote, load } from '../load.ts';
 import { navigate } from '../router.ts';
+import { noteMarketState } from '../status.ts';
 import { breadthPanel } from './breadth.ts';
 import { contributors } from './contributors.ts';
-import { dayBreadth, dayMovers, screenRows } from './market-data.ts';
+import { screenRows } from './market-data.ts';
 import { moverList, MOVER_KINDS } from './movers.ts';
+import { partNote, retryDelayMs } from './parts.ts';
 import { screener } from './screener.ts';
 import { sectorTable } from './sectors.ts';
 import { indexTable } from './indices.ts';
 
 const CHOSEN_KEY = 'psx.index';
-/** Without the live stream, the page re-reads levels, breadth and movers this often. */
+/** The page re-reads the overview this often (levels, breadth and the lists are not streamed). */
 const REFRESH_MS = 60_000;
-const MOVERS_SHOWN = 6;
 
 export function marketView(main: HTMLElement): () => void {
   const hero = h('div', { class: 'panel hero', id: 'index-panel' });
@@ -94,15 +100,54 @@ export function marketView(main: HTMLElement): () => void {
 
   let chart: LineChart | undefined;
   let disposed = false;
-  let stopStream = (): void => undefined;
-  let all: IndexLevel[] = [];
   const chosen = (): string => localStorage.getItem(CHOSEN_KEY) ?? 'KSE100';
 
-  const showIndex = (name: string): void => {
+  /** Draws a part into its box; a part missing this time leaves what the box shows. */
+  const part = <T>(box: HTMLElement, p: Part<T>, what: string, render: (v: T) => Node): void => {
+    if (p.data !== null) {
+      replace(box, render(p.data));
+      box.dataset.loadedAt = String(Date.now());
+    } else if (box.dataset.loadedAt === undefined) {
+      replace(
+        box,
+        partNote(p as Part<unknown>, what, () => void read(true)),
+      );
+    }
+  };
+
+  const show = (ov: MarketOverview, fresh: boolean): void => {
+    noteMarketState(ov.market);
+    if (ov.breadth.as_of) noteAsOf(ov.breadth.as_of);
+    const levelsNow = ov.indices.data ?? [];
+    part(levels, ov.indices, 'index levels', (rows) => indexTable(rows, ov.indices.as_of));
+    part(breadthBox, ov.breadth, 'market breadth', (b) => breadthPanel(b as Breadth));
+    const streamed: string[] = [];
+    MOVER_KINDS.forEach((k, i) => {
+      const rows = (ov.movers.data?.[k.by] ?? null) as Mover[] | null;
+      rows?.forEach((r) => streamed.push(r.symbol));
+      part(moverBoxes[i]!, { ...ov.movers, data: rows }, k.what, (r) => moverList(r, k));
+    });
+    if (streamed.length > 0) watch(streamed);
+    if (ov.sectors.data) learnSectorNames(ov.sectors.data);
+    part(sectorPanel, ov.sectors, 'sectors', sectorTable);
+    if (fresh) showIndex(ov, levelsNow);
+    else updateHero(hero, levelsNow);
+  };
+
+  const showIndex = (ov: MarketOverview, all: IndexLevel[]): void => {
     chart?.destroy();
     chart = undefined;
-    const level = all.find((l) => l.index === name) ?? all[0];
-    if (!level) return replace(hero, h('p', {}, 'No index levels are available.'));
+    const level = all.find((l) => l.index === ov.index.code) ?? all[0];
+    if (!level) {
+      if (hero.dataset.loadedAt === undefined)
+        replace(
+          hero,
+          partNote(ov.indices, 'index levels', () => void read(true)),
+        );
+      return;
+    }
+    hero.dataset.index = level.index;
+    hero.dataset.loadedAt = String(Date.now());
     const picker = h(
       'select',
       {
@@ -110,12 +155,11 @@ export function marketView(main: HTMLElement): () => void {
         onchange: (e: Event) => {
           const v = (e.target as HTMLSelectElement).value;
           localStorage.setItem(CHOSEN_KEY, v);
-          showIndex(v);
+          void read(true);
         },
       },
       all.map((l) => h('option', { value: l.index, selected: l.index === level.index }, l.index)),
     );
-    const dir = direction(level.change);
     const host = h('div', { class: 'hero-chart' });
     const contrib = h('div', { class: 'contrib-box' });
     replace(
@@ -130,48 +174,39 @@ export function marketView(main: HTMLElement): () => void {
           { class: 'hero-level', 'data-index': level.index },
           h('span', { class: 'level' }, fmtPrice(level.current)),
           ' ',
-          h(
-            'span',
-            { class: `hero-change ${dir}` },
-            h('span', { 'aria-hidden': 'true' }, `${arrow(level.change)} `),
-            h('span', { class: 'sr-only' }, `${SPOKEN_DIRECTION[dir]} `),
-            `${fmtSigned(level.change)} (${fmtPct(level.change_pct)})`,
-          ),
+          heroChange(level),
         ),
         h('p', { class: 'hero-range' }, `Day high ${fmtPrice(level.high)} · low ${fmtPrice(level.low)}`),
       ),
       host,
       contrib,
     );
-    void drawIndexChart(host, level);
-    void load(
-      contrib,
-      `${level.index} contributions`,
-      async () => (await indexConstituents(level.index)).data,
-      (rows) => contributors(level.index, rows),
-    );
+    void drawIndexChart(host, level, ov.index.intraday as Part<IntradayBar[]>);
+    const members = ov.index.constituents as Part<IndexConstituent[]>;
+    if (members.data) replace(contrib, contributors(level.index, members.data));
+    else replace(contrib, partNote(members, `${level.index} contributions`));
   };
 
-  const drawIndexChart = async (host: HTMLElement, level: IndexLevel): Promise<void> => {
+  const drawIndexChart = async (
+    host: HTMLElement,
+    level: IndexLevel,
+    bars: Part<IntradayBar[]>,
+  ): Promise<void> => {
     const baseline = level.current !== null && level.change !== null ? level.current - level.change : null;
     const label = (what: string): void =>
       host.setAttribute('aria-label', `${level.index} ${what}; level ${fmtPrice(level.current)}`);
     host.setAttribute('role', 'img');
-    try {
-      const bars = intradayPoints((await indexIntraday(level.index)).data);
+    const points = intradayPoints(bars.data ?? []);
+    if (points.length > 1) {
+      label('today, every 5 minutes');
+      host.dataset.chart = 'intraday';
+      // The charting library is loaded only when there is something to draw.
+      const { createLineChart } = await import('../line-chart.ts');
       if (disposed || !host.isConnected) return;
-      if (bars.length > 1) {
-        label('today, every 5 minutes');
-        host.dataset.chart = 'intraday';
-        // The charting library is loaded only when there is something to draw.
-        const { createLineChart } = await import('../line-chart.ts');
-        if (disposed || !host.isConnected) return;
-        chart = createLineChart(host, bars, { baseline, intraday: true });
-        return;
-      }
-    } catch (err) {
-      if (!(err instanceof NotAvailable)) return note(host, 'The intraday chart could not be loaded.');
+      chart = createLineChart(host, points, { baseline, intraday: true });
+      return;
     }
+    // No bars today (before the open, a holiday): the daily closes, asked for only then.
     try {
       const days = dailyPoints((await indexHistory(level.index)).data).slice(-130);
       if (disposed || !host.isConnected) return;
@@ -189,36 +224,43 @@ export function marketView(main: HTMLElement): () => void {
     note(host, 'No intraday chart for this index yet.');
   };
 
-  void load(
-    hero,
-    'index levels',
-    async () => (await indexLevels()).data,
-    (rows) => {
-      all = rows;
-      queueMicrotask(() => !disposed && showIndex(chosen()));
-      return h('p', { class: 'loading' }, '');
-    },
-  );
-  void load(
-    levels,
-    'index levels',
-    async () => (await indexLevels()).data,
-    (rows) => indexTable(rows),
-  );
-  void load(breadthBox, 'market breadth', dayBreadth, breadthPanel);
-  const streamed = new Set<string>();
-  MOVER_KINDS.forEach((k, i) => {
-    void load(
-      moverBoxes[i]!,
-      k.what,
-      () => dayMovers(k.by, MOVERS_SHOWN),
-      (rows) => {
-        rows.forEach((r) => streamed.add(r.symbol));
-        if (i === MOVER_KINDS.length - 1) stopStream = streamQuotes([...streamed]);
-        return moverList(rows, k);
-      },
-    );
-  });
+  let refresh: ReturnType<typeof setTimeout> | undefined;
+  let shownAt: number | undefined;
+  // Where a failed read says so, above the panels (which keep their numbers).
+  const statusLine = h('div', { class: 'view-banner' });
+  main.querySelector('.market-top')?.before(statusLine);
+  for (const box of [hero, breadthBox, levels, ...moverBoxes, sectorPanel])
+    replace(box, h('p', { class: 'loading', role: 'status' }, 'Loading…'));
+
+  /** Reads the overview (`again`: not the page's shared copy) and draws it; a failure keeps what is shown. */
+  const read = async (again: boolean): Promise<void> => {
+    clearTimeout(refresh);
+    let next = REFRESH_MS;
+    try {
+      const ov = (await marketOverview(chosen(), again)).data;
+      if (disposed) return;
+      replace(statusLine);
+      show(ov, shownAt === undefined || hero.dataset.index !== ov.index.code);
+      shownAt = Date.now();
+      // A part that will follow is asked for when the service said, if that is sooner.
+      const parts = [ov.indices, ov.breadth, ov.movers, ov.sectors, ov.index.intraday, ov.index.constituents];
+      next = Math.min(next, retryDelayMs(parts as Part<unknown>[]) ?? next);
+    } catch (err) {
+      if (disposed) return;
+      const retry = (): void => void read(true);
+      if (shownAt === undefined) {
+        replace(statusLine, failureBox(err, 'the market', retry));
+        for (const box of [hero, breadthBox, levels, ...moverBoxes, sectorPanel]) replace(box);
+      } else {
+        replace(statusLine, keptNote(err, 'the market', shownAt, retry));
+      }
+      // The box or note above asks again by itself (or offers to); no timed refresh meanwhile.
+      next = 0;
+    }
+    if (!disposed && next > 0) refresh = setTimeout(() => void read(true), next);
+  };
+  void read(false);
+
   void load(
     screenerPanel,
     'the screener',
@@ -226,39 +268,23 @@ export function marketView(main: HTMLElement): () => void {
     ({ rows, names }) =>
       screener(rows, { sectorNames: names, caption: 'Screener: every listed symbol', open: openSymbol }),
   );
-  void load(sectorPanel, 'sectors', async () => (await sectors()).data, sectorTable);
-
-  // A page kept open all day: the numbers are re-read every minute (the service answers from its
-  // cache, so this costs the portal nothing until the data is due for a refresh anyway).
-  const refresh = setInterval(() => {
-    void load(
-      levels,
-      'index levels',
-      async () => (await indexLevels()).data,
-      (rows) => {
-        all = rows;
-        updateHero(hero, rows);
-        return indexTable(rows);
-      },
-    );
-    void load(breadthBox, 'market breadth', dayBreadth, breadthPanel);
-    MOVER_KINDS.forEach(
-      (k, i) =>
-        void load(
-          moverBoxes[i]!,
-          k.what,
-          () => dayMovers(k.by, MOVERS_SHOWN),
-          (rows) => moverList(rows, k),
-        ),
-    );
-  }, REFRESH_MS);
 
   return () => {
     disposed = true;
-    clearInterval(refresh);
+    clearTimeout(refresh);
     chart?.destroy();
-    stopStream();
   };
+}
+
+function heroChange(level: IndexLevel): HTMLElement {
+  const dir = direction(level.change);
+  return h(
+    'span',
+    { class: `hero-change ${dir}` },
+    h('span', { 'aria-hidden': 'true' }, `${arrow(level.change)} `),
+    h('span', { class: 'sr-only' }, `${SPOKEN_DIRECTION[dir]} `),
+    `${fmtSigned(level.change)} (${fmtPct(level.change_pct)})`,
+  );
 }
 
 /** The hero's level and change, rewritten in place (its chart stays). */
@@ -266,18 +292,9 @@ function updateHero(hero: HTMLElement, rows: IndexLevel[]): void {
   const el = hero.querySelector<HTMLElement>('.hero-level');
   const level = rows.find((l) => l.index === el?.dataset.index);
   if (!el || !level) return;
-  const dir = direction(level.change);
   const value = el.querySelector('.level');
   if (value) value.textContent = fmtPrice(level.current);
-  el.querySelector('.hero-change')?.replaceWith(
-    h(
-      'span',
-      { class: `hero-change ${dir}` },
-      h('span', { 'aria-hidden': 'true' }, `${arrow(level.change)} `),
-      h('span', { class: 'sr-only' }, `${SPOKEN_DIRECTION[dir]} `),
-      `${fmtSigned(level.change)} (${fmtPct(level.change_pct)})`,
-    ),
-  );
+  el.querySelector('.hero-change')?.replaceWith(heroChange(level));
 }
 
 function note(host: HTMLElement, text: string): void {

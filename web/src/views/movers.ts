@@ -47,7 +47,11 @@ export function moverList(rows: Mover[], kind: MoverKindInfo): HTMLElement {
           ),
           h('td', { class: 'num', 'data-live': r.symbol, 'data-field': 'price' }, fmtPrice(r.price)),
           kind.by === 'active'
-            ? h('td', { class: 'num', 'data-live': r.symbol, 'data-field': 'volume' }, fmtCompact(r.volume))
+            ? h(
+                'td',
+                { class: 'num', 'data-live': r.symbol, 'data-field': 'volume', 'data-format': 'compact' },
+                fmtCompact(r.volume),
+              )
             : h(
                 'td',
                 {

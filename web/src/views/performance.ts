@@ -3,7 +3,7 @@
 // closes). Hidden when the service has no such endpoint.
 import { NotAvailable } from '../api.ts';
 import { stockPerformance, type Performance } from '../data.ts';
-import { h, replace } from '../dom.ts';
+import { h, replace, whenVisible } from '../dom.ts';
 import { DASH, fmtPct, fmtPrice } from '../format.ts';
 import { load } from '../load.ts';
 
@@ -11,28 +11,36 @@ export function performanceSection(symbol: string): { el: HTMLElement; destroy: 
   const box = h('div', { class: 'panel' });
   const el = h(
     'section',
-    { 'aria-labelledby': 'performance-heading', hidden: true },
+    { 'aria-labelledby': 'performance-heading' },
     h('h2', { id: 'performance-heading' }, 'Performance'),
     box,
   );
-  void load(
-    box,
-    'performance',
-    async () => {
-      try {
-        return (await stockPerformance(symbol)).data;
-      } catch (err) {
-        if (!(err instanceof NotAvailable)) el.hidden = false;
-        throw err;
-      }
+  const stopWatching = whenVisible(el, () => {
+    void load(
+      box,
+      'performance',
+      async () => {
+        try {
+          return (await stockPerformance(symbol)).data;
+        } catch (err) {
+          if (err instanceof NotAvailable) el.hidden = true;
+          throw err;
+        }
+      },
+      (p) => {
+        el.hidden = false;
+        return performanceTable(p);
+      },
+      { missing: () => h('span') },
+    );
+  });
+  return {
+    el,
+    destroy: () => {
+      stopWatching();
+      replace(el);
     },
-    (p) => {
-      el.hidden = false;
-      return performanceTable(p);
-    },
-    { missing: () => h('span') },
-  );
-  return { el, destroy: () => replace(el) };
+  };
 }
 
 const pctOrWhy = (v: number | null | undefined, why?: string | null): Node =>

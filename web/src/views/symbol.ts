@@ -1,9 +1,13 @@
 // One symbol: a header with its price (live when the service streams), the day's range, the
 // circuit-breaker band and the 52-week range; its chart (today's intraday, and daily candles over
 // 1M … All, raw or adjusted for corporate actions); flagged days; profile, announcements and
-// financial reports where the service has them.
+// financial reports. Everything comes from ONE request (GET /stocks/{symbol}/overview); a part the
+// service could not fetch yet is marked with when it will be, and the page asks again then by
+// itself. Only a longer range than a year or the adjusted prices cost a request of their own.
 import type { HistoricalRow } from 'psx-market-data-client';
 import { priceLimitBand } from '../../../src/market/price-limit.ts';
+import { ServiceError } from '../api.ts';
+import { noteAsOf } from '../asof.ts';
 import {
   chartableRows,
   intradayPoints,
@@ -15,15 +19,16 @@ import {
 import type { PriceChart } from '../chart.ts';
 import {
   adjustedHistory,
-  corporateActions,
   history,
-  quote,
   sectorNames,
-  stockIntraday,
+  stockOverview,
   type CorporateAction,
   type FullQuote,
+  type IntradayBar,
+  type Part,
+  type StockOverview,
 } from '../data.ts';
-import { h } from '../dom.ts';
+import { h, replace } from '../dom.ts';
 import {
   arrow,
   direction,
@@ -37,21 +42,33 @@ import {
   SPOKEN_DIRECTION,
 } from '../format.ts';
 import type { LineChart } from '../line-chart.ts';
-import { streamQuotes } from '../live.ts';
-import { load } from '../load.ts';
+import { onQuote, watch } from '../live.ts';
+import { failureBox, load } from '../load.ts';
+import { noteMarketState } from '../status.ts';
+import { isSymbol, notASymbol } from '../symbols.ts';
 import { companySections } from './company.ts';
-import { performanceSection } from './performance.ts';
 import { indicatorSection } from './indicators.ts';
+import { partNote, retryDelayMs } from './parts.ts';
+import { performanceSection } from './performance.ts';
 
 const DEFAULT_RANGE: RangeId = '1Y';
+/** Ranges the overview's year of daily bars covers; longer ones load the whole history. */
+const IN_OVERVIEW: ReadonlySet<string> = new Set(['1M', '6M', '1Y']);
+/** A quote without the company page's facts is asked for again this soon (the service fetches it). */
+const EXTRAS_AGAIN_MS = 2_500;
 type Mode = 'raw' | 'adjusted';
+type PartName = Exclude<keyof StockOverview, 'symbol' | 'market'>;
 
-export function symbolView(main: HTMLElement, rawSymbol: string): () => void {
+export function symbolView(main: HTMLElement, rawSymbol: string): (() => void) | void {
+  if (!isSymbol(rawSymbol)) return notASymbol(main, rawSymbol);
   const symbol = rawSymbol.toUpperCase();
   const subtitle = h('p', { class: 'subtitle' });
+  const banner = h('div', { class: 'view-banner' });
   const quotePanel = h('div', { class: 'panel quote-panel' });
   const historyPanel = h('div', { class: 'panel chart-panel' });
-  const company = companySections(symbol);
+  const company = companySections();
+  // Below the chart and asked for only once scrolled into view: a click through symbols costs
+  // one overview each, not three requests.
   const performance = performanceSection(symbol);
   const indicators = indicatorSection(symbol, monthsBefore(new Date().toISOString().slice(0, 10), 12));
   main.append(
@@ -63,6 +80,7 @@ export function symbolView(main: HTMLElement, rawSymbol: string): () => void {
       symbol,
     ),
     h('div', { class: 'symbol-title' }, h('h1', { tabindex: '-1' }, symbol), subtitle),
+    banner,
     h('section', { 'aria-label': 'Quote' }, quotePanel),
     h(
       'section',
@@ -74,20 +92,7 @@ export function symbolView(main: HTMLElement, rawSymbol: string): () => void {
     performance.el,
     company.el,
   );
-
-  let rows52: HistoricalRow[] = [];
-  let lastQuote: FullQuote | undefined;
-  const quoteLoaded = load(
-    quotePanel,
-    'the quote',
-    async () => ({ q: (await quote(symbol)).data, names: await sectorNames() }),
-    ({ q, names }) => {
-      lastQuote = q;
-      subtitle.textContent = q.name ?? '';
-      return quoteCard(q, q.sector_code ? (names.get(Number(q.sector_code)) ?? q.sector_code) : null, rows52);
-    },
-  );
-  const stopStream = streamQuotes([symbol]);
+  watch([symbol]);
 
   let daily: PriceChart | undefined;
   let intraday: LineChart | undefined;
@@ -95,38 +100,150 @@ export function symbolView(main: HTMLElement, rawSymbol: string): () => void {
   let mode: Mode = 'raw';
   let range: RangeId | '1D' = DEFAULT_RANGE;
   let actions: CorporateAction[] = [];
-  let actionsKnown = false;
+  let adjustable = false;
+  let yearRows: HistoricalRow[] = [];
+  let fullRows: HistoricalRow[] | undefined;
+  let dayBars: IntradayBar[] = [];
+  let lastQuote: FullQuote | undefined;
+  let sectorName: string | null = null;
+  let again: ReturnType<typeof setTimeout> | undefined;
+  let extrasAsked = 0;
+  /** Parts already on screen: a later answer does not redraw them (the chart keeps its place). */
+  const shown = new Set<PartName>();
 
-  const drawHistory = (): Promise<unknown> =>
+  // Streamed prices also go into the quote kept for redraws (the band's fallback, the 1D baseline).
+  const stopQuotes = onQuote((q) => {
+    if (q.symbol === symbol && lastQuote) lastQuote = { ...lastQuote, ...pickLive(q) };
+  });
+
+  const show = (ov: StockOverview, asOf: string | null, stale: boolean): void => {
+    const q = ov.quote;
+    if (q.data) {
+      noteAsOf(q.data.as_of ?? asOf, stale);
+      const fresh = q.data as FullQuote;
+      const hadExtras = lastQuote?.extras_as_of != null;
+      if (!shown.has('quote') || (!hadExtras && fresh.extras_as_of != null)) {
+        lastQuote = lastQuote ? { ...fresh, ...pickLive(lastQuote) } : fresh;
+        subtitle.textContent = fresh.name ?? '';
+        replace(quotePanel, quoteCard(lastQuote, sectorName, yearRows));
+        shown.add('quote');
+        if (sectorName === null && fresh.sector_code) void nameSector(fresh.sector_code);
+      }
+    } else if (!shown.has('quote')) {
+      replace(quotePanel, partNote(q, 'the quote'));
+    }
+    if (!shown.has('corporate_actions') && ov.corporate_actions.data) {
+      actions = ov.corporate_actions.data as CorporateAction[];
+      adjustable = true;
+      shown.add('corporate_actions');
+      if (shown.has('history')) shown.delete('history'); // redrawn with the actions marked
+    }
+    if (ov.intraday.data && !shown.has('intraday')) {
+      dayBars = ov.intraday.data as IntradayBar[];
+      shown.add('intraday');
+      historyPanel
+        .querySelector<HTMLElement>('[data-range="1D"]')
+        ?.toggleAttribute('hidden', intradayPoints(dayBars).length < 2);
+    }
+    if (ov.history.data && !shown.has('history')) {
+      yearRows = ov.history.data as HistoricalRow[];
+      shown.add('history');
+      drawRows(fullRows ?? yearRows);
+      if (lastQuote && lastQuote.week52_low == null) {
+        const card = quotePanel.querySelector('[data-fact="52-week range"] dd');
+        if (card) card.textContent = range52(lastQuote, yearRows);
+      }
+    } else if (!ov.history.data && !shown.has('history')) {
+      replace(historyPanel, partNote(ov.history, 'the price history'));
+    }
+    for (const name of ['profile', 'announcements', 'financials', 'reports'] as const) {
+      if (shown.has(name)) continue;
+      if (company.show(name, ov[name] as Part<never>)) shown.add(name);
+    }
+    scheduleAgain(ov);
+  };
+
+  const nameSector = async (code: string): Promise<void> => {
+    const names = await sectorNames();
+    sectorName = names.get(Number(code)) ?? null;
+    if (!sectorName || !lastQuote || disposed) return;
+    replace(quotePanel, quoteCard(lastQuote, sectorName, yearRows));
+  };
+
+  /** Asks for the overview again when a part said when it will be there (or the extras are due). */
+  const scheduleAgain = (ov: StockOverview): void => {
+    clearTimeout(again);
+    let wait = retryDelayMs((Object.values(ov) as unknown[]).filter(isPart));
+    const q = ov.quote.data as FullQuote | null;
+    if (q && q.extras_as_of == null && ov.profile.data && extrasAsked < 2) {
+      extrasAsked++;
+      wait = Math.min(wait ?? Infinity, EXTRAS_AGAIN_MS);
+    }
+    if (wait === null || !Number.isFinite(wait)) return;
+    again = setTimeout(() => void fetchOverview(true), wait);
+  };
+
+  const fetchOverview = async (fresh = false): Promise<void> => {
+    try {
+      const { data, asOf, stale } = await stockOverview(symbol, fresh);
+      if (disposed) return;
+      replace(banner);
+      noteMarketState(data.market);
+      show(data, asOf, stale);
+    } catch (err) {
+      if (disposed) return;
+      failed(err);
+    }
+  };
+
+  /** The whole request failed: one message for the page, never one per panel. */
+  const failed = (err: unknown): void => {
+    if (err instanceof ServiceError && err.status === 404) {
+      for (const el of [quotePanel, historyPanel, company.el]) el.closest('section')?.remove();
+      company.el.remove();
+      performance.destroy();
+      indicators.destroy();
+      replace(
+        banner,
+        h(
+          'div',
+          { class: 'notice', role: 'status' },
+          h('p', {}, `${symbol} is not a symbol the exchange lists.`),
+          h('p', {}, 'Search by company name or symbol above, or go back to the market.'),
+        ),
+      );
+      return;
+    }
+    const anyShown = shown.size > 0;
+    replace(
+      banner,
+      failureBox(err, anyShown ? 'the rest of this page' : symbol, () => void fetchOverview(true)),
+    );
+    if (!anyShown) replace(quotePanel);
+  };
+
+  replace(quotePanel, h('p', { class: 'loading', role: 'status' }, `Loading ${symbol}…`));
+  void fetchOverview();
+
+  const drawRows = (rows: HistoricalRow[]): void => {
+    const block = historyBlock(rows);
+    replace(historyPanel, block.el);
+    queueMicrotask(() => {
+      if (!disposed) void block.mount();
+    });
+  };
+
+  /** Rows for a range or mode the overview's year does not cover: one request, on demand. */
+  const drawLoaded = (): Promise<unknown> =>
     load(
       historyPanel,
-      mode === 'adjusted' ? 'the adjusted price history' : 'the price history',
+      mode === 'adjusted' ? 'the adjusted price history' : 'the whole price history',
       async () => {
-        const rows =
-          mode === 'adjusted' ? (await adjustedHistory(symbol)).data : (await history(symbol)).data;
-        if (!actionsKnown) {
-          actionsKnown = true;
-          try {
-            actions = (await corporateActions(symbol)).data;
-            adjustable = true;
-          } catch {
-            // No corporate-actions endpoint (or it failed): raw prices only, no toggle.
-            actions = [];
-          }
-        }
-        return rows;
+        if (mode === 'adjusted') return (await adjustedHistory(symbol)).data;
+        fullRows ??= (await history(symbol)).data;
+        return fullRows;
       },
       (rows) => {
-        if (mode === 'raw') {
-          rows52 = rows;
-          // The 52-week range needs the history when the quote does not carry it.
-          if (lastQuote && lastQuote.week52_low == null) {
-            void quoteLoaded.then(() => {
-              const card = quotePanel.querySelector('[data-fact="52-week range"] dd');
-              if (card) card.textContent = range52(lastQuote!, rows52);
-            });
-          }
-        }
         const block = historyBlock(rows);
         queueMicrotask(() => {
           if (!disposed) void block.mount();
@@ -134,8 +251,6 @@ export function symbolView(main: HTMLElement, rawSymbol: string): () => void {
         return block.el;
       },
     );
-  let adjustable = false;
-  void drawHistory();
 
   function historyBlock(rows: HistoricalRow[]): { el: HTMLElement; mount: () => Promise<void> } {
     daily?.destroy();
@@ -146,14 +261,15 @@ export function symbolView(main: HTMLElement, rawSymbol: string): () => void {
     const indexOf = new Map(onChart.map((r, i) => [r.date, i]));
     const host = h('div', { class: 'chart', role: 'img' });
     const dayHost = h('div', { class: 'chart-canvas intraday-canvas', hidden: true, role: 'img' });
+    const dayPoints = intradayPoints(dayBars);
     const oneDay = h(
       'button',
       {
         type: 'button',
-        'aria-pressed': 'false',
+        'aria-pressed': String(range === '1D'),
         'aria-label': 'Show today',
         'data-range': '1D',
-        hidden: true,
+        hidden: dayPoints.length < 2,
       },
       '1D',
     );
@@ -184,28 +300,22 @@ export function symbolView(main: HTMLElement, rawSymbol: string): () => void {
         const id = b.dataset.range as RangeId | '1D';
         range = id;
         press(id);
-        if (id === '1D') void showIntraday();
-        else showDaily(id);
+        if (id === '1D') return void showIntraday();
+        // A longer range than the overview's year: the whole history, once.
+        if (mode === 'raw' && !IN_OVERVIEW.has(id) && fullRows === undefined) return void drawLoaded();
+        showDaily(id);
       }),
-    );
-    // Today's bars, when the service has them: the 1D button appears once they are known.
-    let dayPoints: ReturnType<typeof intradayPoints> = [];
-    void stockIntraday(symbol).then(
-      (r) => {
-        dayPoints = intradayPoints(r.data);
-        oneDay.hidden = dayPoints.length < 2;
-      },
-      () => undefined,
     );
     const showIntraday = async (): Promise<void> => {
       host.hidden = true;
       dayHost.hidden = false;
-      if (!intraday && dayPoints.length > 1) {
+      const points = intradayPoints(dayBars);
+      if (!intraday && points.length > 1) {
         const prev = lastQuote?.ldcp ?? null;
         dayHost.setAttribute('aria-label', `${symbol} today, every 5 minutes, against the previous close`);
         const { createLineChart } = await import('../line-chart.ts');
         if (disposed || intraday) return;
-        intraday = createLineChart(dayHost, dayPoints, { baseline: prev, intraday: true });
+        intraday = createLineChart(dayHost, points, { baseline: prev, intraday: true });
       }
     };
 
@@ -223,7 +333,8 @@ export function symbolView(main: HTMLElement, rawSymbol: string): () => void {
                 onclick: () => {
                   if (mode === m) return;
                   mode = m;
-                  void drawHistory();
+                  if (m === 'raw' && fullRows === undefined) drawRows(yearRows);
+                  else void drawLoaded();
                 },
               },
               m === 'raw' ? 'As traded' : 'Adjusted',
@@ -291,13 +402,26 @@ export function symbolView(main: HTMLElement, rawSymbol: string): () => void {
 
   return () => {
     disposed = true;
-    stopStream();
+    clearTimeout(again);
+    stopQuotes();
     daily?.destroy();
     intraday?.destroy();
     company.destroy();
     performance.destroy();
     indicators.destroy();
   };
+}
+
+const isPart = (v: unknown): v is Part<unknown> =>
+  typeof v === 'object' && v !== null && 'error' in v && 'as_of' in v;
+
+/** What the stream changes in a quote. */
+function pickLive(q: FullQuote): Partial<FullQuote> {
+  const out: Partial<FullQuote> = {};
+  for (const k of ['price', 'change', 'change_pct', 'volume', 'high', 'low', 'as_of'] as const) {
+    if (q[k] !== undefined) (out as Record<string, unknown>)[k] = q[k];
+  }
+  return out;
 }
 
 /** Resolves once `el` is at least partly on screen. */
@@ -351,7 +475,7 @@ function flaggedList(
       h(
         'ul',
         { class: 'reasons' },
-        r.anomaly_reasons.map((code) => h('li', {}, h('code', {}, code), ` ${reasonText(code)}`)),
+        r.anomaly_reasons.map((code) => h('li', { 'data-reason': code }, reasonText(code))),
       ),
       i === undefined
         ? null
@@ -430,11 +554,25 @@ function quoteCard(q: FullQuote, sectorName: string | null, rows: HistoricalRow[
         h(
           'span',
           { class: `quote-change ${dir}` },
-          h('span', { 'aria-hidden': 'true' }, `${arrow(q.change)} `),
+          h(
+            'span',
+            {
+              'aria-hidden': 'true',
+              'data-live': q.symbol,
+              'data-field': 'change',
+              'data-format': 'arrow',
+              'data-plain': '',
+            },
+            `${arrow(q.change)} `,
+          ),
           h('span', { class: 'sr-only' }, `${SPOKEN_DIRECTION[dir]} `),
-          h('span', { 'data-live': q.symbol, 'data-field': 'change' }, fmtSigned(q.change)),
+          h('span', { 'data-live': q.symbol, 'data-field': 'change', 'data-plain': '' }, fmtSigned(q.change)),
           ' (',
-          h('span', { 'data-live': q.symbol, 'data-field': 'change_pct' }, fmtPct(q.change_pct)),
+          h(
+            'span',
+            { 'data-live': q.symbol, 'data-field': 'change_pct', 'data-plain': '' },
+            fmtPct(q.change_pct),
+          ),
           ')',
         ),
       ),

@@ -1,0 +1,99 @@
+// The overviews: a symbol's page and the market's page, each in one request (src/market/*-overview.ts).
+// As CSV an overview is its main list: a symbol's daily bars, the market's index levels.
+import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import {
+  DEFAULT_OVERVIEW_INDEX,
+  DEFAULT_OVERVIEW_MOVERS,
+  marketOverview,
+  MAX_OVERVIEW_MOVERS,
+  type MarketOverviewT,
+} from '../../market/market-overview.ts';
+import { HistoricalRow, IndexLevel } from '../../market/models.ts';
+import { stockOverview, type StockOverviewT } from '../../market/stock-overview.ts';
+import { columnsOf, errorResponses, FormatQuery, query, singleEnvelope, SymbolParam } from '../schemas.ts';
+import type { RouteDeps } from './deps.ts';
+
+const PARTS =
+  'Each part is settled on its own and carries `{data, as_of, error}`: a part that could not be had (this client’s budget of exchange fetches spent, the portal down with nothing cached, a page that could not be read) has `data: null` and an `error` in the envelope’s terms with `retry_at`, when it is worth asking again; the rest is served, so an overview is never refused as a whole for one part (only the request limit itself answers 429). An answer with a missing part is fresh only until its `retry_at`.';
+
+export async function overviewRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {
+  const r = app.withTypeProvider<TypeBoxTypeProvider>();
+  const { datasets, respond, contextOf } = deps;
+  const clock = {
+    now: deps.marketClock?.now ?? Date.now,
+    followMarketClock: deps.marketClock?.followMarketClock ?? true,
+  };
+
+  r.get(
+    '/stocks/:symbol/overview',
+    {
+      schema: {
+        operationId: 'getStockOverview',
+        summary: 'Everything about a symbol in one request',
+        description: `The quote (with the company page's circuit breaker, 52-week range and bid/ask: a cold company page is waited for up to 1.5 s), profile, the last 365 days of daily bars, today's 5-minute bars, corporate actions, the newest 10 announcements, annual financials and the filed reports, and the market state. ${PARTS} As CSV: the daily bars (the HistoricalRow columns).`,
+        tags: ['stocks'],
+        params: SymbolParam,
+        querystring: FormatQuery,
+        response: {
+          200: singleEnvelope('StockOverview', 'the overview; meta.as_of is the oldest of its parts'),
+          ...errorResponses({ 404: 'unknown symbol' }),
+        },
+      },
+    },
+    async (req, reply) => {
+      const answer = await stockOverview(datasets, req.params.symbol, contextOf(req), clock);
+      return respond.send(req, reply, answer, {
+        filename: `${answer.data.symbol}-overview-history`,
+        columns: columnsOf(HistoricalRow),
+        rows: (data) => (data as StockOverviewT).history.data ?? [],
+      });
+    },
+  );
+
+  r.get(
+    '/market/overview',
+    {
+      schema: {
+        operationId: 'getMarketOverview',
+        summary: 'The market at a glance in one request',
+        description: `Index levels, breadth, the top gainers, losers and most active, the sector summary, the market state, and one index's 5-minute bars and constituents. ${PARTS} As CSV: the index levels (the IndexLevel columns).`,
+        tags: ['market'],
+        querystring: query({
+          index: Type.Optional(
+            Type.String({
+              minLength: 1,
+              maxLength: 32,
+              description: `the index whose intraday bars and constituents are included; default ${DEFAULT_OVERVIEW_INDEX}`,
+            }),
+          ),
+          movers: Type.Optional(
+            Type.Integer({
+              minimum: 1,
+              maximum: MAX_OVERVIEW_MOVERS,
+              description: `rows in each mover list; default ${DEFAULT_OVERVIEW_MOVERS}`,
+            }),
+          ),
+        }),
+        response: {
+          200: singleEnvelope('MarketOverview', 'the overview; meta.as_of is the oldest of its parts'),
+          ...errorResponses({ 404: 'unknown index' }),
+        },
+      },
+    },
+    async (req, reply) => {
+      const answer = await marketOverview(
+        datasets,
+        { index: req.query.index, movers: req.query.movers },
+        contextOf(req),
+        clock,
+      );
+      return respond.send(req, reply, answer, {
+        filename: 'market-overview-indices',
+        columns: columnsOf(IndexLevel),
+        rows: (data) => ((data as MarketOverviewT).indices.data as unknown[]) ?? [],
+      });
+    },
+  );
+}
