@@ -2,18 +2,19 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import prettier from 'eslint-config-prettier';
 
-// The layers of src/, top to bottom: http (server and routes) → market → cache, limits → time,
+// The layers of src/, top to bottom: http (server and routes) → market → archive, cache, limits → time,
 // exchange → proxy. A file may import from its own layer or lower ones, never higher, so the
 // direction a newcomer reads in the folders is the one the code has (CI fails a wrong-way import).
 // Type-only imports count too: they tie the files together just the same.
 const LAYERS = [
   { dir: 'http', above: [] },
   { dir: 'market', above: ['http'] },
+  { dir: 'archive', above: ['http', 'market'] },
   { dir: 'cache', above: ['http', 'market'] },
   { dir: 'limits', above: ['http', 'market'] },
-  { dir: 'time', above: ['http', 'market', 'cache', 'limits'] },
-  { dir: 'exchange', above: ['http', 'market', 'cache', 'limits'] },
-  { dir: 'proxy', above: ['http', 'market', 'cache', 'limits', 'time', 'exchange'] },
+  { dir: 'time', above: ['http', 'market', 'archive', 'cache', 'limits'] },
+  { dir: 'exchange', above: ['http', 'market', 'archive', 'cache', 'limits'] },
+  { dir: 'proxy', above: ['http', 'market', 'archive', 'cache', 'limits', 'time', 'exchange'] },
 ];
 
 const layerRules = LAYERS.filter((l) => l.above.length > 0).map(({ dir, above }) => ({
