@@ -23,6 +23,11 @@ import { ClientAddress } from './http/client-address.ts';
 import { contextBuilder, passthroughDisabled } from './http/request-context.ts';
 import { createResponder } from './http/respond.ts';
 import { LiveQuotes } from './stream/live-quotes.ts';
+import { openArchive } from './archive/open.ts';
+import { MarketArchive } from './market/archive.ts';
+import { Archiver } from './archiver/archiver.ts';
+import { RedisLease, soleLease } from './archiver/lease.ts';
+import { ArchiveMetrics } from './archiver/metrics.ts';
 
 export interface Service {
   app: FastifyInstance;
@@ -32,6 +37,9 @@ export interface Service {
   metrics: Metrics;
   /** Open quote streams and their poller (GET /stream/quotes). */
   live: LiveQuotes;
+  /** The market's archive (docs/archive.md), and its archiver when ARCHIVE is on. */
+  archive: MarketArchive;
+  archiver: Archiver | undefined;
   readiness(): Readiness;
   /**
    * Once listening (main.ts calls it): warms the parsers (PARSER_WARM_UP) and compacts the heap.
@@ -156,6 +164,52 @@ export async function createService(
     },
   });
 
+  const archiveMetrics = new ArchiveMetrics(metrics.registry);
+  const archive = new MarketArchive({
+    store: await openArchive({ databaseUrl: config.archive.databaseUrl, dir: config.cache.dir }),
+    logger,
+    onDisagreements: (n) => archiveMetrics.disagreements.inc(n),
+    onRowsWritten: (n) => archiveMetrics.rowsWritten.inc(n),
+  });
+  // A shared store can go away on its own: looked at now and then, so readiness tells the truth
+  // even while nobody reads it.
+  const archivePing =
+    archive.backend === 'postgres'
+      ? setInterval(() => void archive.check().then((ok) => archiveMetrics.available.set(ok ? 1 : 0)), 10_000)
+      : undefined;
+  archivePing?.unref();
+  const globalBudget = config.budget.fetchesGlobalPerMinute;
+  const perIp = config.budget.fetchesPerIpPerMinute;
+  const archiver = config.archive.enabled
+    ? new Archiver({
+        archive,
+        datasets,
+        lease: redis ? new RedisLease(redis, 30_000) : soleLease,
+        // Its share of the global budget; its fetches also count as one client of the per-IP limit.
+        perMinute: Math.max(
+          1,
+          Math.min(
+            globalBudget > 0
+              ? Math.floor(globalBudget * config.archive.budgetShare)
+              : config.archive.fetchesPerMinuteUnlimited,
+            perIp > 0 ? perIp : Number.POSITIVE_INFINITY,
+          ),
+        ),
+        progressEvery: config.archive.progressEvery,
+        backoffMs: config.archive.backoffMs,
+        maxBackoffMs: config.archive.maxBackoffMs,
+        idleMs: config.archive.idleMs,
+        now,
+        logger,
+        onFetch: (outcome) => archiveMetrics.fetches.inc({ outcome }),
+        onProgress: (done, total) => {
+          archiveMetrics.symbolsDone.set(done);
+          archiveMetrics.symbolsTotal.set(total);
+        },
+        onBackoff: () => archiveMetrics.backoffs.inc(),
+      })
+    : undefined;
+
   let shuttingDown = false;
   const readiness = (): Readiness => {
     const storeOk = store.isHealthy();
@@ -164,6 +218,7 @@ export async function createService(
       ready: storeOk && !shuttingDown,
       store: storeOk ? 'ok' : 'failing',
       redis: redis ? (redis.available ? 'ok' : 'degraded') : 'disabled',
+      archive: archive.available ? 'ok' : 'unavailable',
       shuttingDown,
     };
   };
@@ -189,6 +244,7 @@ export async function createService(
     readiness,
     onRateLimited: () => metrics.rejections.inc({ limit: 'request_rate' }),
     live,
+    archive: { archive, archiver, now },
   });
 
   // Connecting overlapped everything above; a replica that listened before its link is up would
@@ -200,6 +256,8 @@ export async function createService(
     );
   }
 
+  archiver?.start();
+
   return {
     app,
     store,
@@ -207,6 +265,8 @@ export async function createService(
     datasets,
     metrics,
     live,
+    archive,
+    archiver,
     readiness,
     settle() {
       if (config.parserWarmUp) {
@@ -220,9 +280,12 @@ export async function createService(
       // Streams never finish on their own: they end first (a final comment each), so the server's
       // graceful close only waits for ordinary requests.
       await live.close();
+      clearInterval(archivePing);
+      await archiver?.stop();
       await app.close();
       await client.close();
       store.close();
+      await archive.close();
       await redis?.close();
     },
   };

@@ -362,12 +362,21 @@ async function putBars(
 
 async function putLevels(tx: Sql, levels: readonly IndexLevel[]): Promise<WriteResult> {
   const result: WriteResult = { inserted: 0, unchanged: 0, disagreements: [] };
+  if (levels.length === 0) return result;
+  const codes = [...new Set(levels.map((l) => l.index))];
+  const days = levels.map((l) => dayNumber(l.date));
+  const held = new Map<string, IndexLevel>();
+  const rows = await tx<
+    Array<IndexLevel & { code: string; day: number }>
+  >`SELECT code, day, open, high, low, close, volume
+    FROM archive_index_levels WHERE code = ANY(${tx.array(codes)}) AND day BETWEEN ${Math.min(...days)} AND ${Math.max(...days)}`;
+  for (const r of rows) held.set(`${r.code}|${r.day}`, r);
+  const fresh: Array<IndexLevel & { day: number }> = [];
   for (const l of levels) {
     const day = dayNumber(l.date);
-    const [stored] = await tx<
-      IndexLevel[]
-    >`SELECT open, high, low, close, volume FROM archive_index_levels WHERE code = ${l.index} AND day = ${day}`;
+    const stored = held.get(`${l.index}|${day}`);
     if (stored) {
+      // A closing page has no open and the daily series no high or low: only shared fields count.
       const both = (f: 'open' | 'high' | 'low' | 'close' | 'volume', a: IndexLevel, b: IndexLevel) =>
         a[f] === null || b[f] === null ? null : a[f];
       const pick = (a: IndexLevel, b: IndexLevel) => ({
@@ -382,10 +391,19 @@ async function putLevels(tx: Sql, levels: readonly IndexLevel[]): Promise<WriteR
       else result.disagreements.push(...diff);
       continue;
     }
-    await tx`INSERT INTO archive_index_levels (code, day, open, high, low, close, volume)
-      VALUES (${l.index}, ${day}, ${l.open}, ${l.high}, ${l.low}, ${l.close}, ${l.volume})`;
-    result.inserted++;
+    const row = { ...l, day };
+    held.set(`${l.index}|${day}`, row);
+    fresh.push(row);
   }
+  for (let i = 0; i < fresh.length; i += 5000) {
+    const c = fresh.slice(i, i + 5000);
+    const col = (f: 'open' | 'high' | 'low' | 'close' | 'volume') => tx.array(c.map((r) => r[f]) as number[]);
+    await tx`INSERT INTO archive_index_levels (code, day, open, high, low, close, volume)
+      SELECT * FROM unnest(${tx.array(c.map((r) => r.index))}::text[], ${tx.array(c.map((r) => r.day))}::int[],
+        ${col('open')}::float8[], ${col('high')}::float8[], ${col('low')}::float8[], ${col('close')}::float8[],
+        ${col('volume')}::float8[])`;
+  }
+  result.inserted += fresh.length;
   return result;
 }
 

@@ -20,6 +20,7 @@ import { indexRoutes } from './routes/indices.ts';
 import { marketRoutes } from './routes/market.ts';
 import { sectorRoutes } from './routes/sectors.ts';
 import { stockRoutes } from './routes/stocks.ts';
+import { archiveRoutes, archiveSchemas, type ArchiveDeps } from './routes/archive.ts';
 import type { RouteDeps } from './routes/deps.ts';
 import type { Readiness } from './routes/health.ts';
 import { EXPOSED_HEADERS, requestIdOf } from './common-headers.ts';
@@ -49,6 +50,8 @@ export interface AppOptions {
   onRateLimited?: () => void;
   /** Live quotes for GET /stream/quotes (absent: no stream route). */
   live?: LiveQuotes;
+  /** The market's archive for the whole-market endpoints (absent: no archive routes). */
+  archive?: ArchiveDeps;
 }
 
 export const API_VERSION = '0.1.0';
@@ -134,7 +137,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   // schemas are documentation only: compiling a fast-json-stringify serializer for each of them
   // would cost start-up time and memory for code that never runs.
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
-  for (const schema of [...namedSchemas, ...companySchemas, ...liveSchemas, ErrorEnvelope])
+  for (const schema of [...namedSchemas, ...companySchemas, ...liveSchemas, ...archiveSchemas, ErrorEnvelope])
     app.addSchema(schema);
 
   await app.register(swagger, {
@@ -233,6 +236,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(indexRoutes, opts.deps);
   await app.register(sectorRoutes, opts.deps);
   await app.register(marketRoutes, opts.deps);
+  if (opts.archive) await app.register(archiveRoutes, { ...opts.deps, ...opts.archive });
 
   // Every path answers only GET and HEAD; other methods get 405 with Allow (CORS owns OPTIONS).
   await app.register(async (scope) => {
