@@ -190,6 +190,8 @@ export async function archiveRoutes(app: FastifyInstance, deps: RouteDeps & Arch
       schema: {
         operationId: 'getArchiveStatus',
         summary: "The archive's contents and the backfill's progress",
+        description:
+          'Symbols backfilled of those listed, bars and trading days held, the backfill rate and estimated time left, the archiver’s share of the portal budget, the last closing record and the last error. Never cached: progress changes by the second.',
         tags: ['service'],
         querystring: FormatQuery,
         response: {
