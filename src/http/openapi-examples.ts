@@ -4,6 +4,7 @@
 // from the routes so the route files stay about behaviour; the values are the fake portal's
 // (dev/fake-portal), so whatever /docs shows can be reproduced with `npm run demo`.
 
+import { ARCHIVE_OPERATION_EXAMPLES } from './openapi-examples-archive.ts';
 import { COMPANY_OPERATION_EXAMPLES, ENGRO_QUOTE_EXTRAS } from './openapi-examples-company.ts';
 import type { ErrorExample, OperationExamples } from './openapi-example-types.ts';
 
@@ -542,6 +543,7 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
   },
   ...COMPANY_OPERATION_EXAMPLES,
   ...LIVE_EXAMPLES,
+  ...ARCHIVE_OPERATION_EXAMPLES,
   '/market/status': {
     params: {},
     request: '/market/status',

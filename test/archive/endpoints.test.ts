@@ -3,15 +3,15 @@
 // trading days and its status. Run against SQLite, and PostgreSQL when it is installed.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { startFakePortal, type FakePortal } from '../../dev/fake-portal/server.ts';
 import { http, startService, type RunningService } from '../helpers/service.ts';
+import { waitForBackfill } from '../helpers/archive.ts';
 import { postgresUnavailableReason, startPostgres, type TestPostgres } from '../helpers/postgres.ts';
 
 // Friday 2026-11-20, 17:00 Karachi: the fake market's day, after the close settled.
 const NOW = Date.parse('2026-11-20T12:00:00Z');
 
-export const ARCHIVE_ENV = {
+const ARCHIVE_ENV = {
   ARCHIVE: 'on',
   EXCHANGE_FETCH_LIMIT_GLOBAL: '6000',
   EXCHANGE_FETCH_LIMIT_PER_IP: '0',
@@ -20,19 +20,7 @@ export const ARCHIVE_ENV = {
   ARCHIVE_PROGRESS_EVERY: '10',
 };
 
-export async function waitForBackfill(url: string, timeoutMs = 60_000): Promise<Record<string, unknown>> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const res = await http(url, '/archive/status');
-    const s = res.json?.data;
-    if (s && s.archiver === 'idle' && s.symbols_total !== null && s.symbols_done === s.symbols_total)
-      return s;
-    if (Date.now() > until) throw new Error(`backfill did not finish: ${res.text}`);
-    await sleep(100);
-  }
-}
-
-function suite(name: string, env: () => Record<string, string>) {
+function suite(name: string, env: () => Record<string, string>, extra?: (svc: () => RunningService) => void) {
   describe(`archive endpoints: ${name}`, () => {
     let portal: FakePortal;
     let svc: RunningService;
@@ -140,6 +128,8 @@ function suite(name: string, env: () => Record<string, string>) {
         break_end: '14:30',
       });
     });
+
+    extra?.(() => svc);
   });
 }
 
@@ -154,5 +144,30 @@ describe('PostgreSQL archive', { skip: pgSkip }, () => {
   after(async () => {
     await pg?.destroy();
   });
-  suite('PostgreSQL', () => ({ DATABASE_URL: pg!.url }));
+  suite(
+    'PostgreSQL',
+    () => ({ DATABASE_URL: pg!.url }),
+    (svc) => {
+      test('PostgreSQL going away: the archive endpoints answer 503 not_ready, the rest keeps working', async () => {
+        const url = svc().url;
+        await pg!.stop();
+        try {
+          const daily = await http(url, '/market/daily?date=2026-11-18');
+          assert.equal(daily.status, 503);
+          assert.equal(daily.json.error.code, 'not_ready');
+          assert.ok(Number(daily.headers['retry-after']) > 0);
+          assert.match(daily.json.error.message, /archive is unavailable/);
+          assert.equal((await http(url, '/stocks/ENGRO/quote')).status, 200);
+          const ready = await http(url, '/health?ready=1');
+          assert.equal(ready.status, 200);
+          assert.equal(ready.json.data.archive, 'unavailable');
+        } finally {
+          await pg!.start();
+        }
+        const back = await http(url, '/market/daily?date=2026-11-18');
+        assert.equal(back.status, 200);
+        assert.equal((await http(url, '/health?ready=1')).json.data.archive, 'ok');
+      });
+    },
+  );
 });

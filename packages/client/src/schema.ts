@@ -737,6 +737,18 @@ export interface paths {
     /**
      * Every symbol's bar on one date
      * @description Grouped daily: each symbol's raw bar (as traded) on `date`, by symbol, from the archive. Narrow with index= (the index's current constituents), sector= (4-digit code) or symbols=. A date without a session is a 404 naming the previous and next trading days.
+     *
+     *     **Example request**
+     *
+     *     ```http
+     *     GET /market/daily?date=2026-11-19&symbols=ENGRO,HBL
+     *     ```
+     *
+     *     **Typed client**
+     *
+     *     ```ts
+     *     const { data, error } = await api.GET('/market/daily', { params: { query: { date: '2026-11-19', symbols: 'ENGRO,HBL' } } });
+     *     ```
      */
     get: operations['listMarketDaily'];
     put?: never;
@@ -757,6 +769,18 @@ export interface paths {
     /**
      * Many symbols' daily history as one panel
      * @description Up to 100 symbols' raw daily bars over [start, end]. layout=long (default): rows of DailyBar by symbol then date. layout=wide: one row per date with one column per symbol holding `field` (close by default); as CSV, `pandas.read_csv(url, index_col=0, parse_dates=True)` reads it as a panel. Symbols the archive holds are read from it; the rest come from the portal within the budget. meta.not_found lists symbols the exchange does not list, meta.incomplete those whose rows could not be had now (and why), meta.sources where each came from.
+     *
+     *     **Example request**
+     *
+     *     ```http
+     *     GET /historical?symbols=ENGRO,HBL,NOSUCH&start=2026-11-19&end=2026-11-19&layout=wide
+     *     ```
+     *
+     *     **Typed client**
+     *
+     *     ```ts
+     *     const { data, error } = await api.GET('/historical', { params: { query: { symbols: 'ENGRO,HBL', start: '2026-11-19', layout: 'wide' } } });
+     *     ```
      */
     get: operations['listPanel'];
     put?: never;
@@ -777,6 +801,18 @@ export interface paths {
     /**
      * Trading days, from the archive
      * @description The days the exchange traded within [from, to] (default: the last 365 days), derived from the archive (the portal publishes no holiday calendar), with the sessions’ hours of the current schedule.
+     *
+     *     **Example request**
+     *
+     *     ```http
+     *     GET /market/trading-days?from=2026-11-19&to=2026-11-20
+     *     ```
+     *
+     *     **Typed client**
+     *
+     *     ```ts
+     *     const { data, error } = await api.GET('/market/trading-days', { params: { query: { from: '2026-11-19', to: '2026-11-20' } } });
+     *     ```
      */
     get: operations['listTradingDays'];
     put?: never;
@@ -797,6 +833,18 @@ export interface paths {
     /**
      * The archive's contents and the backfill's progress
      * @description Symbols backfilled of those listed, bars and trading days held, the backfill rate and estimated time left, the archiver’s share of the portal budget, the last closing record and the last error. Never cached: progress changes by the second.
+     *
+     *     **Example request**
+     *
+     *     ```http
+     *     GET /archive/status
+     *     ```
+     *
+     *     **Typed client**
+     *
+     *     ```ts
+     *     const { data, error } = await api.GET('/archive/status');
+     *     ```
      */
     get: operations['getArchiveStatus'];
     put?: never;
@@ -5075,17 +5123,35 @@ export interface operations {
   listMarketDaily: {
     parameters: {
       query: {
-        /** @description the trading day, YYYY-MM-DD (Karachi) */
+        /**
+         * @description the trading day, YYYY-MM-DD (Karachi)
+         * @example 2026-11-19
+         */
         date: string;
-        /** @description only this index, e.g. KSE100 */
+        /**
+         * @description only this index, e.g. KSE100
+         * @example KSE100
+         */
         index?: string;
-        /** @description only this sector, e.g. 0804 */
+        /**
+         * @description only this sector, e.g. 0804
+         * @example 0804
+         */
         sector?: string;
-        /** @description only these, comma-separated, at most 100 */
+        /**
+         * @description only these, comma-separated, at most 100
+         * @example ENGRO,HBL
+         */
         symbols?: string;
-        /** @description `false` (default): raw prices as traded */
+        /**
+         * @description `false` (default): raw prices as traded
+         * @example false
+         */
         adjusted?: string;
-        /** @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON. */
+        /**
+         * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
+         * @example json
+         */
         format?: 'json' | 'csv';
       };
       header?: never;
@@ -5122,6 +5188,11 @@ export interface operations {
               as_of: string;
             };
           };
+          /**
+           * @example symbol,date,open,high,low,close,volume,is_anomaly,anomaly_reasons
+           *     ENGRO,2026-11-19,421.5,428.9,418.2,426.83,51234,false,
+           *     HBL,2026-11-19,281.1,284,279.55,282.4,120450,false,
+           */
           'text/csv': string;
         };
       };
@@ -5242,19 +5313,40 @@ export interface operations {
   listPanel: {
     parameters: {
       query: {
-        /** @description comma-separated symbols, case-insensitive, at most 100 (duplicates count once), e.g. ENGRO,HBL,LUCK */
+        /**
+         * @description comma-separated symbols, case-insensitive, at most 100 (duplicates count once), e.g. ENGRO,HBL,LUCK
+         * @example ENGRO,HBL
+         */
         symbols: string;
-        /** @description first day, inclusive */
+        /**
+         * @description first day, inclusive
+         * @example 2026-11-19
+         */
         start?: string;
-        /** @description last day, inclusive */
+        /**
+         * @description last day, inclusive
+         * @example 2026-11-19
+         */
         end?: string;
-        /** @description long (default) or wide */
+        /**
+         * @description long (default) or wide
+         * @example wide
+         */
         layout?: 'long' | 'wide';
-        /** @description the value in a wide table; close by default */
+        /**
+         * @description the value in a wide table; close by default
+         * @example close
+         */
         field?: 'close' | 'open' | 'high' | 'low' | 'volume';
-        /** @description `false` (default): raw prices as traded */
+        /**
+         * @description `false` (default): raw prices as traded
+         * @example false
+         */
         adjusted?: string;
-        /** @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON. */
+        /**
+         * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
+         * @example json
+         */
         format?: 'json' | 'csv';
       };
       header?: never;
@@ -5307,6 +5399,10 @@ export interface operations {
               };
             };
           };
+          /**
+           * @example date,ENGRO,HBL
+           *     2026-11-19,426.83,282.4
+           */
           'text/csv': string;
         };
       };
@@ -5416,11 +5512,20 @@ export interface operations {
   listTradingDays: {
     parameters: {
       query?: {
-        /** @description first day, inclusive */
+        /**
+         * @description first day, inclusive
+         * @example 2026-11-19
+         */
         from?: string;
-        /** @description last day, inclusive (default today) */
+        /**
+         * @description last day, inclusive (default today)
+         * @example 2026-11-20
+         */
         to?: string;
-        /** @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON. */
+        /**
+         * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
+         * @example json
+         */
         format?: 'json' | 'csv';
       };
       header?: never;
@@ -5457,6 +5562,11 @@ export interface operations {
               as_of: string;
             };
           };
+          /**
+           * @example date,weekday,open,close,break_start,break_end
+           *     2026-11-19,Thursday,09:30,15:30,,
+           *     2026-11-20,Friday,09:15,16:30,12:00,14:30
+           */
           'text/csv': string;
         };
       };
@@ -5566,7 +5676,10 @@ export interface operations {
   getArchiveStatus: {
     parameters: {
       query?: {
-        /** @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON. */
+        /**
+         * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
+         * @example json
+         */
         format?: 'json' | 'csv';
       };
       header?: never;
@@ -5601,6 +5714,10 @@ export interface operations {
               as_of: string;
             };
           };
+          /**
+           * @example backend,archiver,symbols_done,symbols_total,rows,days,first_date,last_date,rate_per_minute,eta_seconds,fetches_per_minute,last_recorded_day,last_error,last_error_at
+           *     sqlite,backfill,312,540,1254300,4120,2009-01-01,2026-11-20,19.8,691,20,2026-11-20,,
+           */
           'text/csv': string;
         };
       };
