@@ -21,6 +21,8 @@ const config = loadConfig({
   // The fake portal's market is frozen on one day; plain TTLs keep the demo predictable.
   CACHE_FOLLOW_MARKET_CLOCK: process.env.CACHE_FOLLOW_MARKET_CLOCK ?? 'false',
   LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
+  // The demo keeps the market (docs/archive.md): /archive/status shows the backfill.
+  ARCHIVE: process.env.ARCHIVE ?? 'on',
 });
 const service = await createService(config, createLogger(config.logLevel));
 const address = await service.app.listen({ port: config.port, host: config.host });
