@@ -24,6 +24,7 @@ import { contextBuilder, passthroughDisabled } from './http/request-context.ts';
 import { createResponder } from './http/respond.ts';
 import { LiveQuotes } from './stream/live-quotes.ts';
 import { openArchive } from './archive/open.ts';
+import { karachiDate } from './time/market-clock.ts';
 import { MarketArchive } from './market/archive.ts';
 import { Archiver } from './archiver/archiver.ts';
 import { RedisLease, soleLease } from './archiver/lease.ts';
@@ -148,22 +149,6 @@ export async function createService(
     }),
   });
 
-  const live = new LiveQuotes({
-    datasets,
-    redis,
-    pollSeconds: config.stream.pollSeconds,
-    heartbeatSeconds: config.stream.heartbeatSeconds,
-    maxPerIp: config.stream.maxPerIp,
-    followMarketClock: config.cache.followMarketClock,
-    logger,
-    metrics: {
-      onOpenChange: (open) => metrics.streamsOpen.set(open),
-      onEvents: (count) => metrics.streamEvents.inc(count),
-      onDrop: (reason) => metrics.streamDrops.inc({ reason }),
-      onPoll: (outcome) => metrics.streamPolls.inc({ outcome }),
-    },
-  });
-
   const archiveMetrics = new ArchiveMetrics(metrics.registry);
   const archive = new MarketArchive({
     store: await openArchive({ databaseUrl: config.archive.databaseUrl, dir: config.cache.dir }),
@@ -173,6 +158,29 @@ export async function createService(
   });
   // A shared store can go away on its own: looked at now and then, so readiness tells the truth
   // even while nobody reads it.
+  const live = new LiveQuotes({
+    datasets,
+    redis,
+    pollSeconds: config.stream.pollSeconds,
+    heartbeatSeconds: config.stream.heartbeatSeconds,
+    maxPerIp: config.stream.maxPerIp,
+    followMarketClock: config.cache.followMarketClock,
+    logger,
+    // With the archiver on, every market watch the poller sees is kept (a day's intraday record).
+    onBoard: config.archive.enabled
+      ? (board, at) =>
+          void archive.recordSnapshot(karachiDate(at), at, board).catch((err: unknown) => {
+            logger.warn({ err }, 'market-watch snapshot not archived');
+          })
+      : undefined,
+    metrics: {
+      onOpenChange: (open) => metrics.streamsOpen.set(open),
+      onEvents: (count) => metrics.streamEvents.inc(count),
+      onDrop: (reason) => metrics.streamDrops.inc({ reason }),
+      onPoll: (outcome) => metrics.streamPolls.inc({ outcome }),
+    },
+  });
+
   const archivePing =
     archive.backend === 'postgres'
       ? setInterval(() => void archive.check().then((ok) => archiveMetrics.available.set(ok ? 1 : 0)), 10_000)
@@ -228,7 +236,8 @@ export async function createService(
     deps: {
       datasets,
       respond: createResponder(Math.floor(memoryBytes * 0.25), now),
-      marketClock: { followMarketClock: config.cache.followMarketClock },
+      marketClock: { followMarketClock: config.cache.followMarketClock, now },
+      archive,
       contextOf: contextBuilder(
         clientAddress,
         config.proxy.passthrough

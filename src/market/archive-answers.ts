@@ -11,6 +11,9 @@ import { widePanel } from './archive.ts';
 import type { RequestContext } from './context.ts';
 import type { Datasets } from './datasets.ts';
 import { historyRows } from './history.ts';
+import { BAR_SECONDS, karachiTime as intradayTime, toBars, type Interval } from './intraday.ts';
+import type { IntradayTick } from '../exchange/types.ts';
+import type { IntradayBarT } from './models-live.ts';
 import { constituentSymbols } from './indices.ts';
 import type { ArchiveStatusT, DailyBarT, TradingDayT } from './models-archive.ts';
 import { isKnownSymbol } from './symbols.ts';
@@ -256,4 +259,50 @@ export async function archiveStatus(
   // Progress changes by the second: never a cached answer.
   answer.provenance.freshUntil = now;
   return answer;
+}
+
+/**
+ * A past day's intraday record, from what the archive kept: an index's ticks (recorded after the
+ * close), or a symbol's prices at each market-watch snapshot the stream poller took that day (a
+ * tick per snapshot where its price or volume moved; volume is the shares traded since the
+ * previous snapshot).
+ */
+export async function pastIntraday(
+  archive: MarketArchive,
+  kind: 'stock' | 'index',
+  code: string,
+  date: string,
+  interval: Interval,
+  now: number,
+): Promise<Answer<Array<Record<string, string | number>> | IntradayBarT[]>> {
+  const ticks: IntradayTick[] = [];
+  if (kind === 'index') {
+    for (const [epoch, price, volume] of (await archive.intraday(code, date)) ?? [])
+      ticks.push({ epoch, price, volume });
+  } else {
+    let lastPrice: number | null = null;
+    let lastVolume = 0;
+    for (const { at, rows } of await archive.snapshots(date)) {
+      const row = rows.find((r) => r[0] === code);
+      if (!row || row[1] === null) continue;
+      const volume = row[3] ?? 0;
+      if (row[1] !== lastPrice || volume !== lastVolume) {
+        ticks.push({ epoch: Math.floor(at / 1000), price: row[1], volume: Math.max(0, volume - lastVolume) });
+      }
+      lastPrice = row[1];
+      lastVolume = volume;
+    }
+  }
+  if (ticks.length === 0) {
+    throw new NotFoundError(
+      `the archive kept no intraday record of ${code} on ${date} (only days the service recorded are kept)`,
+    );
+  }
+  const valueName = kind === 'index' ? 'value' : 'price';
+  const rows =
+    interval === 'tick'
+      ? ticks.map((t) => ({ time: intradayTime(t.epoch), [valueName]: t.price, volume: t.volume }))
+      : toBars(ticks, BAR_SECONDS[interval]);
+  const key = answerKey(`${kind}-intraday-past`, code, { date, interval });
+  return archiveAnswer(key, rows, now, closeOf(date));
 }

@@ -24,9 +24,10 @@ function suite(name: string, env: () => Record<string, string>, extra?: (svc: ()
   describe(`archive endpoints: ${name}`, () => {
     let portal: FakePortal;
     let svc: RunningService;
+    let clock = NOW;
     before(async () => {
       portal = await startFakePortal({ historyRows: 30 });
-      svc = await startService(portal.url, { ...ARCHIVE_ENV, ...env() }, { overrides: { now: () => NOW } });
+      svc = await startService(portal.url, { ...ARCHIVE_ENV, ...env() }, { overrides: { now: () => clock } });
     });
     after(async () => {
       await svc?.close();
@@ -127,6 +128,29 @@ function suite(name: string, env: () => Record<string, string>, extra?: (svc: ()
         break_start: '12:00',
         break_end: '14:30',
       });
+    });
+
+    test('a past day of the intraday endpoints comes from what the archive kept', async () => {
+      // Two looks at the moving market watch on the day (the stream poller's), then the next Monday.
+      await svc.service.live.poller.pollNow();
+      portal.motion.tick(['ENGRO']);
+      await svc.service.live.poller.pollNow();
+      clock = NOW + 3 * 86_400_000;
+      try {
+        const index = await http(svc.url, '/indices/KSE100/intraday?date=2026-11-20&interval=tick');
+        assert.equal(index.status, 200, index.text);
+        assert.ok(index.json.meta.count > 10);
+        assert.deepEqual(Object.keys(index.json.data[0]), ['time', 'value', 'volume']);
+        assert.match(index.json.data[0].time, /^2026-11-20T/);
+        const stock = await http(svc.url, '/stocks/ENGRO/intraday?date=2026-11-20&interval=tick');
+        assert.equal(stock.status, 200, stock.text);
+        assert.ok(stock.json.meta.count >= 1);
+        const none = await http(svc.url, '/indices/KSE100/intraday?date=2026-11-19');
+        assert.equal(none.status, 404);
+        assert.match(none.json.error.message, /kept no intraday record of KSE100 on 2026-11-19/);
+      } finally {
+        clock = NOW;
+      }
     });
 
     extra?.(() => svc);

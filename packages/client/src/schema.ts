@@ -2929,6 +2929,8 @@ export interface operations {
   listIntraday: {
     parameters: {
       query?: {
+        /** @description a past day, YYYY-MM-DD: what the archive kept of it (docs/archive.md): 404 for a day it did not record. Absent or today: today from the exchange */
+        date?: string;
         /**
          * @description tick: every print, oldest first; 1m…60m: OHLCV bars on the Karachi clock (a 60m bar starts on the hour), only for intervals with prints. Default 5m.
          * @example 15m
@@ -3105,6 +3107,8 @@ export interface operations {
   listIndexIntraday: {
     parameters: {
       query?: {
+        /** @description a past day, YYYY-MM-DD: what the archive kept of it (docs/archive.md): 404 for a day it did not record. Absent or today: today from the exchange */
+        date?: string;
         /**
          * @description tick: every print, oldest first; 1m…60m: OHLCV bars on the Karachi clock (a 60m bar starts on the hour), only for intervals with prints. Default 5m.
          * @example 60m

@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Datasets } from '../../market/datasets.ts';
 import type { RequestContext } from '../../market/context.ts';
 import type { Responder } from '../respond.ts';
+import type { MarketArchive } from '../../market/archive.ts';
 
 /** What every route plugin receives: the market's datasets and the response writer. */
 export interface RouteDeps {
@@ -10,4 +11,6 @@ export interface RouteDeps {
   contextOf: (req: FastifyRequest) => RequestContext;
   /** The market clock as configured (GET /market/status); absent = followed, real time. */
   marketClock?: { followMarketClock: boolean; now?: () => number };
+  /** The market's archive: past days of the intraday endpoints (docs/archive.md). */
+  archive?: MarketArchive;
 }
