@@ -6,7 +6,15 @@ import { fileURLToPath } from 'node:url';
 import { machineMarkdown, type Machine } from './machine.ts';
 import { round } from './stats.ts';
 
-export const BENCH_NAMES = ['parse', 'serve', 'cold-burst', 'memory', 'startup', 'stream'] as const;
+export const BENCH_NAMES = [
+  'parse',
+  'serve',
+  'cold-burst',
+  'memory',
+  'startup',
+  'stream',
+  'archive',
+] as const;
 export type BenchName = (typeof BENCH_NAMES)[number];
 
 export interface Target {

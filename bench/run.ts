@@ -19,6 +19,7 @@ import {
 import { runServe } from './serve.ts';
 import { runStartup } from './startup.ts';
 import { runStream } from './stream.ts';
+import { runArchive } from './archive.ts';
 import { sleep } from './stats.ts';
 
 const RUNNERS: Record<BenchName, () => Promise<Section>> = {
@@ -28,6 +29,7 @@ const RUNNERS: Record<BenchName, () => Promise<Section>> = {
   memory: runMemory,
   startup: runStartup,
   stream: runStream,
+  archive: runArchive,
 };
 
 function selected(args: string[]): BenchName[] {
