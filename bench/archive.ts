@@ -150,14 +150,16 @@ export async function runArchive(): Promise<Section> {
     figures.push(...backfill.figures);
     notes.push(...backfill.notes);
   }
-  const size = await archiveSizeMb(1000, 2500);
-  figures.push({
-    id: 'archive-size-sqlite',
-    label: 'SQLite archive, 1,000 symbols × 10 years of daily bars',
-    value: size.mb,
-    unit: 'MB',
-    target: { op: '<=', limit: 300 },
-  });
+  if (process.env.BENCH_ARCHIVE_SKIP_SIZE !== '1') {
+    const size = await archiveSizeMb(1000, 2500);
+    figures.push({
+      id: 'archive-size-sqlite',
+      label: 'SQLite archive, 1,000 symbols × 10 years of daily bars',
+      value: size.mb,
+      unit: 'MB',
+      target: { op: '<=', limit: 300 },
+    });
+  }
   return {
     id: 'archive',
     title: 'Archive',
