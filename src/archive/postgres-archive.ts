@@ -13,6 +13,7 @@ import {
   type ArchivedPayout,
   type ArchiveStats,
   type ArchiveStore,
+  type BarField,
   type DailyBar,
   type IndexLevel,
   type IntradayPoint,
@@ -127,10 +128,31 @@ export class PostgresArchive implements ArchiveStore {
         sql<BarRow[]>`SELECT symbol, day, open, high, low, close, volume, reasons FROM archive_bars
           WHERE symbol = ANY(${sql.array([...symbols])}) AND day BETWEEN ${from} AND ${to} ORDER BY symbol, day`,
     );
-    const order = new Map(symbols.map((s, i) => [s, i]));
-    return rows
-      .map(toBar)
-      .sort((a, b) => order.get(a.symbol)! - order.get(b.symbol)! || (a.date < b.date ? -1 : 1));
+    // Rows arrive by symbol then day; regrouped in the order asked without a sort.
+    const bySymbol = new Map<string, DailyBar[]>(symbols.map((s) => [s, []]));
+    for (const r of rows) bySymbol.get(r.symbol)?.push(toBar(r));
+    return [...bySymbol.values()].flat();
+  }
+
+  async field(symbols: readonly string[], field: BarField, start?: string, end?: string) {
+    const [from, to] = bounds(start, end);
+    const out = new Map(
+      symbols.map((s) => [s, { symbol: s, dates: [] as string[], values: [] as Array<number | null> }]),
+    );
+    if (symbols.length === 0) return [];
+    const rows = await this.read(
+      (sql) =>
+        sql`SELECT symbol, day, ${sql(field)} AS v FROM archive_bars
+          WHERE symbol = ANY(${sql.array([...symbols])}) AND day BETWEEN ${from} AND ${to} ORDER BY symbol, day`.values() as unknown as Promise<
+          Array<[string, number, number | null]>
+        >,
+    );
+    for (const [symbol, day, v] of rows) {
+      const s = out.get(symbol)!;
+      s.dates.push(dayText(day));
+      s.values.push(v);
+    }
+    return [...out.values()];
   }
 
   async indexLevels(indices: readonly string[], start?: string, end?: string): Promise<IndexLevel[]> {

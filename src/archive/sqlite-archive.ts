@@ -15,6 +15,7 @@ import {
   type ArchivedPayout,
   type ArchiveStats,
   type ArchiveStore,
+  type BarField,
   type DailyBar,
   type IndexLevel,
   type IntradayPoint,
@@ -62,6 +63,7 @@ export class SqliteArchive implements ArchiveStore {
   private readonly db: DatabaseSync;
   private readonly s: Record<string, StatementSync>;
   private closed = false;
+  private readonly fieldStatements: Record<BarField, StatementSync>;
 
   constructor(dir: string) {
     mkdirSync(dir, { recursive: true });
@@ -71,6 +73,21 @@ export class SqliteArchive implements ArchiveStore {
     this.db.exec('PRAGMA busy_timeout = 5000');
     this.db.exec(SCHEMA);
     const p = (sql: string) => this.db.prepare(sql);
+    const fieldStatement = (f: BarField) => {
+      // The column name is one of five fixed words, never input.
+      const st = this.db.prepare(
+        `SELECT day, ${f} FROM bars WHERE symbol = ? AND day BETWEEN ? AND ? ORDER BY day`,
+      );
+      st.setReturnArrays(true);
+      return st;
+    };
+    this.fieldStatements = {
+      open: fieldStatement('open'),
+      high: fieldStatement('high'),
+      low: fieldStatement('low'),
+      close: fieldStatement('close'),
+      volume: fieldStatement('volume'),
+    };
     this.s = {
       getBar: p('SELECT open, high, low, close, volume FROM bars WHERE symbol = ? AND day = ?'),
       putBar: p(
@@ -151,6 +168,17 @@ export class SqliteArchive implements ArchiveStore {
       symbols.flatMap((symbol) =>
         (this.s.rangeBars!.all(symbol, from, to) as unknown as BarRow[]).map(toBar),
       ),
+    );
+  }
+
+  async field(symbols: readonly string[], field: BarField, start?: string, end?: string) {
+    const [from, to] = bounds(start, end);
+    const statement = this.fieldStatements[field];
+    return this.read(() =>
+      symbols.map((symbol) => {
+        const rows = statement.all(symbol, from, to) as unknown as Array<[number, number | null]>;
+        return { symbol, dates: rows.map((r) => dayText(r[0])), values: rows.map((r) => r[1]) };
+      }),
     );
   }
 

@@ -21,6 +21,8 @@ export interface DailyBar {
   anomaly_reasons: string[];
 }
 
+export type BarField = 'open' | 'high' | 'low' | 'close' | 'volume';
+
 /** One day of an index: from its daily series (open, close, volume) or the closing levels page. */
 export interface IndexLevel {
   index: string;
@@ -103,6 +105,16 @@ export interface ArchiveStore {
   dailyBars(date: string): Promise<DailyBar[]>;
   /** The bars of `symbols` within [start, end] (inclusive, optional), by symbol then date. */
   bars(symbols: readonly string[], start?: string, end?: string): Promise<DailyBar[]>;
+  /**
+   * One field of `symbols` within [start, end]: per symbol (in the order given) its dates and
+   * values, oldest first. The panel's path: no row objects.
+   */
+  field(
+    symbols: readonly string[],
+    field: BarField,
+    start?: string,
+    end?: string,
+  ): Promise<Array<{ symbol: string; dates: string[]; values: Array<number | null> }>>;
   /** Index levels within [start, end], by index then date. */
   indexLevels(indices: readonly string[], start?: string, end?: string): Promise<IndexLevel[]>;
   /** Dates with at least one bar within [from, to], oldest first. */
@@ -169,8 +181,17 @@ export function dayNumber(date: string): number {
   return Math.round(Date.parse(`${date}T00:00:00Z`) / DAY_MS);
 }
 
+// A panel reads hundreds of thousands of rows over a few thousand distinct days: each day's text is
+// made once (formatting a Date costs more than the rest of a row).
+const DAY_TEXT = new Map<number, string>();
+
 export function dayText(day: number): string {
-  return new Date(day * DAY_MS).toISOString().slice(0, 10);
+  let text = DAY_TEXT.get(day);
+  if (text === undefined) {
+    text = new Date(day * DAY_MS).toISOString().slice(0, 10);
+    if (DAY_TEXT.size < 100_000) DAY_TEXT.set(day, text);
+  }
+  return text;
 }
 
 /** Anomaly reasons as stored: comma-separated, '' for a clean row. */
@@ -178,6 +199,9 @@ export function reasonsText(reasons: readonly string[]): string {
   return reasons.join(',');
 }
 
+const CLEAN: readonly string[] = Object.freeze([]);
+
+/** A clean row's reasons are one shared frozen empty list (most rows are clean). */
 export function reasonsList(text: string): string[] {
-  return text === '' ? [] : text.split(',');
+  return text === '' ? (CLEAN as string[]) : text.split(',');
 }

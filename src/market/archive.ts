@@ -74,7 +74,18 @@ export class MarketArchive {
 
   /** Raw closes of `symbols` on every date any of them has a bar within [start, end]. */
   async closePanel(symbols: readonly string[], start?: string, end?: string): Promise<ClosePanel> {
-    return widePanel(await this.bars(symbols, start, end), symbols, 'close');
+    const series = await this.use((s) => s.field(symbols, 'close', start, end));
+    const dateSet = new Set<string>();
+    for (const s of series) for (const d of s.dates) dateSet.add(d);
+    const dates = [...dateSet].sort();
+    const at = new Map(dates.map((d, i) => [d, i]));
+    const closes = new Map<string, Array<number | null>>();
+    for (const s of series) {
+      const column = new Array<number | null>(dates.length).fill(null);
+      for (let i = 0; i < s.dates.length; i++) column[at.get(s.dates[i]!)!] = s.values[i]!;
+      closes.set(s.symbol, column);
+    }
+    return { dates, closes };
   }
 
   tradingDays(from: string, to: string): Promise<string[]> {

@@ -56,6 +56,11 @@ function contract(
         ],
       );
       assert.deepEqual([...(await store.backfilled())].sort(), ['AAA', 'BBB']);
+      assert.deepEqual(await store.field(['BBB', 'AAA', 'NONE'], 'close', '2026-11-19'), [
+        { symbol: 'BBB', dates: ['2026-11-19', '2026-11-20'], values: [50.5, 51] },
+        { symbol: 'AAA', dates: ['2026-11-19', '2026-11-20'], values: [11.25, 12] },
+        { symbol: 'NONE', dates: [], values: [] },
+      ]);
       // Panels keep the order asked for.
       assert.deepEqual(
         (await store.bars(['BBB', 'AAA'], '2026-11-20')).map((b) => b.symbol),

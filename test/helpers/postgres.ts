@@ -107,10 +107,10 @@ export async function startPostgres(): Promise<TestPostgres> {
       '127.0.0.1',
       '-k',
       root,
+      // No fsync: a stop here kills the server, never the machine, so the OS keeps every write;
+      // commits still wait for the WAL (a stopped server loses nothing committed).
       '-c',
       'fsync=off',
-      '-c',
-      'synchronous_commit=off',
       '-c',
       'full_page_writes=off',
     ]);
