@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import prettier from 'eslint-config-prettier';
 
-// The layers of src/, top to bottom: http (server and routes) → market → cache, limits → time,
+// The layers of src/, top to bottom: http (server and routes) → market → archive, cache, limits → time,
 // exchange → proxy. A file may import from its own layer or lower ones, never higher, so the
 // direction a newcomer reads in the folders is the one the code has (CI fails a wrong-way import).
 // Type-only imports count too: they tie the files together just the same.
@@ -11,15 +11,16 @@ const LAYERS = [
   { dir: 'http', above: [] },
   { dir: 'mcp', above: [] },
   { dir: 'market', above: ['http', 'mcp'] },
+  { dir: 'archive', above: ['http', 'mcp', 'market'] },
   { dir: 'cache', above: ['http', 'mcp', 'market'] },
   { dir: 'limits', above: ['http', 'mcp', 'market'] },
-  { dir: 'time', above: ['http', 'mcp', 'market', 'cache', 'limits'] },
-  { dir: 'exchange', above: ['http', 'mcp', 'market', 'cache', 'limits'] },
-  { dir: 'proxy', above: ['http', 'mcp', 'market', 'cache', 'limits', 'time', 'exchange'] },
+  { dir: 'time', above: ['http', 'mcp', 'market', 'archive', 'cache', 'limits'] },
+  { dir: 'exchange', above: ['http', 'mcp', 'market', 'archive', 'cache', 'limits'] },
+  { dir: 'proxy', above: ['http', 'mcp', 'market', 'archive', 'cache', 'limits', 'time', 'exchange'] },
   // Pure computations over arrays (returns, risk, indicators): no I/O, so it imports no other layer.
   {
     dir: 'analytics',
-    above: ['http', 'mcp', 'market', 'cache', 'limits', 'time', 'exchange', 'proxy', 'stream'],
+    above: ['http', 'mcp', 'market', 'archive', 'cache', 'limits', 'time', 'exchange', 'proxy', 'stream'],
   },
 ];
 

@@ -15,6 +15,7 @@ export const BENCH_NAMES = [
   'stream',
   'mcp',
   'analytics',
+  'archive',
 ] as const;
 export type BenchName = (typeof BENCH_NAMES)[number];
 

@@ -21,6 +21,7 @@ import {
 import { runServe } from './serve.ts';
 import { runStartup } from './startup.ts';
 import { runStream } from './stream.ts';
+import { runArchive } from './archive.ts';
 import { sleep } from './stats.ts';
 
 const RUNNERS: Record<BenchName, () => Promise<Section>> = {
@@ -32,6 +33,7 @@ const RUNNERS: Record<BenchName, () => Promise<Section>> = {
   stream: runStream,
   mcp: runMcp,
   analytics: runAnalytics,
+  archive: runArchive,
 };
 
 function selected(args: string[]): BenchName[] {

@@ -24,6 +24,8 @@ const config = loadConfig({
   // Plain TTLs around the clock keep the demo predictable; as_of still follows the timetable.
   CACHE_FOLLOW_MARKET_CLOCK: process.env.CACHE_FOLLOW_MARKET_CLOCK ?? 'false',
   LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
+  // The demo keeps the market (docs/archive.md): /archive/status shows the backfill.
+  ARCHIVE: process.env.ARCHIVE ?? 'on',
 });
 const service = await createService(config, createLogger(config.logLevel));
 const address = await service.app.listen({ port: config.port, host: config.host });

@@ -64,6 +64,21 @@ export interface Config {
     fetchesPerIpPerMinute: number;
     maxInFlight: number;
   };
+  /** The archive (src/archive) and its archiver (src/archiver): docs/archive.md. */
+  archive: {
+    /** Run the archiver (backfill and closing records); the archive is read either way. */
+    enabled: boolean;
+    /** PostgreSQL for the archive (shared by replicas); absent = SQLite in CACHE_DIR. */
+    databaseUrl: string | undefined;
+    /** Share of the global portal budget the archiver may use (0 < share ≤ 1). */
+    budgetShare: number;
+    /** Fetches a minute when the global budget is unlimited (EXCHANGE_FETCH_LIMIT_GLOBAL=0). */
+    fetchesPerMinuteUnlimited: number;
+    progressEvery: number;
+    backoffMs: number;
+    maxBackoffMs: number;
+    idleMs: number;
+  };
   /** POST /mcp's DNS-rebinding protection (src/mcp/access.ts). */
   mcp: {
     /** Host names besides loopback and HOST that requests may name; `*` turns the check off. */
@@ -118,6 +133,25 @@ function url(env: Env, name: string, fallback: string): string {
   return parsed.origin;
 }
 
+function fraction(env: Env, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value <= 0 || value > 1) {
+    throw new ConfigError(`${name} must be a number above 0 and at most 1, got "${raw}"`);
+  }
+  return value;
+}
+
+function databaseUrl(env: Env): string | undefined {
+  const raw = env.DATABASE_URL?.trim();
+  if (!raw) return undefined;
+  if (!/^postgres(ql)?:\/\//.test(raw)) {
+    throw new ConfigError('DATABASE_URL must be a postgres:// or postgresql:// URL');
+  }
+  return raw;
+}
+
 export function loadConfig(env: Env = process.env): Config {
   return {
     port: int(env, 'PORT', 8000),
@@ -166,6 +200,16 @@ export function loadConfig(env: Env = process.env): Config {
     mcp: {
       allowedHosts: list(env, 'MCP_ALLOWED_HOSTS'),
       allowedOrigins: list(env, 'MCP_ALLOWED_ORIGINS'),
+    },
+    archive: {
+      enabled: bool(env, 'ARCHIVE', false),
+      databaseUrl: databaseUrl(env),
+      budgetShare: fraction(env, 'ARCHIVE_BUDGET_SHARE', 0.5),
+      fetchesPerMinuteUnlimited: int(env, 'ARCHIVE_FETCHES_PER_MINUTE', 30, 1),
+      progressEvery: int(env, 'ARCHIVE_PROGRESS_EVERY', 50, 1),
+      backoffMs: int(env, 'ARCHIVE_BACKOFF_MS', 30_000, 1),
+      maxBackoffMs: int(env, 'ARCHIVE_MAX_BACKOFF_MS', 600_000, 1),
+      idleMs: int(env, 'ARCHIVE_IDLE_MS', 300_000, 1),
     },
   };
 }

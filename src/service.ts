@@ -25,6 +25,12 @@ import { ClientAddress } from './http/client-address.ts';
 import { contextBuilder, passthroughDisabled } from './http/request-context.ts';
 import { createResponder } from './http/respond.ts';
 import { LiveQuotes } from './stream/live-quotes.ts';
+import { openArchive } from './archive/open.ts';
+import { karachiDate } from './time/market-clock.ts';
+import { MarketArchive } from './market/archive.ts';
+import { Archiver } from './archiver/archiver.ts';
+import { RedisLease, soleLease } from './archiver/lease.ts';
+import { ArchiveMetrics } from './archiver/metrics.ts';
 
 export interface Service {
   app: FastifyInstance;
@@ -34,6 +40,9 @@ export interface Service {
   metrics: Metrics;
   /** Open quote streams and their poller (GET /stream/quotes). */
   live: LiveQuotes;
+  /** The market's archive (docs/archive.md), and its archiver when ARCHIVE is on. */
+  archive: MarketArchive;
+  archiver: Archiver | undefined;
   readiness(): Readiness;
   /**
    * Once listening (main.ts calls it): warms the parsers (PARSER_WARM_UP) and compacts the heap.
@@ -154,6 +163,15 @@ export async function createService(
     }),
   });
 
+  const archiveMetrics = new ArchiveMetrics(metrics.registry);
+  const archive = new MarketArchive({
+    store: await openArchive({ databaseUrl: config.archive.databaseUrl, dir: config.cache.dir }),
+    logger,
+    onDisagreements: (n) => archiveMetrics.disagreements.inc(n),
+    onRowsWritten: (n) => archiveMetrics.rowsWritten.inc(n),
+  });
+  // A shared store can go away on its own: looked at now and then, so readiness tells the truth
+  // even while nobody reads it.
   const live = new LiveQuotes({
     datasets,
     redis,
@@ -162,6 +180,13 @@ export async function createService(
     maxPerIp: config.stream.maxPerIp,
     followMarketClock: config.cache.followMarketClock,
     logger,
+    // With the archiver on, every market watch the poller sees is kept (a day's intraday record).
+    onBoard: config.archive.enabled
+      ? (board, at) =>
+          void archive.recordSnapshot(karachiDate(at), at, board).catch((err: unknown) => {
+            logger.warn({ err }, 'market-watch snapshot not archived');
+          })
+      : undefined,
     metrics: {
       onOpenChange: (open) => metrics.streamsOpen.set(open),
       onEvents: (count) => metrics.streamEvents.inc(count),
@@ -169,6 +194,43 @@ export async function createService(
       onPoll: (outcome) => metrics.streamPolls.inc({ outcome }),
     },
   });
+
+  const archivePing =
+    archive.backend === 'postgres'
+      ? setInterval(() => void archive.check().then((ok) => archiveMetrics.available.set(ok ? 1 : 0)), 10_000)
+      : undefined;
+  archivePing?.unref();
+  const globalBudget = config.budget.fetchesGlobalPerMinute;
+  const perIp = config.budget.fetchesPerIpPerMinute;
+  const archiver = config.archive.enabled
+    ? new Archiver({
+        archive,
+        datasets,
+        lease: redis ? new RedisLease(redis, 30_000) : soleLease,
+        // Its share of the global budget; its fetches also count as one client of the per-IP limit.
+        perMinute: Math.max(
+          1,
+          Math.min(
+            globalBudget > 0
+              ? Math.floor(globalBudget * config.archive.budgetShare)
+              : config.archive.fetchesPerMinuteUnlimited,
+            perIp > 0 ? perIp : Number.POSITIVE_INFINITY,
+          ),
+        ),
+        progressEvery: config.archive.progressEvery,
+        backoffMs: config.archive.backoffMs,
+        maxBackoffMs: config.archive.maxBackoffMs,
+        idleMs: config.archive.idleMs,
+        now,
+        logger,
+        onFetch: (outcome) => archiveMetrics.fetches.inc({ outcome }),
+        onProgress: (done, total) => {
+          archiveMetrics.symbolsDone.set(done);
+          archiveMetrics.symbolsTotal.set(total);
+        },
+        onBackoff: () => archiveMetrics.backoffs.inc(),
+      })
+    : undefined;
 
   let shuttingDown = false;
   const readiness = (): Readiness => {
@@ -178,6 +240,7 @@ export async function createService(
       ready: storeOk && !shuttingDown,
       store: storeOk ? 'ok' : 'failing',
       redis: redis ? (redis.available ? 'ok' : 'degraded') : 'disabled',
+      archive: archive.available ? 'ok' : 'unavailable',
       shuttingDown,
     };
   };
@@ -188,6 +251,7 @@ export async function createService(
       datasets,
       respond: createResponder(Math.floor(memoryBytes * 0.25), now, () => cache.revision),
       marketClock: { followMarketClock: config.cache.followMarketClock, now },
+      archive,
       contextOf: contextBuilder(
         clientAddress,
         config.proxy.passthrough
@@ -204,6 +268,7 @@ export async function createService(
     onRateLimited: () => metrics.rejections.inc({ limit: 'request_rate' }),
     live,
     mcpAccess: mcpAccess(config.host, config.mcp.allowedHosts, config.mcp.allowedOrigins),
+    archive: { archive, archiver, now },
   });
 
   // Connecting overlapped everything above; a replica that listened before its link is up would
@@ -215,6 +280,8 @@ export async function createService(
     );
   }
 
+  archiver?.start();
+
   return {
     app,
     store,
@@ -222,6 +289,8 @@ export async function createService(
     datasets,
     metrics,
     live,
+    archive,
+    archiver,
     readiness,
     settle() {
       if (config.parserWarmUp) {
@@ -235,9 +304,12 @@ export async function createService(
       // Streams never finish on their own: they end first (a final comment each), so the server's
       // graceful close only waits for ordinary requests.
       await live.close();
+      clearInterval(archivePing);
+      await archiver?.stop();
       await app.close();
       await client.close();
       store.close();
+      await archive.close();
       await redis?.close();
     },
   };

@@ -26,6 +26,7 @@ import { overviewRoutes } from './routes/overview.ts';
 import { overviewSchemas } from '../market/models-overview.ts';
 import { sectorRoutes } from './routes/sectors.ts';
 import { stockRoutes } from './routes/stocks.ts';
+import { archiveRoutes, archiveSchemas, type ArchiveDeps } from './routes/archive.ts';
 import type { RouteDeps } from './routes/deps.ts';
 import type { Readiness } from './routes/health.ts';
 import { EXPOSED_HEADERS, requestIdOf } from './common-headers.ts';
@@ -59,6 +60,8 @@ export interface AppOptions {
   live?: LiveQuotes;
   /** POST /mcp's allowed hosts and origins (absent: loopback only). */
   mcpAccess?: McpAccess;
+  /** The market's archive for the whole-market endpoints (absent: no archive routes). */
+  archive?: ArchiveDeps;
 }
 
 export const API_VERSION = '0.1.0';
@@ -147,6 +150,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     ...liveSchemas,
     ...overviewSchemas,
     ...feedSchemas,
+    ...archiveSchemas,
     ErrorEnvelope,
   ])
     app.addSchema(schema);
@@ -251,6 +255,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(feedRoutes, opts.deps);
   await app.register(analyticsRoutes, opts.deps);
   await app.register(overviewRoutes, opts.deps);
+  if (opts.archive) await app.register(archiveRoutes, { ...opts.deps, ...opts.archive });
 
   // Every path answers only GET and HEAD; other methods get 405 with Allow (CORS owns OPTIONS).
   await app.register(async (scope) => {

@@ -5,6 +5,7 @@
 // (dev/fake-portal), so whatever /docs shows can be reproduced with `npm run demo`.
 
 import { ANALYTICS_OPERATION_EXAMPLES } from './openapi-examples-analytics.ts';
+import { ARCHIVE_OPERATION_EXAMPLES } from './openapi-examples-archive.ts';
 import { COMPANY_OPERATION_EXAMPLES, ENGRO_QUOTE_EXTRAS } from './openapi-examples-company.ts';
 import { FEED_OPERATION_EXAMPLES } from './openapi-examples-feeds.ts';
 import { OVERVIEW_OPERATION_EXAMPLES } from './openapi-examples-overview.ts';
@@ -586,6 +587,7 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
   ...ANALYTICS_OPERATION_EXAMPLES,
   ...OVERVIEW_OPERATION_EXAMPLES,
   ...LIVE_EXAMPLES,
+  ...ARCHIVE_OPERATION_EXAMPLES,
   '/market/status': {
     params: {},
     request: '/market/status',

@@ -169,6 +169,15 @@ export class Datasets {
     });
   }
 
+  /**
+   * A symbol's whole daily history fetched now and not cached, newest first: the archiver keeps
+   * it in the archive instead, so a backfill does not push every client's data out of the cache.
+   */
+  fetchHistory(symbol: string, ctx: RequestContext): Promise<HistoryRow[]> {
+    const req: PortalRequest = { kind: 'history', method: 'POST', path: '/historical', form: { symbol } };
+    return this.fetch(req, ctx, parseHistory);
+  }
+
   reports(symbol: string, ctx: RequestContext): Promise<Cached<ReportRow[]>> {
     const req: PortalRequest = {
       kind: 'reports',

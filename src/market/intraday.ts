@@ -12,7 +12,7 @@ import { normaliseSymbol } from './symbols.ts';
 export const INTERVALS = ['tick', '1m', '5m', '15m', '30m', '60m'] as const;
 export type Interval = (typeof INTERVALS)[number];
 
-const BAR_SECONDS: Record<Exclude<Interval, 'tick'>, number> = {
+export const BAR_SECONDS: Record<Exclude<Interval, 'tick'>, number> = {
   '1m': 60,
   '5m': 300,
   '15m': 900,

@@ -48,14 +48,14 @@ const SEQ_KEY = `${KEY_PREFIX}stream:seq`;
 const CHANNEL = `${KEY_PREFIX}stream:quotes`;
 
 // KEYS[1] lease; ARGV me, ttl ms. Renews our lease or takes a free one; 1 when we hold it.
-const LEAD_SCRIPT = `
+export const LEAD_SCRIPT = `
 local holder = redis.call('GET', KEYS[1])
 if holder == ARGV[1] then redis.call('PEXPIRE', KEYS[1], ARGV[2]) return 1 end
 if holder then return 0 end
 redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
 return 1`;
 
-const RESIGN_SCRIPT = `
+export const RESIGN_SCRIPT = `
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0`;
 

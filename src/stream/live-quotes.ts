@@ -6,6 +6,7 @@ import type { Datasets } from '../market/datasets.ts';
 import { LocalBus, RedisBus, type QuoteBus } from './bus.ts';
 import { StreamHub } from './hub.ts';
 import { QuotePoller, type PollOutcome } from './poller.ts';
+import type { MarketWatchRow } from '../exchange/types.ts';
 
 export interface LiveQuotesOptions {
   datasets: Datasets;
@@ -15,6 +16,8 @@ export interface LiveQuotesOptions {
   maxPerIp: number;
   followMarketClock: boolean;
   logger?: Logger;
+  /** Each market watch the poller fetched (the archive's snapshots). */
+  onBoard?: (board: MarketWatchRow[], at: number) => void;
   metrics?: {
     onOpenChange(open: number): void;
     onEvents(count: number): void;
@@ -64,6 +67,7 @@ export class LiveQuotes {
       followMarketClock: opts.followMarketClock,
       logger: opts.logger,
       onPoll: opts.metrics?.onPoll,
+      onBoard: opts.onBoard,
     });
     this.poller.start();
   }

@@ -7,6 +7,7 @@ import type { Logger } from 'pino';
 import { isMarketOpen } from '../time/market-clock.ts';
 import type { RequestContext } from '../market/context.ts';
 import type { Datasets } from '../market/datasets.ts';
+import type { MarketWatchRow } from '../exchange/types.ts';
 import { quote } from '../market/quotes.ts';
 import type { QuoteBus } from './bus.ts';
 import type { StreamHub } from './hub.ts';
@@ -22,6 +23,8 @@ export interface QuotePollerOptions {
   now?: () => number;
   logger?: Logger;
   onPoll?: (outcome: PollOutcome) => void;
+  /** Each market watch the poller fetched, and when (the archive keeps them as snapshots). */
+  onBoard?: (board: MarketWatchRow[], at: number) => void;
 }
 
 // The poller's fetches are the service's own, not a client's: one budget address for all of them.
@@ -90,6 +93,7 @@ export class QuotePoller {
       if (this.seen.size === 0) await this.observe((await datasets.marketWatch(POLLER)).value, false);
       const board = await datasets.reloadMarketWatch(POLLER);
       this.lastAnswerAt = performance.timeOrigin + performance.now();
+      this.opts.onBoard?.(board.value, board.fetchedAt);
       const changed = await this.observe(board.value, true);
       await bus.publish(changed);
       const outcome = changed.length > 0 ? 'changed' : 'unchanged';

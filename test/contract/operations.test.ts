@@ -36,7 +36,7 @@ describe('operations', () => {
     const svc = await harness.fresh();
     const res = await http(svc.url, '/health?ready=1');
     assert.equal(res.status, 200);
-    assert.deepEqual(res.json.data, { status: 'ok', store: 'ok', redis: 'disabled' });
+    assert.deepEqual(res.json.data, { status: 'ok', store: 'ok', redis: 'disabled', archive: 'ok' });
   });
 
   it('echoes a sane X-Request-Id and replaces an unsafe one', async () => {

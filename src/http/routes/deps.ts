@@ -3,6 +3,7 @@ import type { Datasets } from '../../market/datasets.ts';
 import type { RequestContext } from '../../market/context.ts';
 import type { MemberSeriesSource } from '../../market/member-series.ts';
 import type { Responder } from '../respond.ts';
+import type { MarketArchive } from '../../market/archive.ts';
 
 /** What every route plugin receives: the market's datasets and the response writer. */
 export interface RouteDeps {
@@ -13,4 +14,6 @@ export interface RouteDeps {
   marketClock?: { followMarketClock: boolean; now?: () => number };
   /** Members' daily series for rankings (absent: each member's cached history, market/member-series.ts). */
   memberSeries?: MemberSeriesSource;
+  /** The market's archive: past days of the intraday endpoints (docs/archive.md). */
+  archive?: MarketArchive;
 }

@@ -16,6 +16,8 @@ export interface Readiness {
   ready: boolean;
   store: 'ok' | 'failing';
   redis: 'ok' | 'degraded' | 'disabled';
+  /** The archive store (docs/archive.md): reported, never a reason to leave rotation. */
+  archive?: 'ok' | 'unavailable';
   shuttingDown: boolean;
 }
 
@@ -60,7 +62,13 @@ export async function healthRoutes(
         const why = r.shuttingDown ? 'shutting down' : 'the local store is unusable';
         return sendError(reply, new NotReadyError(`not ready: ${why}`));
       }
-      const body = { status: r.redis === 'degraded' ? 'degraded' : 'ok', store: r.store, redis: r.redis };
+      const degraded = r.redis === 'degraded' || r.archive === 'unavailable';
+      const body = {
+        status: degraded ? 'degraded' : 'ok',
+        store: r.store,
+        redis: r.redis,
+        archive: r.archive,
+      };
       return reply.type('application/json; charset=utf-8').send(envelope(JSON.stringify(body), false, -1));
     },
   );

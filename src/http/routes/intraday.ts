@@ -3,12 +3,23 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { indexHistorical } from '../../market/index-history.ts';
+import { pastIntraday } from '../../market/archive-answers.ts';
+import { resolveIndexCode } from '../../market/indices.ts';
+import { clientText, NotFoundError } from '../../errors.ts';
+import { karachiDate } from '../../time/market-clock.ts';
 import { indexIntraday, INTERVALS, stockIntraday } from '../../market/intraday.ts';
 import { columnsOf, errorResponses, listEnvelope, query, SymbolParam } from '../schemas.ts';
 import { IndexHistoricalRow, IntradayBar } from '../../market/models-live.ts';
 import type { RouteDeps } from './deps.ts';
 
 const IntradayQuery = query({
+  date: Type.Optional(
+    Type.String({
+      format: 'date',
+      description:
+        'a past day, YYYY-MM-DD: what the archive kept of it (docs/archive.md): 404 for a day it did not record. Absent or today: today from the exchange',
+    }),
+  ),
   interval: Type.Optional(
     Type.Enum([...INTERVALS], {
       description:
@@ -33,6 +44,10 @@ const ref = (id: string) => Type.Unsafe({ $ref: `${id}#` });
 export async function intradayRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const { datasets, respond, contextOf } = deps;
+  const now = deps.marketClock?.now ?? Date.now;
+  /** A date before today reads the archive; today (or none) the exchange's series. */
+  const past = (date: string | undefined): string | undefined =>
+    date !== undefined && deps.archive !== undefined && date < karachiDate(now()) ? date : undefined;
 
   r.get(
     '/stocks/:symbol/intraday',
@@ -57,7 +72,10 @@ export async function intradayRoutes(app: FastifyInstance, deps: RouteDeps): Pro
     async (req, reply) => {
       const interval = req.query.interval ?? '5m';
       const symbol = req.params.symbol.toUpperCase();
-      const answer = await stockIntraday(datasets, symbol, interval, contextOf(req));
+      const day = past(req.query.date);
+      const answer = day
+        ? await pastIntraday(deps.archive!, 'stock', symbol, day, interval, now())
+        : await stockIntraday(datasets, symbol, interval, contextOf(req));
       return respond.send(req, reply, answer, {
         filename: `${symbol}-intraday-${interval}`,
         columns: interval === 'tick' ? ['time', 'price', 'volume'] : columnsOf(IntradayBar),
@@ -87,8 +105,13 @@ export async function intradayRoutes(app: FastifyInstance, deps: RouteDeps): Pro
     },
     async (req, reply) => {
       const interval = req.query.interval ?? '5m';
-      const answer = await indexIntraday(datasets, req.params.name, interval, contextOf(req));
       const code = req.params.name.toUpperCase();
+      const day = past(req.query.date);
+      const resolved = day ? resolveIndexCode(req.params.name) : undefined;
+      if (day && !resolved) throw new NotFoundError(`index ${clientText(req.params.name)} not found`);
+      const answer = day
+        ? await pastIntraday(deps.archive!, 'index', resolved!, day, interval, now())
+        : await indexIntraday(datasets, req.params.name, interval, contextOf(req));
       return respond.send(req, reply, answer, {
         filename: `${code}-intraday-${interval}`,
         columns: interval === 'tick' ? ['time', 'value', 'volume'] : columnsOf(IntradayBar),

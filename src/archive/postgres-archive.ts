@@ -1,0 +1,443 @@
+// The archive in PostgreSQL (DATABASE_URL), shared by every replica. Same tables and rules as the
+// SQLite archive; a write is one transaction. While the server is away every call fails with
+// ArchiveUnavailableError (the endpoints answer 503 not_ready, the archiver waits) and the schema
+// is made, if needed, on the first call that reaches it.
+import postgres from 'postgres';
+import {
+  ArchiveUnavailableError,
+  compareBar,
+  dayNumber,
+  dayText,
+  reasonsList,
+  reasonsText,
+  type ArchivedPayout,
+  type ArchiveStats,
+  type ArchiveStore,
+  type BarField,
+  type DailyBar,
+  type IndexLevel,
+  type IntradayPoint,
+  type SnapshotRow,
+  type WriteResult,
+} from './store.ts';
+import { bounds, merge } from './sqlite-archive.ts';
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS archive_bars (
+  symbol TEXT NOT NULL, day INTEGER NOT NULL,
+  open DOUBLE PRECISION, high DOUBLE PRECISION, low DOUBLE PRECISION, close DOUBLE PRECISION,
+  volume DOUBLE PRECISION, reasons TEXT NOT NULL,
+  PRIMARY KEY (symbol, day)
+);
+CREATE INDEX IF NOT EXISTS archive_bars_by_day ON archive_bars (day, symbol);
+CREATE TABLE IF NOT EXISTS archive_index_levels (
+  code TEXT NOT NULL, day INTEGER NOT NULL,
+  open DOUBLE PRECISION, high DOUBLE PRECISION, low DOUBLE PRECISION, close DOUBLE PRECISION,
+  volume DOUBLE PRECISION, PRIMARY KEY (code, day)
+);
+CREATE TABLE IF NOT EXISTS archive_backfill (symbol TEXT PRIMARY KEY, done_at BIGINT NOT NULL, rows INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS archive_recorded_days (day INTEGER PRIMARY KEY, recorded_at BIGINT NOT NULL, symbols INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS archive_intraday (code TEXT NOT NULL, day INTEGER NOT NULL, points TEXT NOT NULL, PRIMARY KEY (code, day));
+CREATE TABLE IF NOT EXISTS archive_snapshots (day INTEGER NOT NULL, at BIGINT NOT NULL, rows TEXT NOT NULL, PRIMARY KEY (day, at));
+CREATE TABLE IF NOT EXISTS archive_payouts (
+  symbol TEXT NOT NULL, announced TEXT NOT NULL, details TEXT NOT NULL, row TEXT NOT NULL,
+  PRIMARY KEY (symbol, announced, details)
+);
+`;
+
+type Sql = postgres.Sql | postgres.TransactionSql;
+
+interface BarRow {
+  symbol: string;
+  day: number;
+  open: number | null;
+  high: number | null;
+  low: number | null;
+  close: number | null;
+  volume: number | null;
+  reasons: string;
+}
+
+export class PostgresArchive implements ArchiveStore {
+  readonly backend = 'postgres' as const;
+  private readonly sql: postgres.Sql;
+  private schema: Promise<void> | undefined;
+
+  constructor(url: string) {
+    this.sql = postgres(url, {
+      max: 4,
+      connect_timeout: 3,
+      idle_timeout: 30,
+      onnotice: () => {},
+      transform: { undefined: null },
+    });
+  }
+
+  async writeHistory(symbol: string, bars: readonly DailyBar[], doneAt: number): Promise<WriteResult> {
+    return this.write(async (tx) => {
+      const held = new Map<number, BarRow>();
+      for (const r of await tx<
+        BarRow[]
+      >`SELECT symbol, day, open, high, low, close, volume, reasons FROM archive_bars WHERE symbol = ${symbol}`)
+        held.set(r.day, r);
+      const result = await putBars(tx, bars, held);
+      await tx`INSERT INTO archive_backfill (symbol, done_at, rows) VALUES (${symbol}, ${doneAt}, ${bars.length}) ON CONFLICT (symbol) DO NOTHING`;
+      return result;
+    });
+  }
+
+  async writeDay(
+    date: string,
+    bars: readonly DailyBar[],
+    indices: readonly IndexLevel[],
+    recordedAt: number,
+  ): Promise<WriteResult> {
+    return this.write(async (tx) => {
+      const day = dayNumber(date);
+      const held = new Map<string, BarRow>();
+      for (const r of await tx<
+        BarRow[]
+      >`SELECT symbol, day, open, high, low, close, volume, reasons FROM archive_bars WHERE day = ${day}`)
+        held.set(r.symbol, r);
+      const result = await putBars(tx, bars, undefined, held);
+      const levels = await putLevels(tx, indices);
+      await tx`INSERT INTO archive_recorded_days (day, recorded_at, symbols) VALUES (${day}, ${recordedAt}, ${bars.length}) ON CONFLICT (day) DO NOTHING`;
+      return merge(result, levels);
+    });
+  }
+
+  async writeIndexLevels(levels: readonly IndexLevel[]): Promise<WriteResult> {
+    return this.write((tx) => putLevels(tx, levels));
+  }
+
+  async dailyBars(date: string): Promise<DailyBar[]> {
+    const rows = await this.read(
+      (sql) =>
+        sql<
+          BarRow[]
+        >`SELECT symbol, day, open, high, low, close, volume, reasons FROM archive_bars WHERE day = ${dayNumber(date)} ORDER BY symbol`,
+    );
+    return rows.map(toBar);
+  }
+
+  async bars(symbols: readonly string[], start?: string, end?: string): Promise<DailyBar[]> {
+    if (symbols.length === 0) return [];
+    const [from, to] = bounds(start, end);
+    const rows = await this.read(
+      (sql) =>
+        sql<BarRow[]>`SELECT symbol, day, open, high, low, close, volume, reasons FROM archive_bars
+          WHERE symbol = ANY(${sql.array([...symbols])}) AND day BETWEEN ${from} AND ${to} ORDER BY symbol, day`,
+    );
+    // Rows arrive by symbol then day; regrouped in the order asked without a sort.
+    const bySymbol = new Map<string, DailyBar[]>(symbols.map((s) => [s, []]));
+    for (const r of rows) bySymbol.get(r.symbol)?.push(toBar(r));
+    return [...bySymbol.values()].flat();
+  }
+
+  async field(symbols: readonly string[], field: BarField, start?: string, end?: string) {
+    const [from, to] = bounds(start, end);
+    const out = new Map(
+      symbols.map((s) => [s, { symbol: s, dates: [] as string[], values: [] as Array<number | null> }]),
+    );
+    if (symbols.length === 0) return [];
+    const rows = await this.read(
+      (sql) =>
+        sql`SELECT symbol, day, ${sql(field)} AS v FROM archive_bars
+          WHERE symbol = ANY(${sql.array([...symbols])}) AND day BETWEEN ${from} AND ${to} ORDER BY symbol, day`.values() as unknown as Promise<
+          Array<[string, number, number | null]>
+        >,
+    );
+    for (const [symbol, day, v] of rows) {
+      const s = out.get(symbol)!;
+      s.dates.push(dayText(day));
+      s.values.push(v);
+    }
+    return [...out.values()];
+  }
+
+  async indexLevels(indices: readonly string[], start?: string, end?: string): Promise<IndexLevel[]> {
+    if (indices.length === 0) return [];
+    const [from, to] = bounds(start, end);
+    const rows = await this.read(
+      (sql) =>
+        sql<
+          Array<BarRow & { code: string }>
+        >`SELECT code, day, open, high, low, close, volume FROM archive_index_levels
+          WHERE code = ANY(${sql.array([...indices])}) AND day BETWEEN ${from} AND ${to} ORDER BY code, day`,
+    );
+    return rows.map((r) => ({
+      index: r.code,
+      date: dayText(r.day),
+      open: r.open,
+      high: r.high,
+      low: r.low,
+      close: r.close,
+      volume: r.volume,
+    }));
+  }
+
+  async tradingDays(from: string, to: string): Promise<string[]> {
+    const rows = await this.read(
+      (sql) =>
+        sql<
+          Array<{ day: number }>
+        >`SELECT DISTINCT day FROM archive_bars WHERE day BETWEEN ${dayNumber(from)} AND ${dayNumber(to)} ORDER BY day`,
+    );
+    return rows.map((r) => dayText(r.day));
+  }
+
+  async neighbours(date: string): Promise<{ previous: string | null; next: string | null }> {
+    const day = dayNumber(date);
+    const [row] = await this.read(
+      (sql) => sql<Array<{ previous: number | null; next: number | null }>>`SELECT
+        (SELECT max(day) FROM archive_bars WHERE day < ${day}) AS previous,
+        (SELECT min(day) FROM archive_bars WHERE day > ${day}) AS next`,
+    );
+    return {
+      previous: row?.previous == null ? null : dayText(row.previous),
+      next: row?.next == null ? null : dayText(row.next),
+    };
+  }
+
+  async backfilled(): Promise<Set<string>> {
+    const rows = await this.read(
+      (sql) => sql<Array<{ symbol: string }>>`SELECT symbol FROM archive_backfill`,
+    );
+    return new Set(rows.map((r) => r.symbol));
+  }
+
+  async recordedDays(): Promise<Set<string>> {
+    const rows = await this.read((sql) => sql<Array<{ day: number }>>`SELECT day FROM archive_recorded_days`);
+    return new Set(rows.map((r) => dayText(r.day)));
+  }
+
+  async stats(): Promise<ArchiveStats> {
+    const [row] = await this.read(
+      (sql) => sql<
+        Array<{ symbols: number; rows: number; days: number; first: number | null; last: number | null }>
+      >`SELECT (SELECT count(*) FROM archive_backfill)::int AS symbols,
+          count(*)::int AS rows, count(DISTINCT day)::int AS days, min(day) AS first, max(day) AS last
+        FROM archive_bars`,
+    );
+    return {
+      symbolsBackfilled: row?.symbols ?? 0,
+      rows: row?.rows ?? 0,
+      days: row?.days ?? 0,
+      firstDate: row?.first == null ? null : dayText(row.first),
+      lastDate: row?.last == null ? null : dayText(row.last),
+    };
+  }
+
+  async writeIntraday(code: string, date: string, points: readonly IntradayPoint[]): Promise<WriteResult> {
+    const day = dayNumber(date);
+    const text = JSON.stringify(points);
+    return this.write(async (tx) => {
+      const [held] = await tx<
+        Array<{ points: string }>
+      >`SELECT points FROM archive_intraday WHERE code = ${code} AND day = ${day}`;
+      if (!held) {
+        await tx`INSERT INTO archive_intraday (code, day, points) VALUES (${code}, ${day}, ${text})`;
+        return { inserted: 1, unchanged: 0, disagreements: [] };
+      }
+      if (held.points === text) return { inserted: 0, unchanged: 1, disagreements: [] };
+      return {
+        inserted: 0,
+        unchanged: 0,
+        disagreements: [
+          { key: code, date, field: 'intraday', stored: held.points.length, seen: text.length },
+        ],
+      };
+    });
+  }
+
+  async intraday(code: string, date: string): Promise<IntradayPoint[] | undefined> {
+    const [held] = await this.read(
+      (sql) =>
+        sql<
+          Array<{ points: string }>
+        >`SELECT points FROM archive_intraday WHERE code = ${code} AND day = ${dayNumber(date)}`,
+    );
+    return held ? (JSON.parse(held.points) as IntradayPoint[]) : undefined;
+  }
+
+  async writeSnapshot(date: string, at: number, rows: readonly SnapshotRow[]): Promise<void> {
+    await this.write(
+      (tx) =>
+        tx`INSERT INTO archive_snapshots (day, at, rows) VALUES (${dayNumber(date)}, ${at}, ${JSON.stringify(rows)}) ON CONFLICT DO NOTHING`,
+    );
+  }
+
+  async snapshots(date: string): Promise<Array<{ at: number; rows: SnapshotRow[] }>> {
+    const rows = await this.read(
+      (sql) =>
+        sql<
+          Array<{ at: number; rows: string }>
+        >`SELECT at, rows FROM archive_snapshots WHERE day = ${dayNumber(date)} ORDER BY at`,
+    );
+    return rows.map((r) => ({ at: Number(r.at), rows: JSON.parse(r.rows) as SnapshotRow[] }));
+  }
+
+  async writePayouts(rows: readonly ArchivedPayout[]): Promise<number> {
+    return this.write(async (tx) => {
+      let added = 0;
+      for (const r of rows) {
+        const res = await tx`INSERT INTO archive_payouts (symbol, announced, details, row)
+          VALUES (${r.symbol}, ${r.announced ?? ''}, ${r.details}, ${JSON.stringify(r.row)}) ON CONFLICT DO NOTHING`;
+        added += res.count;
+      }
+      return added;
+    });
+  }
+
+  async payouts(symbol: string): Promise<ArchivedPayout[]> {
+    const rows = await this.read(
+      (sql) =>
+        sql<
+          Array<{ symbol: string; announced: string; details: string; row: string }>
+        >`SELECT symbol, announced, details, row
+          FROM archive_payouts WHERE symbol = ${symbol} ORDER BY announced DESC`,
+    );
+    return rows.map((r) => ({
+      symbol: r.symbol,
+      announced: r.announced === '' ? null : r.announced,
+      details: r.details,
+      row: JSON.parse(r.row) as unknown,
+    }));
+  }
+
+  async ping(): Promise<void> {
+    await this.read((sql) => sql`SELECT 1`);
+  }
+
+  async close(): Promise<void> {
+    await this.sql.end({ timeout: 2 });
+  }
+
+  private async ready(): Promise<void> {
+    this.schema ??= this.sql
+      .unsafe(SCHEMA)
+      .then(() => undefined)
+      .catch((err: unknown) => {
+        this.schema = undefined;
+        throw err;
+      });
+    return this.schema;
+  }
+
+  private async read<T>(query: (sql: postgres.Sql) => Promise<T>): Promise<T> {
+    try {
+      await this.ready();
+      return await query(this.sql);
+    } catch (err) {
+      throw unavailable('read', err);
+    }
+  }
+
+  private async write<T>(work: (tx: postgres.TransactionSql) => Promise<T>): Promise<T> {
+    try {
+      await this.ready();
+      return (await this.sql.begin((tx) => work(tx))) as T;
+    } catch (err) {
+      throw unavailable('written', err);
+    }
+  }
+}
+
+function unavailable(verb: string, err: unknown): ArchiveUnavailableError {
+  return new ArchiveUnavailableError(`the archive could not be ${verb}: ${(err as Error).message}`, err);
+}
+
+/** New bars inserted in one statement; held ones compared (by day for a symbol, by symbol for a day). */
+async function putBars(
+  tx: Sql,
+  bars: readonly DailyBar[],
+  byDay?: Map<number, BarRow>,
+  bySymbol?: Map<string, BarRow>,
+): Promise<WriteResult> {
+  const result: WriteResult = { inserted: 0, unchanged: 0, disagreements: [] };
+  const fresh: BarRow[] = [];
+  for (const bar of bars) {
+    const day = dayNumber(bar.date);
+    const stored = byDay ? byDay.get(day) : bySymbol?.get(bar.symbol);
+    if (stored) {
+      const diff = compareBar(bar.symbol, bar.date, stored, bar);
+      if (diff.length === 0) result.unchanged++;
+      else result.disagreements.push(...diff);
+      continue;
+    }
+    const row = { ...bar, day, reasons: reasonsText(bar.anomaly_reasons) };
+    byDay?.set(day, row);
+    bySymbol?.set(bar.symbol, row);
+    fresh.push(row);
+  }
+  for (let i = 0; i < fresh.length; i += 5000) {
+    const chunk = fresh.slice(i, i + 5000);
+    await tx`INSERT INTO archive_bars (symbol, day, open, high, low, close, volume, reasons)
+      SELECT * FROM unnest(${tx.array(chunk.map((r) => r.symbol))}::text[], ${tx.array(chunk.map((r) => r.day))}::int[],
+        ${tx.array(chunk.map((r) => r.open) as number[])}::float8[], ${tx.array(chunk.map((r) => r.high) as number[])}::float8[],
+        ${tx.array(chunk.map((r) => r.low) as number[])}::float8[], ${tx.array(chunk.map((r) => r.close) as number[])}::float8[],
+        ${tx.array(chunk.map((r) => r.volume) as number[])}::float8[], ${tx.array(chunk.map((r) => r.reasons))}::text[])`;
+  }
+  result.inserted += fresh.length;
+  return result;
+}
+
+async function putLevels(tx: Sql, levels: readonly IndexLevel[]): Promise<WriteResult> {
+  const result: WriteResult = { inserted: 0, unchanged: 0, disagreements: [] };
+  if (levels.length === 0) return result;
+  const codes = [...new Set(levels.map((l) => l.index))];
+  const days = levels.map((l) => dayNumber(l.date));
+  const held = new Map<string, IndexLevel>();
+  const rows = await tx<
+    Array<IndexLevel & { code: string; day: number }>
+  >`SELECT code, day, open, high, low, close, volume
+    FROM archive_index_levels WHERE code = ANY(${tx.array(codes)}) AND day BETWEEN ${Math.min(...days)} AND ${Math.max(...days)}`;
+  for (const r of rows) held.set(`${r.code}|${r.day}`, r);
+  const fresh: Array<IndexLevel & { day: number }> = [];
+  for (const l of levels) {
+    const day = dayNumber(l.date);
+    const stored = held.get(`${l.index}|${day}`);
+    if (stored) {
+      // A closing page has no open and the daily series no high or low: only shared fields count.
+      const both = (f: 'open' | 'high' | 'low' | 'close' | 'volume', a: IndexLevel, b: IndexLevel) =>
+        a[f] === null || b[f] === null ? null : a[f];
+      const pick = (a: IndexLevel, b: IndexLevel) => ({
+        open: both('open', a, b),
+        high: both('high', a, b),
+        low: both('low', a, b),
+        close: both('close', a, b),
+        volume: both('volume', a, b),
+      });
+      const diff = compareBar(l.index, l.date, pick(stored, l), pick(l, stored));
+      if (diff.length === 0) result.unchanged++;
+      else result.disagreements.push(...diff);
+      continue;
+    }
+    const row = { ...l, day };
+    held.set(`${l.index}|${day}`, row);
+    fresh.push(row);
+  }
+  for (let i = 0; i < fresh.length; i += 5000) {
+    const c = fresh.slice(i, i + 5000);
+    const col = (f: 'open' | 'high' | 'low' | 'close' | 'volume') => tx.array(c.map((r) => r[f]) as number[]);
+    await tx`INSERT INTO archive_index_levels (code, day, open, high, low, close, volume)
+      SELECT * FROM unnest(${tx.array(c.map((r) => r.index))}::text[], ${tx.array(c.map((r) => r.day))}::int[],
+        ${col('open')}::float8[], ${col('high')}::float8[], ${col('low')}::float8[], ${col('close')}::float8[],
+        ${col('volume')}::float8[])`;
+  }
+  result.inserted += fresh.length;
+  return result;
+}
+
+function toBar(r: BarRow): DailyBar {
+  return {
+    symbol: r.symbol,
+    date: dayText(r.day),
+    open: r.open,
+    high: r.high,
+    low: r.low,
+    close: r.close,
+    volume: r.volume,
+    anomaly_reasons: reasonsList(r.reasons),
+  };
+}

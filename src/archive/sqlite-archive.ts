@@ -1,0 +1,441 @@
+// The archive in SQLite (node:sqlite), a file of its own beside the cache's store in CACHE_DIR:
+// the cache may be thrown away, the archive may not. WAL with synchronous=NORMAL: a killed process
+// loses nothing committed. Dates are day numbers and rows are WITHOUT ROWID tables keyed the way
+// they are read (a day's bars by date, a panel by symbol), so the store stays small.
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { DatabaseSync, type StatementSync } from 'node:sqlite';
+import {
+  ArchiveUnavailableError,
+  compareBar,
+  dayNumber,
+  dayText,
+  reasonsList,
+  reasonsText,
+  type ArchivedPayout,
+  type ArchiveStats,
+  type ArchiveStore,
+  type BarField,
+  type DailyBar,
+  type IndexLevel,
+  type IntradayPoint,
+  type SnapshotRow,
+  type WriteResult,
+} from './store.ts';
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS bars (
+  symbol TEXT NOT NULL, day INTEGER NOT NULL,
+  open REAL, high REAL, low REAL, close REAL, volume REAL, reasons TEXT NOT NULL,
+  PRIMARY KEY (symbol, day)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS bars_by_day ON bars (day, symbol);
+CREATE TABLE IF NOT EXISTS index_levels (
+  code TEXT NOT NULL, day INTEGER NOT NULL,
+  open REAL, high REAL, low REAL, close REAL, volume REAL,
+  PRIMARY KEY (code, day)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS backfill (symbol TEXT PRIMARY KEY, done_at INTEGER NOT NULL, rows INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS recorded_days (day INTEGER PRIMARY KEY, recorded_at INTEGER NOT NULL, symbols INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS intraday (
+  code TEXT NOT NULL, day INTEGER NOT NULL, points TEXT NOT NULL, PRIMARY KEY (code, day)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS snapshots (day INTEGER NOT NULL, at INTEGER NOT NULL, rows TEXT NOT NULL, PRIMARY KEY (day, at)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS payouts (
+  symbol TEXT NOT NULL, announced TEXT NOT NULL, details TEXT NOT NULL, row TEXT NOT NULL,
+  PRIMARY KEY (symbol, announced, details)
+) WITHOUT ROWID;
+`;
+
+interface BarRow {
+  symbol: string;
+  day: number;
+  open: number | null;
+  high: number | null;
+  low: number | null;
+  close: number | null;
+  volume: number | null;
+  reasons: string;
+}
+
+export class SqliteArchive implements ArchiveStore {
+  readonly backend = 'sqlite' as const;
+  private readonly db: DatabaseSync;
+  private readonly s: Record<string, StatementSync>;
+  private closed = false;
+  private readonly fieldStatements: Record<BarField, StatementSync>;
+
+  constructor(dir: string) {
+    mkdirSync(dir, { recursive: true });
+    this.db = new DatabaseSync(join(dir, 'archive.sqlite'));
+    this.db.exec('PRAGMA journal_mode = WAL');
+    this.db.exec('PRAGMA synchronous = NORMAL');
+    this.db.exec('PRAGMA busy_timeout = 5000');
+    this.db.exec(SCHEMA);
+    const p = (sql: string) => this.db.prepare(sql);
+    const fieldStatement = (f: BarField) => {
+      // The column name is one of five fixed words, never input.
+      const st = this.db.prepare(
+        `SELECT day, ${f} FROM bars WHERE symbol = ? AND day BETWEEN ? AND ? ORDER BY day`,
+      );
+      st.setReturnArrays(true);
+      return st;
+    };
+    this.fieldStatements = {
+      open: fieldStatement('open'),
+      high: fieldStatement('high'),
+      low: fieldStatement('low'),
+      close: fieldStatement('close'),
+      volume: fieldStatement('volume'),
+    };
+    this.s = {
+      getBar: p('SELECT open, high, low, close, volume FROM bars WHERE symbol = ? AND day = ?'),
+      putBar: p(
+        'INSERT INTO bars (symbol, day, open, high, low, close, volume, reasons) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+      ),
+      symbolBars: p('SELECT day, open, high, low, close, volume FROM bars WHERE symbol = ?'),
+      dayBars: p(
+        'SELECT symbol, day, open, high, low, close, volume, reasons FROM bars WHERE day = ? ORDER BY symbol',
+      ),
+      rangeBars: p(
+        'SELECT symbol, day, open, high, low, close, volume, reasons FROM bars WHERE symbol = ? AND day BETWEEN ? AND ? ORDER BY day',
+      ),
+      getLevel: p('SELECT open, high, low, close, volume FROM index_levels WHERE code = ? AND day = ?'),
+      putLevel: p(
+        'INSERT INTO index_levels (code, day, open, high, low, close, volume) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      ),
+      rangeLevels: p(
+        'SELECT code, day, open, high, low, close, volume FROM index_levels WHERE code = ? AND day BETWEEN ? AND ? ORDER BY day',
+      ),
+      days: p('SELECT DISTINCT day FROM bars WHERE day BETWEEN ? AND ? ORDER BY day'),
+      previous: p('SELECT max(day) AS day FROM bars WHERE day < ?'),
+      next: p('SELECT min(day) AS day FROM bars WHERE day > ?'),
+      markDone: p(
+        'INSERT INTO backfill (symbol, done_at, rows) VALUES (?, ?, ?) ON CONFLICT(symbol) DO NOTHING',
+      ),
+      backfilled: p('SELECT symbol FROM backfill'),
+      markDay: p(
+        'INSERT INTO recorded_days (day, recorded_at, symbols) VALUES (?, ?, ?) ON CONFLICT(day) DO NOTHING',
+      ),
+      recordedDays: p('SELECT day FROM recorded_days'),
+      getIntraday: p('SELECT points FROM intraday WHERE code = ? AND day = ?'),
+      putIntraday: p('INSERT INTO intraday (code, day, points) VALUES (?, ?, ?)'),
+      putSnapshot: p('INSERT INTO snapshots (day, at, rows) VALUES (?, ?, ?) ON CONFLICT DO NOTHING'),
+      snapshots: p('SELECT at, rows FROM snapshots WHERE day = ? ORDER BY at'),
+      putPayout: p(
+        'INSERT INTO payouts (symbol, announced, details, row) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING',
+      ),
+      payouts: p(
+        'SELECT symbol, announced, details, row FROM payouts WHERE symbol = ? ORDER BY announced DESC',
+      ),
+    };
+  }
+
+  async writeHistory(symbol: string, bars: readonly DailyBar[], doneAt: number): Promise<WriteResult> {
+    return this.transaction(() => {
+      const result = this.putBars(bars, this.heldBars(symbol));
+      this.s.markDone!.run(symbol, doneAt, bars.length);
+      return result;
+    });
+  }
+
+  async writeDay(
+    date: string,
+    bars: readonly DailyBar[],
+    indices: readonly IndexLevel[],
+    recordedAt: number,
+  ): Promise<WriteResult> {
+    return this.transaction(() => {
+      const day = dayNumber(date);
+      const result = this.putBars(bars);
+      const levels = this.putLevels(indices);
+      this.s.markDay!.run(day, recordedAt, bars.length);
+      return merge(result, levels);
+    });
+  }
+
+  async writeIndexLevels(levels: readonly IndexLevel[]): Promise<WriteResult> {
+    return this.transaction(() => this.putLevels(levels));
+  }
+
+  async dailyBars(date: string): Promise<DailyBar[]> {
+    return this.read(() => (this.s.dayBars!.all(dayNumber(date)) as unknown as BarRow[]).map(toBar));
+  }
+
+  async bars(symbols: readonly string[], start?: string, end?: string): Promise<DailyBar[]> {
+    const [from, to] = bounds(start, end);
+    return this.read(() =>
+      symbols.flatMap((symbol) =>
+        (this.s.rangeBars!.all(symbol, from, to) as unknown as BarRow[]).map(toBar),
+      ),
+    );
+  }
+
+  async field(symbols: readonly string[], field: BarField, start?: string, end?: string) {
+    const [from, to] = bounds(start, end);
+    const statement = this.fieldStatements[field];
+    return this.read(() =>
+      symbols.map((symbol) => {
+        const rows = statement.all(symbol, from, to) as unknown as Array<[number, number | null]>;
+        return { symbol, dates: rows.map((r) => dayText(r[0])), values: rows.map((r) => r[1]) };
+      }),
+    );
+  }
+
+  async indexLevels(indices: readonly string[], start?: string, end?: string): Promise<IndexLevel[]> {
+    const [from, to] = bounds(start, end);
+    return this.read(() =>
+      indices.flatMap((code) =>
+        (this.s.rangeLevels!.all(code, from, to) as unknown as Array<BarRow & { code: string }>).map((r) => ({
+          index: r.code,
+          date: dayText(r.day),
+          open: r.open,
+          high: r.high,
+          low: r.low,
+          close: r.close,
+          volume: r.volume,
+        })),
+      ),
+    );
+  }
+
+  async tradingDays(from: string, to: string): Promise<string[]> {
+    return this.read(() =>
+      (this.s.days!.all(dayNumber(from), dayNumber(to)) as Array<{ day: number }>).map((r) => dayText(r.day)),
+    );
+  }
+
+  async neighbours(date: string): Promise<{ previous: string | null; next: string | null }> {
+    return this.read(() => {
+      const day = dayNumber(date);
+      const prev = (this.s.previous!.get(day) as { day: number | null }).day;
+      const next = (this.s.next!.get(day) as { day: number | null }).day;
+      return { previous: prev === null ? null : dayText(prev), next: next === null ? null : dayText(next) };
+    });
+  }
+
+  async backfilled(): Promise<Set<string>> {
+    return this.read(
+      () => new Set((this.s.backfilled!.all() as Array<{ symbol: string }>).map((r) => r.symbol)),
+    );
+  }
+
+  async recordedDays(): Promise<Set<string>> {
+    return this.read(
+      () => new Set((this.s.recordedDays!.all() as Array<{ day: number }>).map((r) => dayText(r.day))),
+    );
+  }
+
+  async stats(): Promise<ArchiveStats> {
+    return this.read(() => {
+      const one = (sql: string) => Object.values(this.db.prepare(sql).get() ?? {})[0] as number | null;
+      // Counting rows by the day index: the smaller of the two B-trees.
+      const rows = one('SELECT count(*) FROM bars INDEXED BY bars_by_day') ?? 0;
+      const first = one('SELECT min(day) FROM bars');
+      const last = one('SELECT max(day) FROM bars');
+      const days = one('SELECT count(DISTINCT day) FROM bars INDEXED BY bars_by_day') ?? 0;
+      return {
+        symbolsBackfilled: one('SELECT count(*) FROM backfill') ?? 0,
+        rows,
+        days,
+        firstDate: first === null ? null : dayText(first),
+        lastDate: last === null ? null : dayText(last),
+      };
+    });
+  }
+
+  async writeIntraday(code: string, date: string, points: readonly IntradayPoint[]): Promise<WriteResult> {
+    return this.transaction(() => {
+      const day = dayNumber(date);
+      const held = this.s.getIntraday!.get(code, day) as { points: string } | undefined;
+      const text = JSON.stringify(points);
+      if (!held) {
+        this.s.putIntraday!.run(code, day, text);
+        return { inserted: 1, unchanged: 0, disagreements: [] };
+      }
+      if (held.points === text) return { inserted: 0, unchanged: 1, disagreements: [] };
+      return {
+        inserted: 0,
+        unchanged: 0,
+        disagreements: [
+          { key: code, date, field: 'intraday', stored: held.points.length, seen: text.length },
+        ],
+      };
+    });
+  }
+
+  async intraday(code: string, date: string): Promise<IntradayPoint[] | undefined> {
+    return this.read(() => {
+      const held = this.s.getIntraday!.get(code, dayNumber(date)) as { points: string } | undefined;
+      return held ? (JSON.parse(held.points) as IntradayPoint[]) : undefined;
+    });
+  }
+
+  async writeSnapshot(date: string, at: number, rows: readonly SnapshotRow[]): Promise<void> {
+    this.transaction(() => this.s.putSnapshot!.run(dayNumber(date), at, JSON.stringify(rows)));
+  }
+
+  async snapshots(date: string): Promise<Array<{ at: number; rows: SnapshotRow[] }>> {
+    return this.read(() =>
+      (this.s.snapshots!.all(dayNumber(date)) as Array<{ at: number; rows: string }>).map((r) => ({
+        at: r.at,
+        rows: JSON.parse(r.rows) as SnapshotRow[],
+      })),
+    );
+  }
+
+  async writePayouts(rows: readonly ArchivedPayout[]): Promise<number> {
+    return this.transaction(() => {
+      let added = 0;
+      for (const r of rows) {
+        const info = this.s.putPayout!.run(r.symbol, r.announced ?? '', r.details, JSON.stringify(r.row));
+        added += Number(info.changes);
+      }
+      return added;
+    });
+  }
+
+  async payouts(symbol: string): Promise<ArchivedPayout[]> {
+    return this.read(() =>
+      (
+        this.s.payouts!.all(symbol) as Array<{
+          symbol: string;
+          announced: string;
+          details: string;
+          row: string;
+        }>
+      ).map((r) => ({
+        symbol: r.symbol,
+        announced: r.announced === '' ? null : r.announced,
+        details: r.details,
+        row: JSON.parse(r.row) as unknown,
+      })),
+    );
+  }
+
+  async ping(): Promise<void> {
+    this.read(() => this.db.prepare('SELECT 1').get());
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.db.close();
+  }
+
+  private heldBars(symbol: string): Map<number, BarRow> {
+    const held = new Map<number, BarRow>();
+    for (const r of this.s.symbolBars!.all(symbol) as unknown as BarRow[]) held.set(r.day, r);
+    return held;
+  }
+
+  /** Inserts bars not held; compares the rest (`held`: the symbol's bars, read once for a history). */
+  private putBars(bars: readonly DailyBar[], held?: Map<number, BarRow>): WriteResult {
+    const result: WriteResult = { inserted: 0, unchanged: 0, disagreements: [] };
+    for (const bar of bars) {
+      const day = dayNumber(bar.date);
+      const stored = held ? held.get(day) : (this.s.getBar!.get(bar.symbol, day) as BarRow | undefined);
+      if (stored) {
+        const diff = compareBar(bar.symbol, bar.date, stored, bar);
+        if (diff.length === 0) result.unchanged++;
+        else result.disagreements.push(...diff);
+        continue;
+      }
+      this.s.putBar!.run(
+        bar.symbol,
+        day,
+        bar.open,
+        bar.high,
+        bar.low,
+        bar.close,
+        bar.volume,
+        reasonsText(bar.anomaly_reasons),
+      );
+      // A repeated date in the same series is kept once; the repeat is compared like a later look.
+      held?.set(day, { ...bar, day, reasons: '' });
+      result.inserted++;
+    }
+    return result;
+  }
+
+  private putLevels(levels: readonly IndexLevel[]): WriteResult {
+    const result: WriteResult = { inserted: 0, unchanged: 0, disagreements: [] };
+    for (const l of levels) {
+      const day = dayNumber(l.date);
+      const stored = this.s.getLevel!.get(l.index, day) as IndexLevel | undefined;
+      if (stored) {
+        // A closing page has no open and the daily series no high or low: only shared fields count.
+        const diff = compareBar(l.index, l.date, fill(stored, l), fill(l, stored));
+        if (diff.length === 0) result.unchanged++;
+        else result.disagreements.push(...diff);
+        continue;
+      }
+      this.s.putLevel!.run(l.index, day, l.open, l.high, l.low, l.close, l.volume);
+      result.inserted++;
+    }
+    return result;
+  }
+
+  private transaction<T>(work: () => T): T {
+    try {
+      this.db.exec('BEGIN IMMEDIATE');
+    } catch (err) {
+      throw new ArchiveUnavailableError('the archive could not start a write', err);
+    }
+    try {
+      const out = work();
+      this.db.exec('COMMIT');
+      return out;
+    } catch (err) {
+      try {
+        this.db.exec('ROLLBACK');
+      } catch {
+        // SQLite already rolled back (a failed COMMIT or a full disk ends the transaction).
+      }
+      throw new ArchiveUnavailableError(`the archive could not be written: ${(err as Error).message}`, err);
+    }
+  }
+
+  private read<T>(work: () => T): T {
+    try {
+      return work();
+    } catch (err) {
+      throw new ArchiveUnavailableError(`the archive could not be read: ${(err as Error).message}`, err);
+    }
+  }
+}
+
+function toBar(r: BarRow): DailyBar {
+  return {
+    symbol: r.symbol,
+    date: dayText(r.day),
+    open: r.open,
+    high: r.high,
+    low: r.low,
+    close: r.close,
+    volume: r.volume,
+    anomaly_reasons: reasonsList(r.reasons),
+  };
+}
+
+/** Whole range when a bound is absent. */
+export function bounds(start?: string, end?: string): [number, number] {
+  return [start ? dayNumber(start) : -1e6, end ? dayNumber(end) : 1e6];
+}
+
+/** `a` with the fields only `b` lacks taken from `b`, so a field one source never gives is not a disagreement. */
+function fill<T extends Pick<IndexLevel, 'open' | 'high' | 'low' | 'close' | 'volume'>>(a: T, b: T): T {
+  const out = { ...a };
+  for (const f of ['open', 'high', 'low', 'close', 'volume'] as const) {
+    if (a[f] === null || b[f] === null) out[f] = null;
+  }
+  return out;
+}
+
+export function merge(a: WriteResult, b: WriteResult): WriteResult {
+  return {
+    inserted: a.inserted + b.inserted,
+    unchanged: a.unchanged + b.unchanged,
+    disagreements: [...a.disagreements, ...b.disagreements],
+  };
+}

@@ -1,0 +1,207 @@
+// The archive: what the service keeps of the market for good: every symbol's daily bars (raw, as
+// traded, with their anomaly flags), index levels, the intraday series it saw (an index's ticks,
+// the market watch's snapshots) and payout rows. Unlike the cache, nothing here expires and a row
+// once written is never changed: history does not change, so a later disagreement with the portal
+// is reported (and counted by the caller), never written over.
+//
+// Two backends behind this one interface: SQLite in CACHE_DIR (embedded, the default) and
+// PostgreSQL when DATABASE_URL is set (shared by replicas). Both pass the same test suite.
+
+/** A daily bar as the portal printed it, with the flags the market layer gave it. */
+export interface DailyBar {
+  symbol: string;
+  /** Karachi calendar date, YYYY-MM-DD. */
+  date: string;
+  open: number | null;
+  high: number | null;
+  low: number | null;
+  close: number | null;
+  volume: number | null;
+  /** Anomaly reason codes (src/market/anomalies.ts); empty when the row is clean. */
+  anomaly_reasons: string[];
+}
+
+export type BarField = 'open' | 'high' | 'low' | 'close' | 'volume';
+
+/** One day of an index: from its daily series (open, close, volume) or the closing levels page. */
+export interface IndexLevel {
+  index: string;
+  date: string;
+  open: number | null;
+  high: number | null;
+  low: number | null;
+  close: number | null;
+  volume: number | null;
+}
+
+/** A trade or index value of an intraday series: epoch seconds, price, volume. */
+export type IntradayPoint = [epoch: number, price: number, volume: number];
+
+/** One look at the market watch: per symbol [symbol, price, change, volume, high, low, open]. */
+export type SnapshotRow = [
+  symbol: string,
+  price: number | null,
+  change: number | null,
+  volume: number | null,
+  high: number | null,
+  low: number | null,
+  open: number | null,
+];
+
+/** A payouts-page row kept after it leaves the portal's ~17-month window. */
+export interface ArchivedPayout {
+  symbol: string;
+  /** ISO 8601 announcement time, or null when unreadable. */
+  announced: string | null;
+  details: string;
+  /** The whole parsed row (src/exchange/types.ts PayoutRow), as JSON. */
+  row: unknown;
+}
+
+/** A stored value that the portal now prints differently: reported, never written over. */
+export interface Disagreement {
+  key: string;
+  date: string;
+  field: string;
+  stored: number | string | null;
+  seen: number | string | null;
+}
+
+export interface WriteResult {
+  inserted: number;
+  /** Rows already held with the same values. */
+  unchanged: number;
+  disagreements: Disagreement[];
+}
+
+export interface ArchiveStats {
+  /** Symbols whose whole history has been backfilled. */
+  symbolsBackfilled: number;
+  /** Daily bars held. */
+  rows: number;
+  /** Distinct dates with at least one bar. */
+  days: number;
+  firstDate: string | null;
+  lastDate: string | null;
+}
+
+export interface ArchiveStore {
+  readonly backend: 'sqlite' | 'postgres';
+  /**
+   * A symbol's backfilled history and its "done" mark, in one transaction: after a crash either
+   * both are there or neither, so a restart refetches exactly the symbols not marked done.
+   */
+  writeHistory(symbol: string, bars: readonly DailyBar[], doneAt: number): Promise<WriteResult>;
+  /** A whole trading day, every symbol's bar and the index levels, in one transaction. */
+  writeDay(
+    date: string,
+    bars: readonly DailyBar[],
+    indices: readonly IndexLevel[],
+    recordedAt: number,
+  ): Promise<WriteResult>;
+  /** Index levels (a backfilled daily series), one transaction. */
+  writeIndexLevels(levels: readonly IndexLevel[]): Promise<WriteResult>;
+  /** Every symbol's bar on `date`, by symbol. */
+  dailyBars(date: string): Promise<DailyBar[]>;
+  /** The bars of `symbols` within [start, end] (inclusive, optional), by symbol then date. */
+  bars(symbols: readonly string[], start?: string, end?: string): Promise<DailyBar[]>;
+  /**
+   * One field of `symbols` within [start, end]: per symbol (in the order given) its dates and
+   * values, oldest first. The panel's path: no row objects.
+   */
+  field(
+    symbols: readonly string[],
+    field: BarField,
+    start?: string,
+    end?: string,
+  ): Promise<Array<{ symbol: string; dates: string[]; values: Array<number | null> }>>;
+  /** Index levels within [start, end], by index then date. */
+  indexLevels(indices: readonly string[], start?: string, end?: string): Promise<IndexLevel[]>;
+  /** Dates with at least one bar within [from, to], oldest first. */
+  tradingDays(from: string, to: string): Promise<string[]>;
+  /** The nearest dates with bars before and after `date`. */
+  neighbours(date: string): Promise<{ previous: string | null; next: string | null }>;
+  /** Symbols whose history is backfilled. */
+  backfilled(): Promise<Set<string>>;
+  /** Dates recorded whole by a closing record (writeDay). */
+  recordedDays(): Promise<Set<string>>;
+  stats(): Promise<ArchiveStats>;
+  /** A day's intraday series of a symbol or index; kept as first written. */
+  writeIntraday(code: string, date: string, points: readonly IntradayPoint[]): Promise<WriteResult>;
+  intraday(code: string, date: string): Promise<IntradayPoint[] | undefined>;
+  /** One market-watch look at `at` (epoch ms) on Karachi `date`. */
+  writeSnapshot(date: string, at: number, rows: readonly SnapshotRow[]): Promise<void>;
+  /** The day's snapshots, oldest first. */
+  snapshots(date: string): Promise<Array<{ at: number; rows: SnapshotRow[] }>>;
+  /** Payout rows not held yet are added (keyed by symbol, announcement and details). */
+  writePayouts(rows: readonly ArchivedPayout[]): Promise<number>;
+  payouts(symbol: string): Promise<ArchivedPayout[]>;
+  /** Throws ArchiveUnavailableError when the store cannot be reached. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** The store cannot be reached or written (PostgreSQL down, disk full). */
+export class ArchiveUnavailableError extends Error {
+  override name = 'ArchiveUnavailableError';
+  constructor(
+    message: string,
+    override readonly cause?: unknown,
+  ) {
+    super(message);
+  }
+}
+
+const PRICE_FIELDS = ['open', 'high', 'low', 'close', 'volume'] as const;
+
+/** The fields where `seen` differs from what is `stored` (floats compared to their 12 digits). */
+export function compareBar(
+  key: string,
+  date: string,
+  stored: Pick<DailyBar, (typeof PRICE_FIELDS)[number]>,
+  seen: Pick<DailyBar, (typeof PRICE_FIELDS)[number]>,
+): Disagreement[] {
+  const out: Disagreement[] = [];
+  for (const field of PRICE_FIELDS) {
+    if (!sameNumber(stored[field], seen[field]))
+      out.push({ key, date, field, stored: stored[field], seen: seen[field] });
+  }
+  return out;
+}
+
+function sameNumber(a: number | null, b: number | null): boolean {
+  if (a === null || b === null) return a === b;
+  return Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(a), Math.abs(b));
+}
+
+const DAY_MS = 86_400_000;
+
+/** YYYY-MM-DD ↔ days since 1970-01-01: stored as small integers (a third of the text's bytes). */
+export function dayNumber(date: string): number {
+  return Math.round(Date.parse(`${date}T00:00:00Z`) / DAY_MS);
+}
+
+// A panel reads hundreds of thousands of rows over a few thousand distinct days: each day's text is
+// made once (formatting a Date costs more than the rest of a row).
+const DAY_TEXT = new Map<number, string>();
+
+export function dayText(day: number): string {
+  let text = DAY_TEXT.get(day);
+  if (text === undefined) {
+    text = new Date(day * DAY_MS).toISOString().slice(0, 10);
+    if (DAY_TEXT.size < 100_000) DAY_TEXT.set(day, text);
+  }
+  return text;
+}
+
+/** Anomaly reasons as stored: comma-separated, '' for a clean row. */
+export function reasonsText(reasons: readonly string[]): string {
+  return reasons.join(',');
+}
+
+const CLEAN: readonly string[] = Object.freeze([]);
+
+/** A clean row's reasons are one shared frozen empty list (most rows are clean). */
+export function reasonsList(text: string): string[] {
+  return text === '' ? (CLEAN as string[]) : text.split(',');
+}

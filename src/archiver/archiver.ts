@@ -1,0 +1,279 @@
+// The archiver: keeps the market in the archive without starving users of the portal budget.
+// - Backfill: every listed non-debt symbol's whole history, one portal fetch per symbol, at most
+//   `perMinute` fetches in any minute (a share of the portal budget, config ARCHIVE_BUDGET_SHARE).
+//   A symbol's rows and its done mark are one transaction, so a restart (even after kill -9)
+//   resumes with the symbols not yet done and never fetches a done one again.
+// - Closing record: after each session's close, the closing market watch and index levels give
+//   every symbol's bar and every index's level for the day (a few fetches, not one per symbol),
+//   and each index's ticks of the day are kept.
+// - Backs off while the portal is down, answers 429 or the budget says no, and while the archive
+//   cannot be written; the last error is in the status.
+// - Runs on one replica at a time (a Redis lease, like the stream poller's).
+// Pacing and the rate use real elapsed time (a budget is spent in real minutes); every recorded
+// time and the session schedule come from the injected clock.
+import type { Logger } from 'pino';
+import { UpstreamDataError } from '../errors.ts';
+import type { ArchiverStatus, MarketArchive } from '../market/archive.ts';
+import type { RequestContext } from '../market/context.ts';
+import type { Datasets } from '../market/datasets.ts';
+import { INDEX_CODES } from '../market/indices.ts';
+import { karachiDate, sessionsOfDay } from '../time/market-clock.ts';
+import type { Lease } from './lease.ts';
+
+// The archiver's fetches are the service's own: one budget address for all of them.
+const ARCHIVER: RequestContext = { clientIp: 'archiver' };
+const MINUTE = 60_000;
+// The closing pages settle a few minutes after the last session's close.
+const CLOSE_SETTLE_MS = 10 * MINUTE;
+
+export interface ArchiverOptions {
+  archive: MarketArchive;
+  datasets: Datasets;
+  lease: Lease;
+  /** Portal fetches a minute at most (the archiver's share of the budget). */
+  perMinute: number;
+  /** A progress line in the log every this many symbols. */
+  progressEvery: number;
+  /** First wait after a failure; doubles up to maxBackoffMs while failures go on. */
+  backoffMs: number;
+  maxBackoffMs: number;
+  /** Wait between rounds once everything is archived (new listings, the next close). */
+  idleMs: number;
+  now: () => number;
+  logger?: Logger;
+  onFetch?: (outcome: 'ok' | 'failed') => void;
+  onProgress?: (done: number, total: number) => void;
+  onBackoff?: () => void;
+}
+
+export class Archiver {
+  private state: ArchiverStatus;
+  private running = false;
+  private loop: Promise<void> | undefined;
+  private wake: (() => void) | undefined;
+  private readonly fetchTimes: number[] = [];
+  private backoff: number;
+  private indicesDone = false;
+  private checkedCloseOf: string | undefined;
+  private started: { at: number; done: number } | undefined;
+
+  constructor(private readonly opts: ArchiverOptions) {
+    this.backoff = opts.backoffMs;
+    this.state = {
+      phase: 'starting',
+      symbolsDone: 0,
+      symbolsTotal: 0,
+      ratePerMinute: null,
+      etaSeconds: null,
+      perMinute: opts.perMinute,
+      lastError: null,
+      lastRecordedDay: null,
+      unreadable: [],
+    };
+  }
+
+  status(): ArchiverStatus {
+    return { ...this.state, unreadable: [...this.state.unreadable] };
+  }
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.loop = this.run();
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    this.wake?.();
+    await this.loop;
+    this.state.phase = 'stopped';
+    await this.opts.lease.resign().catch(() => undefined);
+  }
+
+  /** One round: the closing record if due, then the backfill; the outcome says what to do next. */
+  async round(): Promise<'done' | 'follower' | 'stopped'> {
+    if (!(await this.opts.lease.lead())) {
+      this.state.phase = 'follower';
+      return 'follower';
+    }
+    await this.recordClosedDay();
+    const finished = await this.backfill();
+    if (!finished) return 'stopped';
+    if (!this.indicesDone) await this.backfillIndices();
+    this.state.phase = 'idle';
+    return 'done';
+  }
+
+  private async run(): Promise<void> {
+    const { logger } = this.opts;
+    while (this.running) {
+      let wait = this.opts.idleMs;
+      try {
+        const outcome = await this.round();
+        this.backoff = this.opts.backoffMs;
+        if (outcome === 'follower') wait = Math.min(this.opts.idleMs, 10_000);
+      } catch (err) {
+        if (err instanceof ArchiverStopped) break;
+        const retryAfter = (err as { retryAfter?: number }).retryAfter;
+        wait = Math.max(this.backoff, (retryAfter ?? 0) * 1000);
+        this.backoff = Math.min(this.backoff * 2, this.opts.maxBackoffMs);
+        this.state.phase = 'backoff';
+        this.state.lastError = { at: this.opts.now(), message: (err as Error).message };
+        this.opts.onBackoff?.();
+        logger?.warn({ err, waitMs: wait }, 'archiver backing off');
+      }
+      if (this.running) await this.sleep(wait);
+    }
+  }
+
+  /** True when every symbol is done; false when stopped (or the lease lost) half-way. */
+  private async backfill(): Promise<boolean> {
+    const { archive, datasets, logger, now } = this.opts;
+    const listed = (await datasets.symbols(ARCHIVER)).value
+      .filter((s) => !s.isDebt)
+      .map((s) => s.symbol)
+      .sort();
+    const done = await archive.backfilled();
+    const todo = listed.filter((s) => !done.has(s));
+    this.state.symbolsTotal = listed.length;
+    this.state.symbolsDone = listed.length - todo.length;
+    this.state.unreadable = [];
+    this.opts.onProgress?.(this.state.symbolsDone, this.state.symbolsTotal);
+    if (todo.length === 0) return true;
+    this.state.phase = 'backfill';
+    this.started ??= { at: performance.now(), done: this.state.symbolsDone };
+    for (const symbol of todo) {
+      if (!this.running && this.loop !== undefined) return false;
+      if (!(await this.opts.lease.lead())) return false;
+      await this.pace();
+      let rows;
+      try {
+        rows = await datasets.fetchHistory(symbol, ARCHIVER);
+        this.opts.onFetch?.('ok');
+      } catch (err) {
+        this.opts.onFetch?.('failed');
+        // A page that no longer parses is skipped (nothing written) and tried again next round;
+        // anything else (portal down, 429, budget) stops the round and backs off.
+        if (!(err instanceof UpstreamDataError)) throw err;
+        this.state.unreadable.push(symbol);
+        this.state.lastError = { at: now(), message: `${symbol}: ${err.message}` };
+        continue;
+      }
+      await archive.recordHistory(symbol, rows, now());
+      this.backoff = this.opts.backoffMs;
+      this.state.symbolsDone++;
+      this.updateRate();
+      this.opts.onProgress?.(this.state.symbolsDone, this.state.symbolsTotal);
+      if (
+        this.state.symbolsDone % this.opts.progressEvery === 0 ||
+        this.state.symbolsDone === listed.length
+      ) {
+        logger?.info(
+          {
+            done: this.state.symbolsDone,
+            total: this.state.symbolsTotal,
+            ratePerMinute: this.state.ratePerMinute,
+            etaSeconds: this.state.etaSeconds,
+          },
+          'archive backfill progress',
+        );
+      }
+    }
+    return true;
+  }
+
+  private async backfillIndices(): Promise<void> {
+    const { archive, datasets } = this.opts;
+    for (const code of INDEX_CODES) {
+      if (!this.running && this.loop !== undefined) return;
+      await this.pace();
+      const series = await datasets.indexSeries(code, ARCHIVER);
+      this.opts.onFetch?.('ok');
+      await archive.recordIndexSeries(code, series.value);
+    }
+    this.indicesDone = true;
+  }
+
+  /** After the day's last session closed (and settled), the day from the closing pages, once. */
+  private async recordClosedDay(): Promise<void> {
+    const { archive, datasets, now, logger } = this.opts;
+    const at = now();
+    const day = karachiDate(at);
+    if (this.checkedCloseOf === day) return;
+    const sessions = sessionsOfDay(at);
+    const last = sessions.at(-1);
+    if (!last || at < last.close + CLOSE_SETTLE_MS) return;
+    const recorded = await archive.recordedDays();
+    if (recorded.has(day)) {
+      this.checkedCloseOf = day;
+      this.state.lastRecordedDay = day;
+      return;
+    }
+    await this.pace();
+    const board = await datasets.reloadMarketWatch(ARCHIVER);
+    await this.pace();
+    const levels = await datasets.indexLevels(ARCHIVER);
+    // On a holiday the pages still show the last session: it is recorded under its own date.
+    const date = levels.value.asOf?.slice(0, 10) ?? day;
+    if (!recorded.has(date)) {
+      const result = await archive.recordDay(date, board.value, levels.value, at);
+      for (const code of INDEX_CODES) {
+        await this.pace();
+        const series = await datasets.intraday(code, ARCHIVER);
+        const ticks = series.value.ticks.filter((t) => karachiDate(t.epoch * 1000) === date);
+        if (ticks.length > 0) await archive.recordIntraday(code, date, ticks);
+      }
+      logger?.info(
+        { date, inserted: result.inserted, disagreements: result.disagreements.length },
+        'archive day recorded',
+      );
+    }
+    this.checkedCloseOf = day;
+    this.state.lastRecordedDay = date;
+  }
+
+  /** Waits until one more fetch keeps every minute within perMinute, spread evenly. */
+  private async pace(): Promise<void> {
+    const { perMinute } = this.opts;
+    const spacing = MINUTE / perMinute;
+    for (;;) {
+      const t = performance.now();
+      while (this.fetchTimes.length > 0 && this.fetchTimes[0]! <= t - MINUTE) this.fetchTimes.shift();
+      const lastAt = this.fetchTimes.at(-1);
+      const untilSpaced = lastAt === undefined ? 0 : lastAt + spacing - t;
+      const untilWindow = this.fetchTimes.length >= perMinute ? this.fetchTimes[0]! + MINUTE - t : 0;
+      const wait = Math.max(untilSpaced, untilWindow);
+      if (wait <= 0) break;
+      await this.sleep(wait);
+      if (!this.running && this.loop !== undefined) throw new ArchiverStopped();
+    }
+    this.fetchTimes.push(performance.now());
+  }
+
+  private updateRate(): void {
+    if (!this.started) return;
+    const minutes = (performance.now() - this.started.at) / MINUTE;
+    const doneHere = this.state.symbolsDone - this.started.done;
+    if (minutes <= 0 || doneHere <= 0) return;
+    const rate = doneHere / minutes;
+    this.state.ratePerMinute = Math.round(rate * 100) / 100;
+    this.state.etaSeconds = Math.round(((this.state.symbolsTotal - this.state.symbolsDone) / rate) * 60);
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, Math.max(0, ms));
+      timer.unref();
+      this.wake = done;
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+  }
+}
+
+/** Stopping interrupts a wait for the budget; the round ends there. */
+class ArchiverStopped extends Error {
+  override name = 'ArchiverStopped';
+}

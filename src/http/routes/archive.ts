@@ -1,0 +1,208 @@
+// The whole-market endpoints over the archive (docs/archive.md): a day's bars for every symbol,
+// many symbols' histories as one panel, the trading days, and the archive's progress.
+import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { BadRequestError } from '../../errors.ts';
+import type { MarketArchive } from '../../market/archive.ts';
+import { archiveStatus, historicalPanel, marketDaily, tradingDays } from '../../market/archive-answers.ts';
+import { archiveModelSchemas, DailyBar, TradingDay } from '../../market/models-archive.ts';
+import { MAX_BATCH_SYMBOLS } from '../../market/quotes.ts';
+import { karachiDate } from '../../time/market-clock.ts';
+import { columnsOf, errorResponses, FormatQuery, listEnvelope, query, singleEnvelope } from '../schemas.ts';
+import { symbolList, SymbolsQuery } from './board.ts';
+import type { RouteDeps } from './deps.ts';
+import type { ArchiverStatus } from '../../market/archive.ts';
+
+export interface ArchiveDeps {
+  archive: MarketArchive;
+  archiver: { status(): ArchiverStatus } | undefined;
+  now: () => number;
+}
+
+export const archiveSchemas = archiveModelSchemas;
+
+const DateParam = (description: string) => Type.String({ format: 'date', description });
+
+const FIELDS = ['close', 'open', 'high', 'low', 'volume'] as const;
+
+function flag(name: string, value: string | undefined): boolean {
+  if (value === undefined || value === 'false') return false;
+  if (value === 'true') return true;
+  throw new BadRequestError(`${name} must be true or false (got ${value})`);
+}
+
+const NOT_ADJUSTED =
+  'adjusted=true is not offered on the archive yet: the archive keeps raw bars as traded; use /stocks/{symbol}/historical?adjusted=true per symbol';
+
+export async function archiveRoutes(app: FastifyInstance, deps: RouteDeps & ArchiveDeps): Promise<void> {
+  const r = app.withTypeProvider<TypeBoxTypeProvider>();
+  const { datasets, respond, contextOf, archive, archiver, now } = deps;
+  const unavailable = {
+    503: 'the archive is unavailable (not_ready, with Retry-After); other endpoints keep working',
+  };
+
+  r.get(
+    '/market/daily',
+    {
+      schema: {
+        operationId: 'listMarketDaily',
+        summary: "Every symbol's bar on one date",
+        description:
+          "Grouped daily: each symbol's raw bar (as traded) on `date`, by symbol, from the archive. Narrow with index= (the index's current constituents), sector= (4-digit code) or symbols=. A date without a session is a 404 naming the previous and next trading days.",
+        tags: ['market'],
+        querystring: query({
+          date: DateParam('the trading day, YYYY-MM-DD (Karachi)'),
+          index: Type.Optional(
+            Type.String({ minLength: 1, maxLength: 40, description: 'only this index, e.g. KSE100' }),
+          ),
+          sector: Type.Optional(
+            Type.String({ minLength: 1, maxLength: 8, description: 'only this sector, e.g. 0804' }),
+          ),
+          symbols: Type.Optional(
+            Type.String({
+              minLength: 1,
+              maxLength: 2_700,
+              description: `only these, comma-separated, at most ${MAX_BATCH_SYMBOLS}`,
+            }),
+          ),
+          adjusted: Type.Optional(Type.String({ description: '`false` (default): raw prices as traded' })),
+        }),
+        response: {
+          200: listEnvelope('DailyBar', 'bars by symbol'),
+          ...errorResponses({
+            400: 'date in the future; more than 100 symbols; a malformed sector; adjusted=true',
+            404: 'no session on that date (naming the previous and next), unknown index or sector',
+            ...unavailable,
+          }),
+        },
+      },
+    },
+    async (req, reply) => {
+      const { date, index, sector } = req.query;
+      if (flag('adjusted', req.query.adjusted)) throw new BadRequestError(NOT_ADJUSTED);
+      const symbols = req.query.symbols === undefined ? undefined : symbolList(req.query.symbols);
+      const answer = await marketDaily(
+        archive,
+        datasets,
+        { date, index, sector, symbols },
+        contextOf(req),
+        now(),
+      );
+      return respond.send(req, reply, answer, {
+        filename: `market-daily-${date}`,
+        columns: columnsOf(DailyBar),
+      });
+    },
+  );
+
+  r.get(
+    '/historical',
+    {
+      schema: {
+        operationId: 'listPanel',
+        summary: "Many symbols' daily history as one panel",
+        description:
+          "Up to 100 symbols' raw daily bars over [start, end]. layout=long (default): rows of DailyBar by symbol then date. layout=wide: one row per date with one column per symbol holding `field` (close by default); as CSV, `pandas.read_csv(url, index_col=0, parse_dates=True)` reads it as a panel. Symbols the archive holds are read from it; the rest come from the portal within the budget. meta.not_found lists symbols the exchange does not list, meta.incomplete those whose rows could not be had now (and why), meta.sources where each came from.",
+        tags: ['stocks'],
+        querystring: query({
+          ...SymbolsQuery.properties,
+          start: Type.Optional(DateParam('first day, inclusive')),
+          end: Type.Optional(DateParam('last day, inclusive')),
+          layout: Type.Optional(Type.Enum(['long', 'wide'], { description: 'long (default) or wide' })),
+          field: Type.Optional(
+            Type.Enum([...FIELDS], { description: 'the value in a wide table; close by default' }),
+          ),
+          adjusted: Type.Optional(Type.String({ description: '`false` (default): raw prices as traded' })),
+        }),
+        response: {
+          200: listEnvelope(
+            Type.Union([
+              Type.Unsafe({ $ref: 'DailyBar#' }),
+              Type.Record(Type.String(), Type.Union([Type.String(), Type.Number(), Type.Null()])),
+            ]),
+            'long: DailyBar rows; wide: {date, SYMBOL: value, …} rows',
+            {
+              not_found: Type.Array(Type.String(), { description: 'symbols the exchange does not list' }),
+              incomplete: Type.Array(Type.Object({ symbol: Type.String(), reason: Type.String() }), {
+                description: 'symbols whose rows are missing now, and why',
+              }),
+              sources: Type.Object({ archive: Type.Array(Type.String()), portal: Type.Array(Type.String()) }),
+            },
+          ),
+          ...errorResponses({
+            400: 'no symbols, more than 100, a malformed one; start after end; adjusted=true',
+            ...unavailable,
+          }),
+        },
+      },
+    },
+    async (req, reply) => {
+      if (flag('adjusted', req.query.adjusted)) throw new BadRequestError(NOT_ADJUSTED);
+      const symbols = symbolList(req.query.symbols);
+      const layout = req.query.layout ?? 'long';
+      const field = req.query.field ?? 'close';
+      const answer = await historicalPanel(
+        archive,
+        datasets,
+        { symbols, start: req.query.start, end: req.query.end, layout, field },
+        contextOf(req),
+        now(),
+      );
+      return respond.send(req, reply, answer, {
+        filename: layout === 'wide' ? `panel-${field}` : 'panel',
+        columns: layout === 'wide' ? ['date', ...symbols] : columnsOf(DailyBar),
+      });
+    },
+  );
+
+  r.get(
+    '/market/trading-days',
+    {
+      schema: {
+        operationId: 'listTradingDays',
+        summary: 'Trading days, from the archive',
+        description:
+          'The days the exchange traded within [from, to] (default: the last 365 days), derived from the archive (the portal publishes no holiday calendar), with the sessions’ hours of the current schedule.',
+        tags: ['market'],
+        querystring: query({
+          from: Type.Optional(DateParam('first day, inclusive')),
+          to: Type.Optional(DateParam('last day, inclusive (default today)')),
+        }),
+        response: {
+          200: listEnvelope('TradingDay', 'trading days, oldest first'),
+          ...errorResponses({ 400: 'from after to', ...unavailable }),
+        },
+      },
+    },
+    async (req, reply) => {
+      const at = now();
+      const to = req.query.to ?? karachiDate(at);
+      const from = req.query.from ?? karachiDate(Date.parse(`${to}T00:00:00Z`) - 365 * 86_400_000);
+      const answer = await tradingDays(archive, from, to, at);
+      return respond.send(req, reply, answer, { filename: 'trading-days', columns: columnsOf(TradingDay) });
+    },
+  );
+
+  r.get(
+    '/archive/status',
+    {
+      schema: {
+        operationId: 'getArchiveStatus',
+        summary: "The archive's contents and the backfill's progress",
+        description:
+          'Symbols backfilled of those listed, bars and trading days held, the backfill rate and estimated time left, the archiver’s share of the portal budget, the last closing record and the last error. Never cached: progress changes by the second.',
+        tags: ['service'],
+        querystring: FormatQuery,
+        response: {
+          200: singleEnvelope('ArchiveStatus', 'what the archive holds and how far the archiver is'),
+          ...errorResponses(unavailable),
+        },
+      },
+    },
+    async (req, reply) => {
+      const answer = await archiveStatus(archive, archiver, now());
+      return respond.send(req, reply, answer, { filename: 'archive-status', columns: [] });
+    },
+  );
+}

@@ -1,0 +1,308 @@
+// The whole-market answers: a day's bars for every symbol, a panel of many symbols' histories,
+// the trading days, and the archive's progress. Served from the archive (src/market/archive.ts);
+// a panel takes what the archive lacks from the portal, within the budget, and says so.
+import { createHash } from 'node:crypto';
+import type { DailyBar } from '../archive/store.ts';
+import { BadRequestError, NotFoundError, ServiceError } from '../errors.ts';
+import { karachiDate, sessionsOfDay } from '../time/market-clock.ts';
+import { answerKey, karachiTime, type Answer } from './answer.ts';
+import type { ArchiverStatus, MarketArchive, PanelField } from './archive.ts';
+import { widePanel } from './archive.ts';
+import type { RequestContext } from './context.ts';
+import type { Datasets } from './datasets.ts';
+import { historyRows } from './history.ts';
+import { BAR_SECONDS, karachiTime as intradayTime, toBars, type Interval } from './intraday.ts';
+import type { IntradayTick } from '../exchange/types.ts';
+import type { IntradayBarT } from './models-live.ts';
+import { constituentSymbols } from './indices.ts';
+import type { ArchiveStatusT, DailyBarT, TradingDayT } from './models-archive.ts';
+import { isKnownSymbol } from './symbols.ts';
+
+/** An archive answer is as fresh as the next write could make it: a minute. */
+const ARCHIVE_FRESH_MS = 60_000;
+
+function archiveAnswer<T>(
+  key: string,
+  data: T,
+  now: number,
+  asOf: string,
+  meta?: Record<string, unknown>,
+): Answer<T> {
+  const version = createHash('sha1')
+    .update(JSON.stringify([data, meta ?? null]))
+    .digest('base64url')
+    .slice(0, 16);
+  return {
+    key,
+    data,
+    provenance: { state: 'HIT', fetchedAt: now, freshUntil: now + ARCHIVE_FRESH_MS, version },
+    asOf,
+    meta,
+  };
+}
+
+/** The close of the last session of `date`, ISO 8601 +05:00: when a day's bars are from. */
+export function closeOf(date: string): string {
+  const noon = Date.parse(`${date}T07:00:00Z`);
+  const last = sessionsOfDay(noon).at(-1);
+  return karachiTime(last ? last.close : noon);
+}
+
+function apiBar(b: DailyBar): DailyBarT {
+  return {
+    symbol: b.symbol,
+    date: b.date,
+    open: b.open,
+    high: b.high,
+    low: b.low,
+    close: b.close,
+    volume: b.volume === null ? null : Math.round(b.volume),
+    is_anomaly: b.anomaly_reasons.length > 0,
+    anomaly_reasons: b.anomaly_reasons as DailyBarT['anomaly_reasons'],
+  };
+}
+
+export interface DailyQuery {
+  date: string;
+  index?: string;
+  sector?: string;
+  symbols?: string[];
+}
+
+/** Every symbol's bar on one date (grouped daily), optionally narrowed to an index, a sector or a list. */
+export async function marketDaily(
+  archive: MarketArchive,
+  datasets: Datasets,
+  query: DailyQuery,
+  ctx: RequestContext,
+  now: number,
+): Promise<Answer<DailyBarT[]>> {
+  const { date } = query;
+  const today = karachiDate(now);
+  if (date > today) throw new BadRequestError(`date ${date} is in the future (today in Karachi is ${today})`);
+  const bars = await archive.dailyBars(date);
+  if (bars.length === 0) {
+    const { previous, next } = await archive.neighbours(date);
+    if (previous === null && next === null)
+      throw new NotFoundError(`the archive holds no trading day yet (see GET /archive/status)`);
+    if (previous === null)
+      throw new NotFoundError(`${date} is before the archive's first trading day, ${next}`);
+    throw new NotFoundError(
+      `no session on ${date} in the archive: the previous trading day is ${previous}, the next ${next ?? 'not yet archived'}`,
+    );
+  }
+  let wanted: Set<string> | undefined;
+  let index: string | undefined;
+  if (query.index !== undefined) {
+    const members = await constituentSymbols(datasets, query.index, ctx);
+    wanted = new Set(members.data);
+    index = members.key;
+  }
+  if (query.sector !== undefined) {
+    const code = query.sector;
+    if (!/^\d{4}$/.test(code))
+      throw new BadRequestError(`sector must be a 4-digit sector code such as 0804 (got ${code})`);
+    const inSector = new Set(
+      (await datasets.screener(ctx)).value.filter((r) => r.sectorCode === code).map((r) => r.symbol),
+    );
+    if (inSector.size === 0) throw new NotFoundError(`sector ${code} not found`);
+    wanted = wanted ? new Set([...wanted].filter((s) => inSector.has(s))) : inSector;
+  }
+  if (query.symbols !== undefined) {
+    const listed = new Set(query.symbols);
+    wanted = wanted ? new Set([...wanted].filter((s) => listed.has(s))) : listed;
+  }
+  const rows = (wanted ? bars.filter((b) => wanted.has(b.symbol)) : bars).map(apiBar);
+  const key = answerKey('market-daily', date, {
+    index,
+    sector: query.sector,
+    symbols: query.symbols?.join(','),
+  });
+  return archiveAnswer(key, rows, now, closeOf(date));
+}
+
+export interface PanelQuery {
+  symbols: string[];
+  start?: string;
+  end?: string;
+  layout: 'long' | 'wide';
+  field: PanelField;
+}
+
+export interface PanelMeta {
+  not_found: string[];
+  /** Symbols whose rows are missing or partial, and why. */
+  incomplete: Array<{ symbol: string; reason: string }>;
+  /** Where each symbol's rows came from. */
+  sources: { archive: string[]; portal: string[] };
+}
+
+export type PanelRow = DailyBarT | Record<string, string | number | null>;
+
+/** Many symbols' daily bars: long rows (symbol, date, OHLCV) or a wide date × symbol table of one field. */
+export async function historicalPanel(
+  archive: MarketArchive,
+  datasets: Datasets,
+  query: PanelQuery,
+  ctx: RequestContext,
+  now: number,
+): Promise<Answer<PanelRow[]>> {
+  const { start, end } = query;
+  if (start && end && start > end) throw new BadRequestError(`start (${start}) is after end (${end})`);
+  const known: string[] = [];
+  const notFound: string[] = [];
+  for (const s of query.symbols) ((await isKnownSymbol(datasets, s, ctx)) ? known : notFound).push(s);
+  const done = await archive.backfilled();
+  const fromArchive = known.filter((s) => done.has(s));
+  const fromPortal = known.filter((s) => !done.has(s));
+  const bars = fromArchive.length > 0 ? await archive.bars(fromArchive, start, end) : [];
+  const incomplete: PanelMeta['incomplete'] = [];
+  const portalDone: string[] = [];
+  for (const symbol of fromPortal) {
+    try {
+      const series = await datasets.history(symbol, ctx);
+      for (const r of historyRows(series.value.rows)) {
+        if ((start && r.date < start) || (end && r.date > end)) continue;
+        bars.push({ symbol, ...r, anomaly_reasons: r.anomaly_reasons });
+      }
+      portalDone.push(symbol);
+    } catch (err) {
+      // The budget, a 429 or the portal being down costs this symbol, not the panel.
+      if (!(err instanceof ServiceError) || !err.staleServable) throw err;
+      incomplete.push({ symbol, reason: err.message });
+    }
+  }
+  const order = new Map(known.map((s, i) => [s, i]));
+  bars.sort(
+    (a, b) => order.get(a.symbol)! - order.get(b.symbol)! || (a.date < b.date ? -1 : a.date > b.date ? 1 : 0),
+  );
+  const meta: PanelMeta = {
+    not_found: notFound,
+    incomplete,
+    sources: { archive: fromArchive, portal: portalDone },
+  };
+  const lastDate = bars.reduce((m, b) => (b.date > m ? b.date : m), '');
+  const asOf = lastDate ? closeOf(lastDate) : karachiTime(now);
+  const key = answerKey('panel', known.join(','), { start, end, layout: query.layout, field: query.field });
+  if (query.layout === 'long') return archiveAnswer(key, bars.map(apiBar), now, asOf, { ...meta });
+  const present = known.filter((s) => !incomplete.some((i) => i.symbol === s));
+  const panel = widePanel(bars, present, query.field);
+  const rows = panel.dates.map((date, i) => {
+    const row: Record<string, string | number | null> = { date };
+    for (const s of present) {
+      const v = panel.closes.get(s)![i] ?? null;
+      row[s] = query.field === 'volume' && v !== null ? Math.round(v) : v;
+    }
+    return row;
+  });
+  return archiveAnswer(key, rows, now, asOf, { ...meta });
+}
+
+const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
+
+function hhmm(ms: number): string {
+  return karachiTime(ms).slice(11, 16);
+}
+
+/** The days the archive has bars for, with the sessions' hours (the exchange's current schedule). */
+export async function tradingDays(
+  archive: MarketArchive,
+  from: string,
+  to: string,
+  now: number,
+): Promise<Answer<TradingDayT[]>> {
+  if (from > to) throw new BadRequestError(`from (${from}) is after to (${to})`);
+  const days = await archive.tradingDays(from, to);
+  const rows = days.map((date): TradingDayT => {
+    const noon = Date.parse(`${date}T07:00:00Z`);
+    const sessions = sessionsOfDay(noon);
+    const first = sessions[0];
+    const last = sessions.at(-1);
+    return {
+      date,
+      weekday: WEEKDAYS[new Date(noon).getUTCDay()]!,
+      open: first ? hhmm(first.open) : '',
+      close: last ? hhmm(last.close) : '',
+      break_start: sessions.length > 1 ? hhmm(sessions[0]!.close) : null,
+      break_end: sessions.length > 1 ? hhmm(sessions[1]!.open) : null,
+    };
+  });
+  const asOf = days.length > 0 ? closeOf(days.at(-1)!) : karachiTime(now);
+  return archiveAnswer(answerKey('trading-days', { from, to }), rows, now, asOf);
+}
+
+/** What the archive holds and how far the backfill is. */
+export async function archiveStatus(
+  archive: MarketArchive,
+  archiver: { status(): ArchiverStatus } | undefined,
+  now: number,
+): Promise<Answer<ArchiveStatusT>> {
+  const stats = await archive.stats();
+  const s = archiver?.status();
+  const data: ArchiveStatusT = {
+    backend: archive.backend,
+    archiver: s ? s.phase : 'off',
+    symbols_done: stats.symbolsBackfilled,
+    symbols_total: s && s.symbolsTotal > 0 ? s.symbolsTotal : null,
+    rows: stats.rows,
+    days: stats.days,
+    first_date: stats.firstDate,
+    last_date: stats.lastDate,
+    rate_per_minute: s?.ratePerMinute ?? null,
+    eta_seconds: s?.etaSeconds ?? null,
+    fetches_per_minute: s?.perMinute ?? null,
+    last_recorded_day: s?.lastRecordedDay ?? null,
+    last_error: s?.lastError?.message ?? null,
+    last_error_at: s?.lastError ? karachiTime(s.lastError.at) : null,
+  };
+  const answer = archiveAnswer(answerKey('archive-status'), data, now, karachiTime(now));
+  // Progress changes by the second: never a cached answer.
+  answer.provenance.freshUntil = now;
+  return answer;
+}
+
+/**
+ * A past day's intraday record, from what the archive kept: an index's ticks (recorded after the
+ * close), or a symbol's prices at each market-watch snapshot the stream poller took that day (a
+ * tick per snapshot where its price or volume moved; volume is the shares traded since the
+ * previous snapshot).
+ */
+export async function pastIntraday(
+  archive: MarketArchive,
+  kind: 'stock' | 'index',
+  code: string,
+  date: string,
+  interval: Interval,
+  now: number,
+): Promise<Answer<Array<Record<string, string | number>> | IntradayBarT[]>> {
+  const ticks: IntradayTick[] = [];
+  if (kind === 'index') {
+    for (const [epoch, price, volume] of (await archive.intraday(code, date)) ?? [])
+      ticks.push({ epoch, price, volume });
+  } else {
+    let lastPrice: number | null = null;
+    let lastVolume = 0;
+    for (const { at, rows } of await archive.snapshots(date)) {
+      const row = rows.find((r) => r[0] === code);
+      if (!row || row[1] === null) continue;
+      const volume = row[3] ?? 0;
+      if (row[1] !== lastPrice || volume !== lastVolume) {
+        ticks.push({ epoch: Math.floor(at / 1000), price: row[1], volume: Math.max(0, volume - lastVolume) });
+      }
+      lastPrice = row[1];
+      lastVolume = volume;
+    }
+  }
+  if (ticks.length === 0) {
+    throw new NotFoundError(
+      `the archive kept no intraday record of ${code} on ${date} (only days the service recorded are kept)`,
+    );
+  }
+  const valueName = kind === 'index' ? 'value' : 'price';
+  const rows =
+    interval === 'tick'
+      ? ticks.map((t) => ({ time: intradayTime(t.epoch), [valueName]: t.price, volume: t.volume }))
+      : toBars(ticks, BAR_SECONDS[interval]);
+  const key = answerKey(`${kind}-intraday-past`, code, { date, interval });
+  return archiveAnswer(key, rows, now, closeOf(date));
+}

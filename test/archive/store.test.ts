@@ -1,0 +1,190 @@
+// The archive's contract, run against both backends: SQLite in a temp directory and a real
+// PostgreSQL started by the test on loopback (skipped, saying why, when it is not installed).
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { PostgresArchive } from '../../src/archive/postgres-archive.ts';
+import { SqliteArchive } from '../../src/archive/sqlite-archive.ts';
+import { ArchiveUnavailableError, type ArchiveStore, type DailyBar } from '../../src/archive/store.ts';
+import { postgresUnavailableReason, startPostgres, type TestPostgres } from '../helpers/postgres.ts';
+
+function bar(symbol: string, date: string, close: number, reasons: string[] = []): DailyBar {
+  return {
+    symbol,
+    date,
+    open: close - 1,
+    high: close + 1,
+    low: close - 2,
+    close,
+    volume: 1000,
+    anomaly_reasons: reasons,
+  };
+}
+
+function contract(
+  name: string,
+  open: () => Promise<ArchiveStore>,
+  extra?: (get: () => ArchiveStore) => void,
+) {
+  describe(`archive store: ${name}`, () => {
+    let store: ArchiveStore;
+    before(async () => {
+      store = await open();
+    });
+    after(async () => {
+      await store.close();
+    });
+
+    test('a backfilled history is read back by symbol and by day, with its flags', async () => {
+      const rows = [
+        bar('AAA', '2026-11-18', 10),
+        bar('AAA', '2026-11-19', 11.25, ['beyond_price_limit']),
+        bar('AAA', '2026-11-20', 12),
+      ];
+      const result = await store.writeHistory('AAA', rows, 1);
+      assert.equal(result.inserted, 3);
+      await store.writeHistory('BBB', [bar('BBB', '2026-11-19', 50.5), bar('BBB', '2026-11-20', 51)], 2);
+      assert.deepEqual(await store.bars(['AAA'], '2026-11-19', '2026-11-20'), rows.slice(1));
+      const day = await store.dailyBars('2026-11-19');
+      assert.deepEqual(
+        day.map((b) => [b.symbol, b.close, b.anomaly_reasons]),
+        [
+          ['AAA', 11.25, ['beyond_price_limit']],
+          ['BBB', 50.5, []],
+        ],
+      );
+      assert.deepEqual([...(await store.backfilled())].sort(), ['AAA', 'BBB']);
+      assert.deepEqual(await store.field(['BBB', 'AAA', 'NONE'], 'close', '2026-11-19'), [
+        { symbol: 'BBB', dates: ['2026-11-19', '2026-11-20'], values: [50.5, 51] },
+        { symbol: 'AAA', dates: ['2026-11-19', '2026-11-20'], values: [11.25, 12] },
+        { symbol: 'NONE', dates: [], values: [] },
+      ]);
+      // Panels keep the order asked for.
+      assert.deepEqual(
+        (await store.bars(['BBB', 'AAA'], '2026-11-20')).map((b) => b.symbol),
+        ['BBB', 'AAA'],
+      );
+    });
+
+    test('raw rows are never overwritten: a different value is reported, the stored one stays', async () => {
+      const result = await store.writeDay(
+        '2026-11-20',
+        [bar('AAA', '2026-11-20', 12.5), bar('CCC', '2026-11-20', 7)],
+        [],
+        3,
+      );
+      assert.equal(result.inserted, 1);
+      assert.deepEqual(
+        result.disagreements.map((d) => [d.key, d.field, d.stored, d.seen]),
+        [
+          ['AAA', 'open', 11, 11.5],
+          ['AAA', 'high', 13, 13.5],
+          ['AAA', 'low', 10, 10.5],
+          ['AAA', 'close', 12, 12.5],
+        ],
+      );
+      assert.equal((await store.bars(['AAA'], '2026-11-20'))[0]!.close, 12);
+      assert.ok((await store.recordedDays()).has('2026-11-20'));
+    });
+
+    test('trading days, neighbours and stats come from the bars held', async () => {
+      assert.deepEqual(await store.tradingDays('2026-11-01', '2026-11-30'), [
+        '2026-11-18',
+        '2026-11-19',
+        '2026-11-20',
+      ]);
+      assert.deepEqual(await store.neighbours('2026-11-19'), { previous: '2026-11-18', next: '2026-11-20' });
+      assert.deepEqual(await store.neighbours('2026-11-21'), { previous: '2026-11-20', next: null });
+      const stats = await store.stats();
+      assert.deepEqual(stats, {
+        symbolsBackfilled: 2,
+        rows: 6,
+        days: 3,
+        firstDate: '2026-11-18',
+        lastDate: '2026-11-20',
+      });
+    });
+
+    test('index levels from the daily series and the closing page agree on what both give', async () => {
+      await store.writeIndexLevels([
+        { index: 'KSE100', date: '2026-11-19', open: 100, high: null, low: null, close: 101, volume: 5 },
+      ]);
+      const closing = await store.writeDay(
+        '2026-11-19',
+        [],
+        [{ index: 'KSE100', date: '2026-11-19', open: null, high: 102, low: 99, close: 101, volume: null }],
+        4,
+      );
+      assert.deepEqual(closing.disagreements, []);
+      assert.equal((await store.indexLevels(['KSE100']))[0]!.close, 101);
+    });
+
+    test('intraday series, snapshots and payouts are kept as first written', async () => {
+      await store.writeIntraday('KSE100', '2026-11-20', [
+        [1, 100, 5],
+        [2, 101, 6],
+      ]);
+      const again = await store.writeIntraday('KSE100', '2026-11-20', [[1, 100, 5]]);
+      assert.equal(again.disagreements.length, 1);
+      assert.deepEqual(await store.intraday('KSE100', '2026-11-20'), [
+        [1, 100, 5],
+        [2, 101, 6],
+      ]);
+      assert.equal(await store.intraday('KSE100', '2026-11-19'), undefined);
+      await store.writeSnapshot('2026-11-20', 1000, [['AAA', 12, 1, 500, 13, 11, 11]]);
+      assert.deepEqual(await store.snapshots('2026-11-20'), [
+        { at: 1000, rows: [['AAA', 12, 1, 500, 13, 11, 11]] },
+      ]);
+      const payout = {
+        symbol: 'AAA',
+        announced: '2026-04-17T17:10:00+05:00',
+        details: '25% (D)',
+        row: { x: 1 },
+      };
+      assert.equal(await store.writePayouts([payout, payout]), 1);
+      assert.equal(await store.writePayouts([payout]), 0);
+      assert.deepEqual(await store.payouts('AAA'), [payout]);
+    });
+
+    extra?.(() => store);
+  });
+}
+
+const dirs: string[] = [];
+after(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+contract('SQLite', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'psxmd-archive-'));
+  dirs.push(dir);
+  return new SqliteArchive(dir);
+});
+
+const pgSkip = postgresUnavailableReason();
+let pg: TestPostgres | undefined;
+describe('PostgreSQL backend', { skip: pgSkip }, () => {
+  before(async () => {
+    pg = await startPostgres();
+  });
+  after(async () => {
+    await pg?.destroy();
+  });
+  contract(
+    'PostgreSQL',
+    async () => new PostgresArchive(pg!.url),
+    (get) => {
+      test('with the server gone every call says the archive is unavailable, and works again when it is back', async () => {
+        await pg!.stop();
+        await assert.rejects(get().dailyBars('2026-11-20'), ArchiveUnavailableError);
+        await assert.rejects(
+          get().writeDay('2026-11-21', [bar('AAA', '2026-11-21', 1)], [], 5),
+          ArchiveUnavailableError,
+        );
+        await pg!.start();
+        assert.equal((await get().dailyBars('2026-11-20')).length, 3);
+        assert.equal((await get().dailyBars('2026-11-21')).length, 0, 'a failed write left nothing');
+      });
+    },
+  );
+});
