@@ -25,7 +25,7 @@ after(async () => {
 const QUERY_VALUES: Record<string, { good: string; bad: string }> = {
   format: { good: 'json', bad: 'xml' },
   symbols: { good: 'ENGRO', bad: 'HBL,%3Cx%3E' },
-  q: { good: 'eng', bad: 'x'.repeat(51) },
+  q: { good: 'eng', bad: 'x'.repeat(101) },
   index: { good: 'KSE100', bad: 'x'.repeat(41) },
   start: { good: '2025-01-02', bad: '2025-02-30' },
   end: { good: '2025-01-03', bad: '03-01-2025' },
@@ -38,12 +38,37 @@ const QUERY_VALUES: Record<string, { good: string; bad: string }> = {
   interval: { good: '5m', bad: '2m' },
   by: { good: 'gainers', bad: 'sideways' },
   ready: { good: '0', bad: 'yes' },
+  date: { good: '2026-11-20', bad: '2026-13-01' },
+  from: { good: '2026-11-01', bad: '11/01/2026' },
+  to: { good: '2026-11-20', bad: '2026-11-31' },
+  kind: { good: 'bonus', bad: 'dividend' },
+  symbol: { good: 'ENGRO', bad: 'EN%20GRO' },
+  type: { good: 'AGM', bad: 'x' },
+  cursor: { good: 'abc', bad: '%21%21' },
+  benchmark: { good: 'KSE100', bad: 'x'.repeat(41) },
+  i: { good: 'sma:20', bad: 'x'.repeat(401) },
+  sector: { good: '0801', bad: 'x'.repeat(61) },
+  movers: { good: '5', bad: 'abc' },
+  layout: { good: 'long', bad: 'tall' },
+  field: { good: 'close', bad: 'price' },
 };
+
+/** Where one endpoint takes other values under a shared name (`path?name`). */
+const QUERY_VALUES_AT: Record<string, { good: string; bad: string }> = {
+  '/announcements?type': { good: 'psx', bad: 'sec' },
+  '/market/performance?period': { good: '1M', bad: '2M' },
+  '/sectors/performance?period': { good: '1M', bad: '2M' },
+};
+
+const queryValues = (path: string, name: string): { good: string; bad: string } | undefined =>
+  QUERY_VALUES_AT[`${path}?${name}`] ?? QUERY_VALUES[name];
 
 /** A good and a bad value for every path parameter. */
 const PATH_VALUES: Record<string, { good: string; bad: string }> = {
   symbol: { good: 'ENGRO', bad: 'EN%20GRO' },
   name: { good: 'KSE100', bad: 'x'.repeat(101) },
+  code: { good: 'BAFLTFC8', bad: 'EN%20GRO' },
+  board: { good: 'futures', bad: 'regular' },
 };
 
 interface Parameter {
@@ -73,7 +98,7 @@ function urlOf(op: Operation, query: string[], skip?: string): string {
     path = path.replace(`{${p.name}}`, PATH_VALUES[p.name]!.good);
   const required = op.parameters
     .filter((p) => p.in === 'query' && p.required && p.name !== skip)
-    .map((p) => `${p.name}=${QUERY_VALUES[p.name]!.good}`);
+    .map((p) => `${p.name}=${queryValues(op.path, p.name)!.good}`);
   const all = [...required, ...query];
   return all.length > 0 ? `${path}?${all.join('&')}` : path;
 }
@@ -124,7 +149,7 @@ describe('one rule for bad input, on every parameter of every endpoint', () => {
           walked++;
           continue;
         }
-        const values = QUERY_VALUES[p.name];
+        const values = queryValues(op.path, p.name);
         assert.ok(values, `a good and a bad value for query parameter ${p.name} of ${op.path}`);
         const name = escape(p.name);
         // A value of the wrong form: 422, naming what it must be and what was given.

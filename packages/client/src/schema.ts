@@ -7319,7 +7319,7 @@ export interface operations {
     parameters: {
       query: {
         /**
-         * @description the indicators, comma-separated (at most 10): sma:N, ema:N, rsi:N, atr:N, vwap:N (N a whole number of days 1–5000), macd:FAST:SLOW:SIGNAL (FAST < SLOW), bbands:N:K (K 0–10, may have decimals), obv; parameters may be left out for the defaults sma:20, ema:20, rsi:14, macd:12:26:9, bbands:20:2, atr:14, vwap:20
+         * @description the indicators, comma-separated (at most 10): sma:N, ema:N, rsi:N, atr:N, vwap:N (N a whole number of days 1–5000), macd:FAST:SLOW:SIGNAL (FAST < SLOW), bbands:N:K (K 0–10, may have decimals), obv; parameters may be left out for the defaults sma:20, ema:20, rsi:14, macd:12:26:9, bbands:20:2, atr:14, vwap:20; e.g. i=sma:20,rsi:14,macd:12:26:9
          * @example sma:20,ema:50,rsi:14,macd:12:26:9,bbands:20:2,atr:14,obv,vwap:20
          */
         i: string;
@@ -8411,7 +8411,7 @@ export interface operations {
     parameters: {
       query: {
         /**
-         * @description the trading day, YYYY-MM-DD (Karachi)
+         * @description the trading day, YYYY-MM-DD (Karachi), e.g. date=2026-11-20
          * @example 2026-11-19
          */
         date: string;
@@ -8434,7 +8434,7 @@ export interface operations {
          * @description `false` (default): raw prices as traded
          * @example false
          */
-        adjusted?: string;
+        adjusted?: boolean;
         /**
          * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
          * @example json
@@ -8629,7 +8629,7 @@ export interface operations {
          * @description `false` (default): raw prices as traded
          * @example false
          */
-        adjusted?: string;
+        adjusted?: boolean;
         /**
          * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
          * @example json

@@ -129,7 +129,7 @@ export async function analyticsRoutes(app: FastifyInstance, deps: RouteDeps): Pr
           i: Type.String({
             minLength: 1,
             maxLength: 400,
-            description: `the indicators, comma-separated (at most ${MAX_INDICATORS}): ${ACCEPTED}`,
+            description: `the indicators, comma-separated (at most ${MAX_INDICATORS}): ${ACCEPTED}; e.g. i=sma:20,rsi:14,macd:12:26:9`,
           }),
           start: Type.Optional(
             Type.String({ format: 'date', description: 'first day, inclusive, YYYY-MM-DD' }),

@@ -26,12 +26,6 @@ const DateParam = (description: string) => Type.String({ format: 'date', descrip
 
 const FIELDS = ['close', 'open', 'high', 'low', 'volume'] as const;
 
-function flag(name: string, value: string | undefined): boolean {
-  if (value === undefined || value === 'false') return false;
-  if (value === 'true') return true;
-  throw new BadRequestError(`${name} must be true or false (got ${value})`);
-}
-
 const NOT_ADJUSTED =
   'adjusted=true is not offered on the archive yet: the archive keeps raw bars as traded; use /stocks/{symbol}/historical?adjusted=true per symbol';
 
@@ -52,7 +46,7 @@ export async function archiveRoutes(app: FastifyInstance, deps: RouteDeps & Arch
           "Grouped daily: each symbol's raw bar (as traded) on `date`, by symbol, from the archive. Narrow with index= (the index's current constituents), sector= (4-digit code) or symbols=. A date without a session is a 404 naming the previous and next trading days.",
         tags: ['market'],
         querystring: query({
-          date: DateParam('the trading day, YYYY-MM-DD (Karachi)'),
+          date: DateParam('the trading day, YYYY-MM-DD (Karachi), e.g. date=2026-11-20'),
           index: Type.Optional(
             Type.String({ minLength: 1, maxLength: 40, description: 'only this index, e.g. KSE100' }),
           ),
@@ -66,7 +60,7 @@ export async function archiveRoutes(app: FastifyInstance, deps: RouteDeps & Arch
               description: `only these, comma-separated, at most ${MAX_BATCH_SYMBOLS}`,
             }),
           ),
-          adjusted: Type.Optional(Type.String({ description: '`false` (default): raw prices as traded' })),
+          adjusted: Type.Optional(Type.Boolean({ description: '`false` (default): raw prices as traded' })),
         }),
         response: {
           200: listEnvelope('DailyBar', 'bars by symbol'),
@@ -80,7 +74,7 @@ export async function archiveRoutes(app: FastifyInstance, deps: RouteDeps & Arch
     },
     async (req, reply) => {
       const { date, index, sector } = req.query;
-      if (flag('adjusted', req.query.adjusted)) throw new BadRequestError(NOT_ADJUSTED);
+      if (req.query.adjusted === true) throw new BadRequestError(NOT_ADJUSTED);
       const symbols = req.query.symbols === undefined ? undefined : symbolList(req.query.symbols);
       const answer = await marketDaily(
         archive,
@@ -113,7 +107,7 @@ export async function archiveRoutes(app: FastifyInstance, deps: RouteDeps & Arch
           field: Type.Optional(
             Type.Enum([...FIELDS], { description: 'the value in a wide table; close by default' }),
           ),
-          adjusted: Type.Optional(Type.String({ description: '`false` (default): raw prices as traded' })),
+          adjusted: Type.Optional(Type.Boolean({ description: '`false` (default): raw prices as traded' })),
         }),
         response: {
           200: listEnvelope(
@@ -138,7 +132,7 @@ export async function archiveRoutes(app: FastifyInstance, deps: RouteDeps & Arch
       },
     },
     async (req, reply) => {
-      if (flag('adjusted', req.query.adjusted)) throw new BadRequestError(NOT_ADJUSTED);
+      if (req.query.adjusted === true) throw new BadRequestError(NOT_ADJUSTED);
       const symbols = symbolList(req.query.symbols);
       const layout = req.query.layout ?? 'long';
       const field = req.query.field ?? 'close';
