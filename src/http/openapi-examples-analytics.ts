@@ -7,7 +7,7 @@ const ACCEPTED_TAIL =
 
 export const ANALYTICS_OPERATION_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
   '/stocks/{symbol}/performance': {
-    params: { symbol: 'ENGRO', adjusted: 'true', dividends: 'false', benchmark: 'KSE100' },
+    params: { symbol: 'ENGRO', adjusted: true, dividends: false, benchmark: 'KSE100' },
     request: '/stocks/ENGRO/performance',
     client: "await api.GET('/stocks/{symbol}/performance', { params: { path: { symbol: 'ENGRO' } } })",
     data: {
@@ -203,7 +203,7 @@ export const ANALYTICS_OPERATION_EXAMPLES: Readonly<Record<string, OperationExam
       },
     },
     errors: {
-      400: [{ code: 'bad_request', message: 'adjusted must be true or false, got "yes"' }],
+      422: [{ code: 'bad_request', message: 'adjusted must be true or false (got "yes")' }],
       404: [{ code: 'not_found', message: 'NOSUCH not found' }],
     },
   },
@@ -213,7 +213,7 @@ export const ANALYTICS_OPERATION_EXAMPLES: Readonly<Record<string, OperationExam
       i: 'sma:20,ema:50,rsi:14,macd:12:26:9,bbands:20:2,atr:14,obv,vwap:20',
       start: '2026-11-19',
       end: '2026-11-20',
-      adjusted: 'true',
+      adjusted: true,
     },
     request:
       '/stocks/ENGRO/indicators?i=sma:20,ema:50,rsi:14,macd:12:26:9,bbands:20:2,atr:14,obv,vwap:20&start=2026-11-19&end=2026-11-20',
@@ -475,7 +475,7 @@ export const ANALYTICS_OPERATION_EXAMPLES: Readonly<Record<string, OperationExam
       422: [
         {
           code: 'bad_request',
-          message: 'period must be 1D, 1W, 1M, 3M, 6M, YTD, 1Y, 3Y, 5Y or ALL (got 2M)',
+          message: 'period must be 1D, 1W, 1M, 3M, 6M, YTD, 1Y, 3Y, 5Y or ALL (got "2M")',
         },
       ],
     },
@@ -521,7 +521,7 @@ export const ANALYTICS_OPERATION_EXAMPLES: Readonly<Record<string, OperationExam
       422: [
         {
           code: 'bad_request',
-          message: 'period must be 1D, 1W, 1M, 3M, 6M, YTD, 1Y, 3Y, 5Y or ALL (got 2M)',
+          message: 'period must be 1D, 1W, 1M, 3M, 6M, YTD, 1Y, 3Y, 5Y or ALL (got "2M")',
         },
       ],
     },

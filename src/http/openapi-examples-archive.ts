@@ -32,7 +32,7 @@ const UNAVAILABLE = [
 
 export const ARCHIVE_OPERATION_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
   '/market/daily': {
-    params: { date: '2026-11-19', index: 'KSE100', sector: '0804', symbols: 'ENGRO,HBL', adjusted: 'false' },
+    params: { date: '2026-11-19', index: 'KSE100', sector: '0804', symbols: 'ENGRO,HBL', adjusted: false },
     request: '/market/daily?date=2026-11-19&symbols=ENGRO,HBL',
     client:
       "await api.GET('/market/daily', { params: { query: { date: '2026-11-19', symbols: 'ENGRO,HBL' } } })",
@@ -58,7 +58,7 @@ export const ARCHIVE_OPERATION_EXAMPLES: Readonly<Record<string, OperationExampl
       end: '2026-11-19',
       layout: 'wide',
       field: 'close',
-      adjusted: 'false',
+      adjusted: false,
     },
     request: '/historical?symbols=ENGRO,HBL,NOSUCH&start=2026-11-19&end=2026-11-19&layout=wide',
     client:
@@ -66,7 +66,7 @@ export const ARCHIVE_OPERATION_EXAMPLES: Readonly<Record<string, OperationExampl
     data: [{ date: '2026-11-19', ENGRO: 426.83, HBL: 282.4 }],
     meta: { not_found: ['NOSUCH'], incomplete: [], sources: { archive: ['ENGRO', 'HBL'], portal: [] } },
     errors: {
-      400: [{ code: 'bad_request', message: 'at most 100 symbols per request, got 101' }],
+      422: [{ code: 'bad_request', message: 'symbols must name at most 100 symbols per request (got 101)' }],
       503: UNAVAILABLE,
     },
   },

@@ -3,7 +3,7 @@
 // a panel takes what the archive lacks from the portal, within the budget, and says so.
 import { createHash } from 'node:crypto';
 import type { DailyBar } from '../archive/store.ts';
-import { BadRequestError, NotFoundError, ServiceError } from '../errors.ts';
+import { BadRequestError, invalidValue, NotFoundError, ServiceError } from '../errors.ts';
 import { karachiDate, sessionsOfDay } from '../time/market-clock.ts';
 import { answerKey, karachiTime, type Answer } from './answer.ts';
 import type { ArchiverStatus, MarketArchive, PanelField } from './archive.ts';
@@ -100,8 +100,7 @@ export async function marketDaily(
   }
   if (query.sector !== undefined) {
     const code = query.sector;
-    if (!/^\d{4}$/.test(code))
-      throw new BadRequestError(`sector must be a 4-digit sector code such as 0804 (got ${code})`);
+    if (!/^\d{4}$/.test(code)) throw invalidValue('sector', 'a 4-digit sector code such as 0804', code);
     const inSector = new Set(
       (await datasets.screener(ctx)).value.filter((r) => r.sectorCode === code).map((r) => r.symbol),
     );

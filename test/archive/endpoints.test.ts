@@ -109,7 +109,7 @@ function suite(name: string, env: () => Record<string, string>, extra?: (svc: ()
       assert.match(lines[1]!, /^2026-11-16,\d+(\.\d+)?,\d+(\.\d+)?$/);
       const many = Array.from({ length: 101 }, (_, i) => `S${i}`).join(',');
       const tooMany = await http(svc.url, `/historical?symbols=${many}`);
-      assert.equal(tooMany.status, 400);
+      assert.equal(tooMany.status, 422);
       assert.match(tooMany.json.error.message, /at most 100 symbols/);
     });
 
