@@ -75,7 +75,7 @@ const ENGRO_QUOTE = {
 /** Issue #18: intraday series, index history, batch quotes, movers, breadth, the quote stream. */
 const LIVE_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
   '/stocks/{symbol}/intraday': {
-    params: { symbol: 'HBL', interval: '15m' },
+    params: { symbol: 'HBL', interval: '15m', date: '2026-11-19' },
     request: '/stocks/HBL/intraday?interval=15m',
     client:
       "await api.GET('/stocks/{symbol}/intraday', { params: { path: { symbol: 'HBL' }, query: { interval: '15m' } } })",
@@ -102,7 +102,7 @@ const LIVE_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
     errors: { 404: SYMBOL_404, 422: SYMBOL_422 },
   },
   '/indices/{name}/intraday': {
-    params: { name: 'KSE100', interval: '60m' },
+    params: { name: 'KSE100', interval: '60m', date: '2026-11-19' },
     request: '/indices/KSE100/intraday?interval=60m',
     client:
       "await api.GET('/indices/{name}/intraday', { params: { path: { name: 'KSE100' }, query: { interval: '60m' } } })",

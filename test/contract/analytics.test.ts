@@ -205,7 +205,7 @@ describe('GET /stocks/{symbol}/performance', () => {
     );
     assertError(
       (await http(svc.url, '/stocks/ENGRO/performance?adjusted=maybe')).json,
-      400,
+      422,
       'bad_request',
       /adjusted/,
     );

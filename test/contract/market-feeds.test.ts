@@ -154,7 +154,7 @@ describe('GET /market/payouts', () => {
       unknown.json,
       400,
       'bad_request',
-      /unknown query parameter sym; this endpoint takes from, to, kind, symbol, format/,
+      /unknown query parameter "sym"; this endpoint takes from, to, kind, symbol, format/,
     );
     assert.equal(harness.portal.counts().requests['POST /payouts'], undefined);
   });

@@ -76,7 +76,7 @@ describe('GET /market/performance', () => {
       (await http(svc.url, '/market/performance?period=2M')).json,
       422,
       'bad_request',
-      'period must be 1D, 1W, 1M, 3M, 6M, YTD, 1Y, 3Y, 5Y or ALL (got 2M)',
+      'period must be 1D, 1W, 1M, 3M, 6M, YTD, 1Y, 3Y, 5Y or ALL (got "2M")',
     );
     assertError(
       (await http(svc.url, '/market/performance?index=KSE30&sector=0801')).json,

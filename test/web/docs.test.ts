@@ -130,6 +130,9 @@ describe('API reference', () => {
     for (const [path, ex] of Object.entries(OPERATION_EXAMPLES)) {
       // A stream never ends; test/live/stream.test.ts speaks to it.
       if (ex.stream !== undefined) continue;
+      // A day of the archive exists once the archiver has recorded it, which this test's service
+      // never runs; test/archive/endpoints.test.ts asks it of an archive it filled.
+      if (path === '/market/daily') continue;
       const res = await http(service.url, ex.request);
       assert.equal(res.status, 200, `${path}: GET ${ex.request}`);
     }

@@ -34,7 +34,11 @@ describe('symbol page performance table', { skip }, () => {
     const errors: string[] = [];
     page.on('pageerror', (err) => errors.push(err.message));
     await page.goto(`${service.url}/#/symbol/ENGRO`);
-    const table = page.locator('section[aria-labelledby="performance-heading"] table');
+    // The section asks for its data only once scrolled into view (one overview per symbol).
+    const section = page.locator('section[aria-labelledby="performance-heading"]');
+    await section.waitFor();
+    await section.scrollIntoViewIfNeeded();
+    const table = section.locator('table');
     await table.waitFor();
     const rows = await table.locator('tbody tr').allTextContents();
     assert.equal(rows.length, perf.returns.length);
