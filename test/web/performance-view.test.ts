@@ -35,10 +35,10 @@ describe('symbol page performance table', { skip }, () => {
     page.on('pageerror', (err) => errors.push(err.message));
     await page.goto(`${service.url}/#/symbol/ENGRO`);
     // The section asks for its data only once scrolled into view (one overview per symbol).
-    const section = page.locator('section[aria-labelledby="performance-heading"]');
-    await section.waitFor();
-    await section.scrollIntoViewIfNeeded();
-    const table = section.locator('table');
+    const performance = page.locator('section[aria-labelledby="performance-heading"]');
+    await performance.waitFor();
+    await performance.scrollIntoViewIfNeeded();
+    const table = performance.locator('table');
     await table.waitFor();
     const rows = await table.locator('tbody tr').allTextContents();
     assert.equal(rows.length, perf.returns.length);
