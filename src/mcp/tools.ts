@@ -205,11 +205,19 @@ function newest(answer: Parameters<typeof page>[0], limit: number): ReturnType<t
   return page(answer, Math.max(0, answer.data.length - limit), limit);
 }
 
-/** A performance table as text: the returns by period, then risk and range. */
+/** A performance table as text: the returns by period, then risk and range, one line each. */
 function performanceText(r: Structured, what: string): string {
-  const p = r.data as Record<string, unknown>;
-  const { returns, ...rest } = p;
-  return `${title(r, what)}\n${table(returns as unknown[], PERFORMANCE_COLUMNS)}\n${fields(rest)}`;
+  const { returns, ...rest } = r.data as Record<string, unknown>;
+  const rows = returns as Record<string, unknown>[];
+  const columns = rows.some((row) => row.benchmark_return_pct !== undefined)
+    ? [...PERFORMANCE_COLUMNS, 'benchmark_return_pct', 'excess_return_pct']
+    : PERFORMANCE_COLUMNS;
+  const lines = Object.entries(rest).map(([k, v]) => {
+    if (v === null || typeof v !== 'object') return fields({ [k]: v });
+    const parts = Object.entries(v).filter(([, x]) => x !== null);
+    return `${k}: ${parts.map(([pk, x]) => `${pk}=${String(x)}`).join(' ') || '—'}`;
+  });
+  return `${title(r, what)}\n${table(rows, columns)}\n${lines.join('\n')}`;
 }
 
 /** An overview's parts as lines: each part's state (rows, or its error) and its as_of. */
