@@ -276,6 +276,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   door.countedBy('/mcp');
   await app.register(mcpRoutes, {
     deps: opts.deps,
+    archive: opts.archive,
     limit,
     clientAddress: opts.clientAddress,
     access: opts.mcpAccess ?? mcpAccess('', [], []),

@@ -21,7 +21,7 @@ export function getPrompt(name: string, args: Record<string, string>): GetPrompt
   const text = [
     `Analyse ${symbol}, listed on the Pakistan Stock Exchange, using the psx-market-data tools:`,
     `1. get_quote for today's price, change, valuation (P/E, dividend yield, market cap) and 52-week range.`,
-    `2. get_history with adjusted=true and limit=250 for the last year's trend, volatility and drawdowns; mention flagged (is_anomaly) days.`,
+    `2. get_performance with dividends=true for total returns by period, volatility, drawdowns and beta against KSE100; get_history with adjusted=true and limit=250 for the last year's trend; mention flagged (is_anomaly) days.`,
     `3. get_corporate_actions for bonuses, splits, rights and dividends, and whether they are applied.`,
     `4. get_financials (annual, then quarterly) for revenue, profit and EPS trends.`,
     `5. get_announcements for recent results and board meetings.`,

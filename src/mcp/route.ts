@@ -7,7 +7,10 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { HttpError, ERROR_KINDS, RateLimitedError, type ServiceError } from '../errors.ts';
 import type { ClientAddress } from '../http/client-address.ts';
 import { toServiceError } from '../http/error-handler.ts';
+import type { ArchiveDeps } from '../http/routes/archive.ts';
 import type { RouteDeps } from '../http/routes/deps.ts';
+import { FeedDatasets } from '../market/feed-datasets.ts';
+import { historySource } from '../market/member-series.ts';
 import type { RequestLimit } from '../limits/request-limit.ts';
 import { allowedRequest, type McpAccess } from './access.ts';
 import { checkPost, JsonTransport } from './json-transport.ts';
@@ -20,6 +23,8 @@ export const MCP_MAX_BATCH = 100;
 
 export interface McpRouteOptions {
   deps: RouteDeps;
+  /** The archive as the archive routes get it; absent: no archive tools (as no archive routes). */
+  archive?: ArchiveDeps;
   limit: RequestLimit;
   clientAddress: ClientAddress;
   access: McpAccess;
@@ -43,6 +48,8 @@ interface RpcRequest {
 
 export async function mcpRoutes(app: FastifyInstance, opts: McpRouteOptions): Promise<void> {
   const { deps } = opts;
+  const feeds = new FeedDatasets(deps.datasets);
+  const memberSeries = deps.memberSeries ?? historySource(deps.datasets);
   // The API takes no bodies; this route takes JSON-RPC, read here as text so that a body that is
   // not JSON is a JSON-RPC parse error rather than the API's envelope.
   app.removeAllContentTypeParsers();
@@ -123,6 +130,9 @@ export async function mcpRoutes(app: FastifyInstance, opts: McpRouteOptions): Pr
           followMarketClock: deps.marketClock?.followMarketClock ?? true,
           now: deps.marketClock?.now ?? Date.now,
         },
+        feeds,
+        memberSeries,
+        archive: opts.archive,
       },
     });
     const transport = new JsonTransport();

@@ -28,20 +28,23 @@ import { TOOLS, TOOL_BY_NAME } from './tools.ts';
 export const SERVER_INFO = { name: 'psx-market-data', title: 'PSX market data' };
 
 const INSTRUCTIONS =
-  'Pakistan Stock Exchange market data: quotes, daily and intraday prices, corporate actions, company data, indices, sectors, the screener and the market state. Prices are PKR, percentages are numbers, every answer carries as_of (Karachi time, +05:00). Find a symbol with search_stocks; lists are paged (offset, limit) and say the total.';
+  'Pakistan Stock Exchange market data: quotes, daily and intraday prices, corporate actions, company data, indices, sectors, the screener, the market state, performance and indicators, rankings, market-wide payouts, meetings and announcements, the debt market and other boards, whole-market daily bars and panels, and overviews (get_symbol_overview, get_market_overview gather a symbol or the market in one call). Prices are PKR, percentages are numbers, every answer carries as_of (Karachi time, +05:00). Find a symbol with search_stocks; lists are paged (offset, limit) and say the total.';
 
 /** The JSON-RPC error code of a service failure outside a tool call (a refused resource read). */
 export const SERVICE_ERROR = -32000;
 
 /** Every tool as tools/list gives it: computed once, the same for every request. */
-const LISTED = TOOLS.map((t) => ({
+const listing = (t: Tool) => ({
   name: t.name,
   title: t.title,
   description: t.description,
   inputSchema: t.input as { type: 'object' },
   outputSchema: t.output as { type: 'object' },
   annotations: { readOnlyHint: true, openWorldHint: false, idempotentHint: true },
-}));
+});
+const LISTED = TOOLS.map(listing);
+/** Without the archive its tools are not offered, as its routes are not registered. */
+const LISTED_WITHOUT_ARCHIVE = TOOLS.filter((t) => t.needs !== 'archive').map(listing);
 
 const validators = new Map<string, Validator>();
 function validatorOf(t: Tool): Validator {
@@ -87,7 +90,7 @@ export function createMcpServer(opts: McpRequestOptions): Server {
 
   server.setRequestHandler(ListToolsRequestSchema, (_req, extra) => {
     refuse(extra.requestId);
-    return { tools: LISTED };
+    return { tools: opts.tool.archive === undefined ? LISTED_WITHOUT_ARCHIVE : LISTED };
   });
   server.setRequestHandler(CallToolRequestSchema, async (req, extra) => {
     const refused = opts.refusal(extra.requestId);
@@ -126,7 +129,8 @@ async function callTool(
   input: Record<string, unknown>,
   opts: McpRequestOptions,
 ): Promise<CallToolResult> {
-  const t = TOOL_BY_NAME.get(name);
+  const found = TOOL_BY_NAME.get(name);
+  const t = found?.needs === 'archive' && opts.tool.archive === undefined ? undefined : found;
   // An unknown tool is the protocol's invalid params (the client asked for something not listed).
   if (t === undefined) throw new McpError(ErrorCode.InvalidParams, `unknown tool ${JSON.stringify(name)}`);
   const validator = validatorOf(t);

@@ -6,6 +6,15 @@ import { Type, type Static, type TObject, type TProperties, type TSchema } from 
 import type { Answer } from '../market/answer.ts';
 import type { RequestContext } from '../market/context.ts';
 import type { Datasets } from '../market/datasets.ts';
+import type { FeedDatasets } from '../market/feed-datasets.ts';
+import type { MemberSeriesSource } from '../market/member-series.ts';
+import type { ArchiveDeps } from '../http/routes/archive.ts';
+import { analyticsSchemas } from '../market/models-analytics.ts';
+import { archiveModelSchemas } from '../market/models-archive.ts';
+import { feedSchemas } from '../market/models-feeds.ts';
+import { liveSchemas } from '../market/models-live.ts';
+import { overviewSchemas } from '../market/models-overview.ts';
+import { companySchemas, namedSchemas } from '../market/models.ts';
 
 /** What a tool's handler may use: the same market services and request context the routes use. */
 export interface ToolContext {
@@ -13,6 +22,12 @@ export interface ToolContext {
   ctx: RequestContext;
   /** The market clock as configured (get_market_status). */
   marketClock: { followMarketClock: boolean; now: () => number };
+  /** The market-wide feeds' pages (the feed routes' datasets). */
+  feeds: FeedDatasets;
+  /** Members' daily series for the rankings, as the analytics routes read them. */
+  memberSeries: MemberSeriesSource;
+  /** The market's archive, when the service has one (the archive routes' deps). */
+  archive?: ArchiveDeps;
 }
 
 /** A tool's structured result: always an object (MCP's structuredContent), always with `as_of`. */
@@ -30,6 +45,8 @@ export interface Tool<I extends TObject = TObject> {
   run(args: Static<I>, t: ToolContext): Promise<Structured>;
   /** The result as a short text for a model's context: a compact table, not a JSON dump. */
   render(result: Structured): string;
+  /** Offered only when the service has this part (the archive tools need the archive). */
+  needs?: 'archive';
 }
 
 /** Declares one entry of the tool table, with its argument type inferred from its input schema. */
@@ -47,12 +64,39 @@ const AsOf = Type.Union([Type.String(), Type.Null()], {
     "when the data is from, ISO 8601 with the market's offset (+05:00): the page's own time where it prints one, else when the portal was fetched; null only for answers not built from portal data",
 });
 
+/** Every named model by its `$id`, to inline the references between them. */
+const MODELS: ReadonlyMap<string, TSchema> = new Map(
+  [
+    ...namedSchemas,
+    ...companySchemas,
+    ...liveSchemas,
+    ...overviewSchemas,
+    ...feedSchemas,
+    ...archiveModelSchemas,
+    ...analyticsSchemas,
+  ].map((s) => [String((s as { $id?: string }).$id), s as TSchema]),
+);
+
 /**
  * A model's schema as a self-contained JSON Schema: the `$id`s the OpenAPI document names its
- * components by are dropped, so one client can compile every tool's output schema side by side.
+ * components by are dropped and a reference to another model (`{$ref: 'Quote#'}`) is replaced by
+ * that model, so one client can compile every tool's output schema side by side.
  */
 export function inline(schema: TSchema): TSchema {
-  return JSON.parse(JSON.stringify(schema), (key, value: unknown) => (key === '$id' ? undefined : value));
+  const resolve = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(resolve);
+    if (value === null || typeof value !== 'object') return value;
+    const ref = (value as { $ref?: unknown }).$ref;
+    if (typeof ref === 'string') {
+      const model = MODELS.get(ref.replace(/#$/, ''));
+      if (model === undefined) throw new Error(`no model ${ref} to inline`);
+      return resolve(model);
+    }
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) if (k !== '$id') out[k] = resolve(v);
+    return out;
+  };
+  return resolve(JSON.parse(JSON.stringify(schema))) as TSchema;
 }
 
 /** One object: `{as_of, data}`, plus the answer's extra meta fields. */

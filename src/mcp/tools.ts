@@ -2,8 +2,53 @@
 // result's schema, the market-service call behind it (the same the REST route makes) and its text.
 // A new endpoint's tool is one more entry here.
 import { Type } from 'typebox';
-import { BadRequestError } from '../errors.ts';
-import { adjustedHistorical } from '../market/adjusted-history.ts';
+import { PERIODS, type Period } from '../analytics/periods.ts';
+import { ACCEPTED, MAX_INDICATORS } from '../analytics/indicator-spec.ts';
+import { BadRequestError, NotFoundError } from '../errors.ts';
+import { adjustedHistorical, parseAdjustedFlags } from '../market/adjusted-history.ts';
+import { archiveStatus, historicalPanel, marketDaily, tradingDays } from '../market/archive-answers.ts';
+import { board } from '../market/boards.ts';
+import { checkRange, dateRange } from '../market/date-range.ts';
+import { debtInstruments, debtQuote } from '../market/debt.ts';
+import { stockIndicators } from '../market/indicators.ts';
+import {
+  DEFAULT_ANNOUNCEMENTS_LIMIT,
+  MAX_ANNOUNCEMENTS_LIMIT,
+  marketAnnouncements,
+} from '../market/market-announcements.ts';
+import {
+  DEFAULT_OVERVIEW_INDEX,
+  DEFAULT_OVERVIEW_MOVERS,
+  MAX_OVERVIEW_MOVERS,
+  marketOverview,
+} from '../market/market-overview.ts';
+import { marketPayouts } from '../market/market-payouts.ts';
+import { meetings } from '../market/meetings.ts';
+import { ArchiveStatus, DailyBar, TradingDay } from '../market/models-archive.ts';
+import {
+  IndicatorRow,
+  MemberReturn,
+  Performance,
+  PERIOD_DESCRIPTION,
+  SectorReturn,
+} from '../market/models-analytics.ts';
+import {
+  ANNOUNCEMENT_TYPES,
+  BOARD_NAMES,
+  BoardQuote,
+  DebtInstrument,
+  DebtQuote,
+  MarketAnnouncement,
+  MarketPayout,
+  Meeting,
+  MEETING_TYPES,
+  PAYOUT_KINDS,
+} from '../market/models-feeds.ts';
+import { MarketOverview, StockOverview } from '../market/models-overview.ts';
+import { DEFAULT_BENCHMARK, indexPerformance, stockPerformance } from '../market/performance.ts';
+import { marketPerformance, sectorPerformance } from '../market/rankings.ts';
+import { stockOverview } from '../market/stock-overview.ts';
+import { karachiDate } from '../time/market-clock.ts';
 import { breadth, MOVER_KINDS, movers } from '../market/board.ts';
 import {
   ANNOUNCEMENT_CATEGORIES,
@@ -51,7 +96,22 @@ import { SCREEN_FIELDS, screen, type ScreenField } from '../market/screen.ts';
 import { SEARCH_LIMIT, searchStocks } from '../market/search.ts';
 import { sectorMembers, sectorSummary } from '../market/sectors.ts';
 import { listStocks } from '../market/stocks.ts';
-import { args, fields, list, one, page, pageText, paging, single, tool, type Tool } from './tool-kit.ts';
+import {
+  args,
+  fields,
+  inline,
+  list,
+  one,
+  page,
+  pageText,
+  paging,
+  single,
+  table,
+  tool,
+  type Structured,
+  type Tool,
+  type ToolContext,
+} from './tool-kit.ts';
 
 const Symbol = Type.String({
   pattern: '^[A-Za-z0-9][A-Za-z0-9.&-]{0,24}$',
@@ -117,6 +177,64 @@ function bounds(): Record<string, ReturnType<typeof Type.Optional>> {
     out[`max_${field}`] = Type.Optional(Type.Number({ description: `highest ${words[field]}, inclusive` }));
   }
   return out;
+}
+
+const Adjusted = Type.Optional(
+  Type.Boolean({
+    description:
+      'true (default): closes adjusted for the capital changes the exchange records and the raw prices confirm, so a bonus or split is not a loss; false: raw prices as traded',
+  }),
+);
+const PeriodArg = Type.Optional(
+  Type.Enum([...PERIODS], { description: `the period (default 1M). ${PERIOD_DESCRIPTION}` }),
+);
+const SymbolFilter = Type.Optional({ ...Symbol, description: 'only this symbol (exact)' });
+const DebtCode = { ...Symbol, description: 'a security code as list_debt gives it, e.g. BAFLTFC8' };
+const PERFORMANCE_COLUMNS = ['period', 'start_date', 'end_date', 'return_pct'];
+const RANK_COLUMNS = ['rank', 'symbol', 'return_pct', 'start_date', 'end_date', 'volume', 'reason'];
+const BAR_COLUMNS = ['symbol', 'date', 'open', 'high', 'low', 'close', 'volume'];
+
+/** The archive's deps; its tools are only listed when the service has it (server.ts). */
+function archiveOf(t: ToolContext): NonNullable<ToolContext['archive']> {
+  if (t.archive === undefined) throw new NotFoundError('this service has no archive');
+  return t.archive;
+}
+
+/** The newest `limit` rows of a list answer (a time series whose recent end matters most). */
+function newest(answer: Parameters<typeof page>[0], limit: number): ReturnType<typeof page> {
+  return page(answer, Math.max(0, answer.data.length - limit), limit);
+}
+
+/** A performance table as text: the returns by period, then risk and range, one line each. */
+function performanceText(r: Structured, what: string): string {
+  const { returns, ...rest } = r.data as Record<string, unknown>;
+  const rows = returns as Record<string, unknown>[];
+  const columns = rows.some((row) => row.benchmark_return_pct !== undefined)
+    ? [...PERFORMANCE_COLUMNS, 'benchmark_return_pct', 'excess_return_pct']
+    : PERFORMANCE_COLUMNS;
+  const lines = Object.entries(rest).map(([k, v]) => {
+    if (v === null || typeof v !== 'object') return fields({ [k]: v });
+    const parts = Object.entries(v).filter(([, x]) => x !== null);
+    return `${k}: ${parts.map(([pk, x]) => `${pk}=${String(x)}`).join(' ') || '—'}`;
+  });
+  return `${title(r, what)}\n${table(rows, columns)}\n${lines.join('\n')}`;
+}
+
+/** An overview's parts as lines: each part's state (rows, or its error) and its as_of. */
+function partsText(o: Record<string, unknown>): string {
+  const lines: string[] = [];
+  for (const [name, value] of Object.entries(o)) {
+    if (value === null || typeof value !== 'object' || !('data' in value)) continue;
+    const part = value as { data: unknown; as_of: string | null; error: { message: string } | null };
+    const state =
+      part.error !== null
+        ? `missing: ${part.error.message}`
+        : Array.isArray(part.data)
+          ? `${part.data.length} rows`
+          : 'ok';
+    lines.push(`${name}: ${state} (as of ${part.as_of ?? 'n/a'})`);
+  }
+  return lines.join('\n');
 }
 
 function title(result: { as_of: string | null }, what: string): string {
@@ -475,6 +593,499 @@ export const TOOLS: readonly Tool[] = [
     output: single(Breadth),
     run: async (_a, t) => one(await breadth(t.datasets, t.ctx)),
     render: (r) => `${title(r, 'Breadth')}\n${fields(r.data as object)}`,
+  }),
+  tool({
+    name: 'get_performance',
+    title: "A symbol's returns and risk",
+    description: `Returns over 1D…ALL (and each period's benchmark and excess return), 1-year volatility, max drawdown (1 year and all history), 1-year beta and correlation to the benchmark, and the 52-week range, from daily closes adjusted for capital changes by default. benchmark: an index code (default ${DEFAULT_BENCHMARK}) or none; dividends=true (with adjusted) gives total returns.`,
+    input: args({
+      symbol: Symbol,
+      adjusted: Adjusted,
+      dividends: Type.Optional(
+        Type.Boolean({ description: 'total return: closes also adjusted for cash dividends; default false' }),
+      ),
+      benchmark: Type.Optional(
+        Type.String({
+          minLength: 1,
+          maxLength: 40,
+          description: `an index code (default ${DEFAULT_BENCHMARK}), or none`,
+        }),
+      ),
+    }),
+    output: single(Performance, {
+      adjustment: Type.Optional(AdjustmentMeta),
+      missing: Type.Optional(
+        Type.Array(Type.String(), { description: 'parts that could not be had (the benchmark)' }),
+      ),
+    }),
+    run: async (a, t) => {
+      const flags = parseAdjustedFlags(a.adjusted ?? true, a.dividends);
+      const symbol = a.symbol.toUpperCase();
+      const benchmark = a.benchmark ?? DEFAULT_BENCHMARK;
+      return one(await stockPerformance(t.datasets, symbol, { ...flags, benchmark }, t.ctx));
+    },
+    render: (r) => {
+      const missing = r.missing as string[] | undefined;
+      const tail = missing === undefined ? '' : `\nMissing: ${missing.join('; ')}`;
+      return `${performanceText(r, `${String((r.data as { symbol?: string }).symbol ?? '')} performance`)}${tail}`;
+    },
+  }),
+  tool({
+    name: 'get_indicators',
+    title: 'Technical indicators',
+    description: `Technical indicators of a symbol, one row per trading day (date, the close read, each indicator's columns; null during an indicator's warm-up, computed over the whole history then cut to [start, end]): the newest ${HISTORY_DEFAULT} rows by default. indicators: at most ${MAX_INDICATORS}, comma-separated; ${ACCEPTED}; e.g. sma:20,rsi:14,macd:12:26:9.`,
+    input: args({
+      symbol: Symbol,
+      indicators: Type.String({
+        minLength: 1,
+        maxLength: 400,
+        description: `comma-separated, at most ${MAX_INDICATORS}: e.g. sma:20,rsi:14,macd:12:26:9,bbands:20:2,atr:14,obv,vwap:20`,
+      }),
+      start: Day('first day'),
+      end: Day('last day'),
+      adjusted: Adjusted,
+      limit: HistoryLimit,
+    }),
+    output: list(IndicatorRow, {
+      indicators: Type.Array(Type.String(), { description: 'the indicators, in canonical form' }),
+      adjustment: Type.Optional(AdjustmentMeta),
+    }),
+    run: async (a, t) => {
+      const { adjusted } = parseAdjustedFlags(a.adjusted ?? true, undefined);
+      const answer = await stockIndicators(
+        t.datasets,
+        a.symbol.toUpperCase(),
+        { i: a.indicators, start: a.start, end: a.end, adjusted },
+        t.ctx,
+      );
+      return newest(answer, a.limit ?? HISTORY_DEFAULT);
+    },
+    render: (r) => {
+      const rows = r.data as Record<string, unknown>[];
+      const columns = [...new Set(rows.flatMap((row) => Object.keys(row)))];
+      return pageText('Indicators', r, columns.length > 0 ? columns : ['date', 'close']);
+    },
+  }),
+  tool({
+    name: 'get_index_performance',
+    title: "An index's returns and risk",
+    description:
+      "An index's returns over 1D…ALL, 1-year volatility, max drawdown and 52-week range (from closes), from its daily levels.",
+    input: args({ index: IndexCode }),
+    output: single(Performance),
+    run: async (a, t) => one(await indexPerformance(t.datasets, a.index, t.ctx)),
+    render: (r) => performanceText(r, `${String((r.data as { index?: string }).index ?? '')} performance`),
+  }),
+  tool({
+    name: 'rank_performance',
+    title: 'Members ranked by return',
+    description:
+      "The members of an index (default KSE100) or of a sector (code or name; not both) ranked by return over a period on adjusted closes, highest first (members without a return last, rank null), with the shares traded over the period; index_return is the index's own return, coverage how many members had data. Paged.",
+    input: args({
+      period: PeriodArg,
+      index: Type.Optional(IndexCode),
+      sector: Type.Optional(
+        Type.String({
+          minLength: 1,
+          maxLength: 60,
+          description: 'a sector code (0801) or name, instead of index',
+        }),
+      ),
+      ...paging(50, 500),
+    }),
+    output: list(MemberReturn, {
+      period: Type.String(),
+      index_return: Type.Optional(
+        Type.Object({
+          index: Type.String(),
+          return_pct: Type.Union([Type.Number(), Type.Null()]),
+          start_date: Type.Union([Type.String(), Type.Null()]),
+          end_date: Type.Union([Type.String(), Type.Null()]),
+          reason: Type.Union([Type.String(), Type.Null()]),
+        }),
+      ),
+      coverage: Type.Object({
+        members: Type.Integer(),
+        with_data: Type.Integer(),
+        missing: Type.Array(Type.Object({ symbol: Type.String(), reason: Type.String() })),
+      }),
+    }),
+    run: async (a, t) => {
+      if (a.index !== undefined && a.sector !== undefined) {
+        throw new BadRequestError('give index or sector, not both');
+      }
+      const period = (a.period ?? '1M') as Period;
+      const answer = await marketPerformance(
+        t.datasets,
+        t.memberSeries,
+        { period, index: a.index, sector: a.sector },
+        t.ctx,
+      );
+      return page(answer, a.offset, a.limit ?? 50);
+    },
+    render: (r) => {
+      const c = r.coverage as { members: number; with_data: number };
+      const idx = r.index_return as { index: string; return_pct: number | null } | undefined;
+      const bench = idx === undefined ? '' : `; ${idx.index} ${idx.return_pct ?? '—'}%`;
+      return `${pageText(`Ranking over ${String(r.period)}`, r, RANK_COLUMNS)}\nCoverage: ${c.with_data} of ${c.members} members${bench}`;
+    },
+  }),
+  tool({
+    name: 'get_sector_performance',
+    title: "Sectors' returns",
+    description:
+      "Each sector's cap-weighted return over a period (members' returns on adjusted closes, weighted by today's market cap), highest first; coverage says how many members had data.",
+    input: args({ period: PeriodArg }),
+    output: list(SectorReturn, {
+      period: Type.String(),
+      coverage: Type.Object({
+        members: Type.Integer(),
+        with_data: Type.Integer(),
+        missing: Type.Array(Type.Object({ symbol: Type.String(), reason: Type.String() })),
+      }),
+    }),
+    run: async (a, t) =>
+      page(await sectorPerformance(t.datasets, t.memberSeries, (a.period ?? '1M') as Period, t.ctx)),
+    render: (r) => {
+      const c = r.coverage as { members: number; with_data: number };
+      return `${pageText(`Sectors over ${String(r.period)}`, r, [
+        'rank',
+        'sector_code',
+        'sector_name',
+        'return_pct',
+        'members_counted',
+        'members',
+      ])}\nCoverage: ${c.with_data} of ${c.members} members`;
+    },
+  }),
+  tool({
+    name: 'get_market_payouts',
+    title: 'Dividends, bonus and right issues announced',
+    description:
+      'Entitlements announced across the market with an announcement day in [from, to] (default the 30 days to today; at most one year), newest first, with ex-date and last day to buy (settlement cycle over weekdays), percent and PKR a share. coverage says whether every portal row of the range was read. Paged.',
+    input: args({
+      from: Day('first announcement day (default to − 30 days)'),
+      to: Day('last announcement day (default today)'),
+      kind: Type.Optional(Type.Enum([...PAYOUT_KINDS], { description: 'only this kind' })),
+      symbol: SymbolFilter,
+      ...paging(50, 1000),
+    }),
+    output: list(MarketPayout, {
+      coverage: Type.Object({
+        from: Type.String(),
+        to: Type.String(),
+        face_value: Type.Number(),
+        portal_rows: Type.Integer(),
+        complete: Type.Boolean(),
+        missing: Type.Union([Type.String(), Type.Null()]),
+      }),
+    }),
+    run: async (a, t) => {
+      const range = dateRange(a.from, a.to, t.marketClock.now(), 30, 'past');
+      const answer = await marketPayouts(t.feeds, { ...range, kind: a.kind, symbol: a.symbol }, t.ctx);
+      return page(answer, a.offset, a.limit ?? 50);
+    },
+    render: (r) => {
+      const c = r.coverage as { complete: boolean; missing: string | null };
+      const note = c.complete ? '' : `\nIncomplete: ${c.missing ?? 'some rows were not read'}`;
+      return `${pageText('Payouts', r, [
+        'announced_at',
+        'symbol',
+        'kind',
+        'label',
+        'amount_per_share',
+        'ex_date',
+        'last_day_to_buy',
+      ])}${note}`;
+    },
+  }),
+  tool({
+    name: 'get_market_calendar',
+    title: 'Company meetings (AGM, EOGM)',
+    description:
+      'Company meetings with a date in [from, to] (default today and the 30 days after; at most one year), in date and time order. Paged.',
+    input: args({
+      from: Day('first day (default today)'),
+      to: Day('last day (default from + 30 days)'),
+      type: Type.Optional(Type.Enum([...MEETING_TYPES], { description: 'only this kind of meeting' })),
+      symbol: SymbolFilter,
+      ...paging(50, 1000),
+    }),
+    output: list(Meeting),
+    run: async (a, t) => {
+      const range = dateRange(a.from, a.to, t.marketClock.now(), 30, 'future');
+      return page(
+        await meetings(t.feeds, { ...range, type: a.type, symbol: a.symbol }, t.ctx),
+        a.offset,
+        a.limit ?? 50,
+      );
+    },
+    render: (r) => pageText('Meetings', r, Object.keys((r.data as object[])[0] ?? { date: 0 })),
+  }),
+  tool({
+    name: 'search_announcements',
+    title: 'Announcements across the exchange',
+    description:
+      "The exchange's announcement search, newest first: companies (default), psx, secp, cdc or nccpl notices; query searches titles; symbol (companies only), from and to narrow it. One page per call: pass next_cursor back as cursor for the next page (null on the last); total is the matches the portal reports.",
+    input: args({
+      query: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'words in the title' })),
+      symbol: Type.Optional({ ...Symbol, description: 'only this company (type companies)' }),
+      type: Type.Optional(
+        Type.Enum([...ANNOUNCEMENT_TYPES], { description: 'who announced (default companies)' }),
+      ),
+      from: Day('first day'),
+      to: Day('last day'),
+      limit: Type.Optional(
+        Type.Integer({
+          minimum: 1,
+          maximum: MAX_ANNOUNCEMENTS_LIMIT,
+          description: `rows per page, at most ${MAX_ANNOUNCEMENTS_LIMIT} (default ${DEFAULT_ANNOUNCEMENTS_LIMIT}); the portal may give fewer`,
+        }),
+      ),
+      cursor: Type.Optional(
+        Type.String({ pattern: '^[A-Za-z0-9_-]{1,24}$', description: 'next_cursor of the previous page' }),
+      ),
+    }),
+    output: Type.Object({
+      as_of: Type.Union([Type.String(), Type.Null()]),
+      total: Type.Integer({ description: 'matches the portal reports' }),
+      count: Type.Integer({ description: 'rows in this page' }),
+      next_cursor: Type.Union([Type.String(), Type.Null()], {
+        description: 'cursor of the next page, null on the last',
+      }),
+      data: Type.Array(inline(MarketAnnouncement)),
+    }),
+    run: async (a, t) => {
+      if (a.from !== undefined && a.to !== undefined) checkRange(a.from, a.to);
+      const answer = await marketAnnouncements(
+        t.feeds,
+        {
+          type: a.type ?? 'companies',
+          q: a.query,
+          symbol: a.symbol,
+          from: a.from,
+          to: a.to,
+          limit: a.limit ?? DEFAULT_ANNOUNCEMENTS_LIMIT,
+          cursor: a.cursor,
+        },
+        t.ctx,
+      );
+      const meta = answer.meta as { next: string | null; total: number };
+      const next = meta.next === null ? null : new URLSearchParams(meta.next.split('?')[1]).get('cursor');
+      return {
+        as_of: answer.asOf,
+        total: meta.total,
+        count: answer.data.length,
+        next_cursor: next,
+        data: answer.data,
+      };
+    },
+    render: (r) => {
+      const head = `Announcements: ${String(r.count)} of ${String(r.total)} (as of ${r.as_of ?? 'n/a'})`;
+      const more = r.next_cursor === null ? '' : `\nMore: call again with cursor=${String(r.next_cursor)}.`;
+      return `${head}\n${table(r.data as unknown[], ['date', 'time', 'symbol', 'title', 'document_url'])}${more}`;
+    },
+  }),
+  tool({
+    name: 'list_debt',
+    title: 'The debt market',
+    description:
+      "Every instrument of the exchange's debt-market page in page order: government securities, then corporate TFCs and sukuks, with issue size (PKR), coupon (percent) and dates. Paged.",
+    input: args({ ...paging(100, 1000) }),
+    output: list(DebtInstrument),
+    run: async (a, t) => page(await debtInstruments(t.feeds, t.ctx), a.offset, a.limit ?? 100),
+    render: (r) => pageText('Debt instruments', r, Object.keys((r.data as object[])[0] ?? { code: 0 })),
+  }),
+  tool({
+    name: 'get_debt_quote',
+    title: "A debt instrument's quote",
+    description:
+      "The bills-and-bonds board's row for a debt security (bid, offer, yields, last price and yield, volume; zeros where nothing is bid, offered or traded), named from the debt-market page. not_found when the code is not on the debt market or not on the board today.",
+    input: args({ code: DebtCode }),
+    output: single(DebtQuote),
+    run: async (a, t) => one(await debtQuote(t.feeds, a.code, t.ctx)),
+    render: (r) =>
+      `${title(r, `${String((r.data as { code?: string }).code ?? '')} debt quote`)}\n${fields(r.data as object)}`,
+  }),
+  tool({
+    name: 'get_board',
+    title: "Another market's board",
+    description:
+      'The futures, cash-settled futures, index futures, odd-lot or bills-and-bonds board: every symbol eligible for that market (with its row when it traded today), then rows the eligible list does not name. Futures symbols carry their contract month (ENGRO-DEC). Paged.',
+    input: args({
+      board: Type.Enum(BOARD_NAMES, { description: 'which board' }),
+      ...paging(100, 2000),
+    }),
+    output: list(BoardQuote),
+    run: async (a, t) => page(await board(t.feeds, a.board, t.ctx), a.offset, a.limit ?? 100),
+    render: (r) => pageText('Board', r, Object.keys((r.data as object[])[0] ?? { symbol: 0 })),
+  }),
+  tool({
+    name: 'get_market_daily',
+    title: "Every symbol's bar on one date",
+    description:
+      "Each symbol's raw daily bar (as traded) on a trading day, by symbol, from the archive; narrow with index (its current constituents), sector (4-digit code) or symbols. A date without a session is not_found, naming the previous and next trading days. Paged.",
+    needs: 'archive',
+    input: args({
+      date: Type.String({ format: 'date', description: 'the trading day, YYYY-MM-DD (Karachi)' }),
+      index: Type.Optional(IndexCode),
+      sector: Type.Optional(
+        Type.String({ minLength: 1, maxLength: 8, description: 'a 4-digit sector code, e.g. 0804' }),
+      ),
+      symbols: Type.Optional(SymbolList),
+      ...paging(100, 1000),
+    }),
+    output: list(DailyBar),
+    run: async (a, t) => {
+      const { archive, now } = archiveOf(t);
+      const symbols =
+        a.symbols === undefined ? undefined : [...new Set(a.symbols.map((s) => s.toUpperCase()))];
+      const answer = await marketDaily(
+        archive,
+        t.datasets,
+        { date: a.date, index: a.index, sector: a.sector, symbols },
+        t.ctx,
+        now(),
+      );
+      return page(answer, a.offset, a.limit ?? 100);
+    },
+    render: (r) => pageText('Daily bars', r, BAR_COLUMNS),
+  }),
+  tool({
+    name: 'get_panel',
+    title: "Many symbols' daily history",
+    description: `Up to ${MAX_BATCH_SYMBOLS} symbols' raw daily bars over [start, end] as long rows (by symbol, then date): from the archive where it holds them, else from the portal within the budget. not_found names symbols the exchange does not list, incomplete those whose rows could not be had now. Paged.`,
+    needs: 'archive',
+    input: args({ symbols: SymbolList, start: Day('first day'), end: Day('last day'), ...paging(500, 5000) }),
+    output: list(DailyBar, {
+      not_found: Type.Array(Type.String(), { description: 'symbols the exchange does not list' }),
+      incomplete: Type.Array(Type.Object({ symbol: Type.String(), reason: Type.String() }), {
+        description: 'symbols whose rows are missing now, and why',
+      }),
+      sources: Type.Object({ archive: Type.Array(Type.String()), portal: Type.Array(Type.String()) }),
+    }),
+    run: async (a, t) => {
+      const { archive, now } = archiveOf(t);
+      const symbols = [...new Set(a.symbols.map((s) => s.toUpperCase()))];
+      const answer = await historicalPanel(
+        archive,
+        t.datasets,
+        { symbols, start: a.start, end: a.end, layout: 'long', field: 'close' },
+        t.ctx,
+        now(),
+      );
+      return page(answer, a.offset, a.limit ?? 500);
+    },
+    render: (r) => {
+      const missing = [
+        ...(r.not_found as string[]),
+        ...(r.incomplete as { symbol: string }[]).map((i) => i.symbol),
+      ];
+      const tail = missing.length > 0 ? `\nNot found or incomplete: ${missing.join(', ')}` : '';
+      return `${pageText('Panel', r, BAR_COLUMNS)}${tail}`;
+    },
+  }),
+  tool({
+    name: 'list_trading_days',
+    title: 'Trading days',
+    description:
+      "The days the exchange traded within [from, to] (default the last 365 days), from the archive (the exchange publishes no holiday calendar), with the sessions' hours. Paged.",
+    needs: 'archive',
+    input: args({ from: Day('first day'), to: Day('last day (default today)'), ...paging(400, 5000) }),
+    output: list(TradingDay),
+    run: async (a, t) => {
+      const { archive, now } = archiveOf(t);
+      const at = now();
+      const to = a.to ?? karachiDate(at);
+      const from = a.from ?? karachiDate(Date.parse(`${to}T00:00:00Z`) - 365 * 86_400_000);
+      return page(await tradingDays(archive, from, to, at), a.offset, a.limit ?? 400);
+    },
+    render: (r) =>
+      pageText('Trading days', r, ['date', 'weekday', 'open', 'close', 'break_start', 'break_end']),
+  }),
+  tool({
+    name: 'get_archive_status',
+    title: "The archive's contents and progress",
+    description:
+      'What the archive holds (symbols backfilled of those listed, bars, trading days) and how far the archiver is: rate, time left, its share of the portal budget, the last closing record and the last error.',
+    needs: 'archive',
+    input: args({}),
+    output: single(ArchiveStatus),
+    run: async (_a, t) => {
+      const { archive, archiver, now } = archiveOf(t);
+      return one(await archiveStatus(archive, archiver, now()));
+    },
+    render: (r) => `${title(r, 'Archive')}\n${fields(r.data as object)}`,
+  }),
+  tool({
+    name: 'get_symbol_overview',
+    title: 'Everything about a symbol',
+    description:
+      "A symbol's quote, profile, the last 365 days of daily bars, today's 5-minute bars, corporate actions, the newest 10 announcements, annual financials, filed reports and the market state in one call. Each part is settled on its own: a part that could not be had has data null and an error (with retry_at); the rest is served. as_of is the oldest part's.",
+    input: args({ symbol: Symbol }),
+    output: single(StockOverview),
+    run: async (a, t) => one(await stockOverview(t.datasets, a.symbol, t.ctx, t.marketClock)),
+    render: (r) => {
+      const o = r.data as Record<string, unknown>;
+      const q = (o.quote as { data: Record<string, unknown> | null }).data;
+      const quoteLine =
+        q === null
+          ? 'quote: —'
+          : fields(q, [
+              'price',
+              'change',
+              'change_pct',
+              'volume',
+              'market_cap',
+              'pe_ratio',
+              'dividend_yield',
+            ]);
+      const market = o.market as { state?: string };
+      return `${title(r, `${String(o.symbol)} overview`)}\nmarket: ${market.state ?? '—'}\n${quoteLine}\n${partsText(o)}`;
+    },
+  }),
+  tool({
+    name: 'get_market_overview',
+    title: 'The market at a glance',
+    description: `Index levels, breadth, the top gainers, losers and most active, the sector summary, the market state, and one index's (default ${DEFAULT_OVERVIEW_INDEX}) 5-minute bars and constituents, in one call. Each part is settled on its own: a part that could not be had has data null and an error (with retry_at); the rest is served.`,
+    input: args({
+      index: Type.Optional(IndexCode),
+      movers: Type.Optional(
+        Type.Integer({
+          minimum: 1,
+          maximum: MAX_OVERVIEW_MOVERS,
+          description: `rows in each mover list; default ${DEFAULT_OVERVIEW_MOVERS}`,
+        }),
+      ),
+    }),
+    output: single(MarketOverview),
+    run: async (a, t) =>
+      one(await marketOverview(t.datasets, { index: a.index, movers: a.movers }, t.ctx, t.marketClock)),
+    render: (r) => {
+      const o = r.data as Record<string, unknown>;
+      const indices = (o.indices as { data: unknown[] | null }).data ?? [];
+      const movers = (o.movers as { data: Record<string, unknown[]> | null }).data;
+      const moverText =
+        movers === null
+          ? ''
+          : ['gainers', 'losers', 'active']
+              .map(
+                (k) =>
+                  `${k}: ${(movers[k] ?? []).map((m) => `${(m as { symbol: string }).symbol} ${(m as { change_pct: number | null }).change_pct ?? '—'}%`).join(', ')}`,
+              )
+              .join('\n');
+      const idx = o.index as Record<string, unknown>;
+      return [
+        title(r, 'Market overview'),
+        `market: ${String((o.market as { state?: string }).state ?? '—')}`,
+        table(indices, ['index', 'current', 'change', 'change_pct']),
+        moverText,
+        partsText(o),
+        `index ${String(idx.code)}:\n${partsText(idx)}`,
+      ]
+        .filter((x) => x !== '')
+        .join('\n');
+    },
   }),
 ];
 
