@@ -3884,7 +3884,10 @@ export interface operations {
   listIntraday: {
     parameters: {
       query?: {
-        /** @description a past day, YYYY-MM-DD: what the archive kept of it (docs/archive.md): 404 for a day it did not record. Absent or today: today from the exchange */
+        /**
+         * @description a past day, YYYY-MM-DD: what the archive kept of it (docs/archive.md): 404 for a day it did not record. Absent or today: today from the exchange
+         * @example 2026-11-19
+         */
         date?: string;
         /**
          * @description tick: every print, oldest first; 1m…60m: OHLCV bars on the Karachi clock (a 60m bar starts on the hour), only for intervals with prints. Default 5m.
@@ -4062,7 +4065,10 @@ export interface operations {
   listIndexIntraday: {
     parameters: {
       query?: {
-        /** @description a past day, YYYY-MM-DD: what the archive kept of it (docs/archive.md): 404 for a day it did not record. Absent or today: today from the exchange */
+        /**
+         * @description a past day, YYYY-MM-DD: what the archive kept of it (docs/archive.md): 404 for a day it did not record. Absent or today: today from the exchange
+         * @example 2026-11-19
+         */
         date?: string;
         /**
          * @description tick: every print, oldest first; 1m…60m: OHLCV bars on the Karachi clock (a 60m bar starts on the hour), only for intervals with prints. Default 5m.
