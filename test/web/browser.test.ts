@@ -621,10 +621,17 @@ describe('dashboard over its request limit', { skip }, () => {
     );
     await shoot(page, 'rate-limited', false);
     // The window passes and every refused panel loads without anyone pressing anything.
-    await page.waitForFunction(() => document.querySelectorAll('main .error').length === 0, undefined, {
-      timeout: 150_000,
-      polling: 1000,
-    });
+    try {
+      await page.waitForFunction(() => document.querySelectorAll('main .error').length === 0, undefined, {
+        timeout: 150_000,
+        polling: 1000,
+      });
+    } catch (err) {
+      await shoot(page, 'rate-limited-still', false);
+      throw new Error(`still refused: ${(await page.locator('main').innerText()).slice(0, 600)}`, {
+        cause: err,
+      });
+    }
     await page.locator('.sector-members tbody tr').first().waitFor();
     await page.locator('.sector-summary dl').waitFor();
     await context.close();

@@ -62,11 +62,14 @@ export function sectorView(main: HTMLElement, code: string): void {
       return sectorCard(s);
     },
   );
+  // Kept once fetched: a retry after a refusal asks only for what is still missing (the quotes).
+  let memberList: Awaited<ReturnType<typeof sectorMembers>>['data'] | undefined;
   void load(
     members,
     'the sector’s symbols',
     async () => {
-      const list = (await sectorMembers(code)).data;
+      memberList ??= (await sectorMembers(code)).data;
+      const list = memberList;
       const batches: Promise<FullQuote[]>[] = [];
       for (let i = 0; i < list.length; i += BATCH)
         batches.push(
