@@ -28,6 +28,8 @@ const VIEWS = [
   { name: 'market', hash: '#/' },
   { name: 'symbol', hash: '#/symbol/ENGRO' },
   { name: 'sector', hash: '#/sector/0804' },
+  { name: 'week', hash: '#/week' },
+  { name: 'debt', hash: '#/debt' },
 ];
 // What the views ask for, fetched once before measuring: scores are for a service whose cache is
 // warm, as it is during a trading day, not for its first portal fetches.
@@ -44,7 +46,22 @@ const WARM = [
   // The overviews the views ask for (each part from the same cached pages as above).
   '/market/overview?index=KSE100&movers=6',
   '/stocks/ENGRO/overview',
+  '/debt',
+  '/boards/bills-and-bonds',
+  ...weekPaths(Date.now()),
 ];
+
+/** The week view's two requests (web/src/views/week.ts): its Karachi week and 45 days back. */
+function weekPaths(now: number): string[] {
+  const day = 86_400_000;
+  const iso = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
+  const local = now + 5 * 3_600_000;
+  const monday = local - ((new Date(local).getUTCDay() + 6) % 7) * day;
+  return [
+    `/market/payouts?from=${iso(local - 45 * day)}&to=${iso(local)}`,
+    `/market/calendar?from=${iso(monday)}&to=${iso(monday + 6 * day)}`,
+  ];
+}
 const CATEGORIES = ['performance', 'accessibility', 'best-practices'] as const;
 
 const runsArg = process.argv.indexOf('--runs');
