@@ -17,10 +17,11 @@ const LAYERS = [
   { dir: 'time', above: ['http', 'mcp', 'market', 'archive', 'cache', 'limits'] },
   { dir: 'exchange', above: ['http', 'mcp', 'market', 'archive', 'cache', 'limits'] },
   { dir: 'proxy', above: ['http', 'mcp', 'market', 'archive', 'cache', 'limits', 'time', 'exchange'] },
-  // Pure computations over arrays (returns, risk, indicators): no I/O, so it imports no other layer.
+  // Pure computations over arrays (returns, risk, indicators): no I/O, so it imports no other layer
+  // but the calendar (time, itself pure).
   {
     dir: 'analytics',
-    above: ['http', 'mcp', 'market', 'archive', 'cache', 'limits', 'time', 'exchange', 'proxy', 'stream'],
+    above: ['http', 'mcp', 'market', 'archive', 'cache', 'limits', 'exchange', 'proxy', 'stream'],
   },
 ];
 

@@ -1,25 +1,14 @@
 // Calendar arithmetic on trading dates written YYYY-MM-DD (the exchange's day, Asia/Karachi). Pure:
 // a date string in, a date string out; no clock, no time zone (the day is already the market's).
-
-const DAY_MS = 86_400_000;
+import { addDays, daysFromCivil, daysInMonth, formatDay } from '../time/karachi.ts';
 
 function parts(date: string): [number, number, number] {
   return [Number(date.slice(0, 4)), Number(date.slice(5, 7)), Number(date.slice(8, 10))];
 }
 
-function format(y: number, m: number, d: number): string {
-  return `${String(y).padStart(4, '0')}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
-}
-
-function daysInMonth(y: number, m: number): number {
-  return new Date(Date.UTC(y, m, 0)).getUTCDate();
-}
-
 /** `date` minus `days` calendar days. */
 export function minusDays(date: string, days: number): string {
-  const [y, m, d] = parts(date);
-  const t = new Date(Date.UTC(y, m - 1, d) - days * DAY_MS);
-  return format(t.getUTCFullYear(), t.getUTCMonth() + 1, t.getUTCDate());
+  return addDays(date, -days);
 }
 
 /**
@@ -31,7 +20,7 @@ export function minusMonths(date: string, months: number): string {
   const index = y * 12 + (m - 1) - months;
   const ty = Math.floor(index / 12);
   const tm = (index % 12) + 1;
-  return format(ty, tm, Math.min(d, daysInMonth(ty, tm)));
+  return formatDay(daysFromCivil(ty, tm, Math.min(d, daysInMonth(ty, tm))));
 }
 
 /** The last calendar day of the year before `date`'s year. */

@@ -6,6 +6,7 @@
 //
 // Two backends behind this one interface: SQLite in CACHE_DIR (embedded, the default) and
 // PostgreSQL when DATABASE_URL is set (shared by replicas). Both pass the same test suite.
+import { formatDay, parseIsoDay } from '../time/karachi.ts';
 
 /** A daily bar as the portal printed it, with the flags the market layer gave it. */
 export interface DailyBar {
@@ -174,21 +175,19 @@ function sameNumber(a: number | null, b: number | null): boolean {
   return Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(a), Math.abs(b));
 }
 
-const DAY_MS = 86_400_000;
-
 /** YYYY-MM-DD ↔ days since 1970-01-01: stored as small integers (a third of the text's bytes). */
 export function dayNumber(date: string): number {
-  return Math.round(Date.parse(`${date}T00:00:00Z`) / DAY_MS);
+  return parseIsoDay(date);
 }
 
 // A panel reads hundreds of thousands of rows over a few thousand distinct days: each day's text is
-// made once (formatting a Date costs more than the rest of a row).
+// made once (formatting a day costs more than the rest of a row).
 const DAY_TEXT = new Map<number, string>();
 
 export function dayText(day: number): string {
   let text = DAY_TEXT.get(day);
   if (text === undefined) {
-    text = new Date(day * DAY_MS).toISOString().slice(0, 10);
+    text = formatDay(day);
     if (DAY_TEXT.size < 100_000) DAY_TEXT.set(day, text);
   }
   return text;

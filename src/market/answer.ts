@@ -1,4 +1,5 @@
 import type { Cached, Provenance } from '../cache/types.ts';
+import { karachiTime } from '../time/karachi.ts';
 import { marketDataTime } from '../time/market-clock.ts';
 
 /**
@@ -44,13 +45,6 @@ export function marketAsOf(fetchedAt: number): string {
 /** When data that changes at any hour (filings, the listing) is from: its fetch. */
 export function fetchAsOf(fetchedAt: number): string {
   return karachiTime(fetchedAt);
-}
-
-const KARACHI_OFFSET_MS = 5 * 60 * 60 * 1000;
-
-/** Epoch ms as `YYYY-MM-DDTHH:MM:SS+05:00` (Pakistan keeps no daylight saving time). */
-export function karachiTime(ms: number): string {
-  return `${new Date(ms + KARACHI_OFFSET_MS).toISOString().slice(0, 19)}+05:00`;
 }
 
 /**

@@ -4,14 +4,15 @@
 import { createHash } from 'node:crypto';
 import type { DailyBar } from '../archive/store.ts';
 import { BadRequestError, invalidValue, NotFoundError, ServiceError } from '../errors.ts';
-import { karachiDate, sessionsOfDay } from '../time/market-clock.ts';
-import { answerKey, karachiTime, type Answer } from './answer.ts';
+import { karachiInstant, karachiTime, parseIsoDay, weekdayOf } from '../time/karachi.ts';
+import { karachiDate, sessionsOfDate } from '../time/market-clock.ts';
+import { answerKey, type Answer } from './answer.ts';
 import type { ArchiverStatus, MarketArchive, PanelField } from './archive.ts';
 import { widePanel } from './archive.ts';
 import type { RequestContext } from './context.ts';
 import type { Datasets } from './datasets.ts';
 import { historyRows } from './history.ts';
-import { BAR_SECONDS, karachiTime as intradayTime, toBars, type Interval } from './intraday.ts';
+import { BAR_SECONDS, toBars, type Interval } from './intraday.ts';
 import type { IntradayTick } from '../exchange/types.ts';
 import type { IntradayBarT } from './models-live.ts';
 import { constituentSymbols } from './indices.ts';
@@ -43,9 +44,8 @@ function archiveAnswer<T>(
 
 /** The close of the last session of `date`, ISO 8601 +05:00: when a day's bars are from. */
 export function closeOf(date: string): string {
-  const noon = Date.parse(`${date}T07:00:00Z`);
-  const last = sessionsOfDay(noon).at(-1);
-  return karachiTime(last ? last.close : noon);
+  const last = sessionsOfDate(date).at(-1);
+  return karachiTime(last ? last.close : karachiInstant(date, 12 * 60));
 }
 
 function apiBar(b: DailyBar): DailyBarT {
@@ -213,13 +213,12 @@ export async function tradingDays(
   if (from > to) throw new BadRequestError(`from (${from}) is after to (${to})`);
   const days = await archive.tradingDays(from, to);
   const rows = days.map((date): TradingDayT => {
-    const noon = Date.parse(`${date}T07:00:00Z`);
-    const sessions = sessionsOfDay(noon);
+    const sessions = sessionsOfDate(date);
     const first = sessions[0];
     const last = sessions.at(-1);
     return {
       date,
-      weekday: WEEKDAYS[new Date(noon).getUTCDay()]!,
+      weekday: WEEKDAYS[weekdayOf(parseIsoDay(date))]!,
       open: first ? hhmm(first.open) : '',
       close: last ? hhmm(last.close) : '',
       break_start: sessions.length > 1 ? hhmm(sessions[0]!.close) : null,
@@ -300,7 +299,7 @@ export async function pastIntraday(
   const valueName = kind === 'index' ? 'value' : 'price';
   const rows =
     interval === 'tick'
-      ? ticks.map((t) => ({ time: intradayTime(t.epoch), [valueName]: t.price, volume: t.volume }))
+      ? ticks.map((t) => ({ time: karachiTime(t.epoch * 1000), [valueName]: t.price, volume: t.volume }))
       : toBars(ticks, BAR_SECONDS[interval]);
   const key = answerKey(`${kind}-intraday-past`, code, { date, interval });
   return archiveAnswer(key, rows, now, closeOf(date));

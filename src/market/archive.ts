@@ -10,6 +10,7 @@ import {
   type WriteResult,
 } from '../archive/store.ts';
 import { NotReadyError } from '../errors.ts';
+import { addDays } from '../time/karachi.ts';
 import type {
   HistoryRow,
   IndexLevelsPage,
@@ -288,5 +289,5 @@ export function widePanel(
 }
 
 function dayBefore(date: string): string {
-  return new Date(Date.parse(`${date}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
+  return addDays(date, -1);
 }

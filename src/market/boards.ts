@@ -3,7 +3,8 @@
 // row when the board has one today, and any board row the eligible list does not name.
 import { combine } from '../cache/types.ts';
 import type { BoardRow } from '../exchange/feed-types.ts';
-import { answerKey, karachiTime, type Answer } from './answer.ts';
+import { answerKey, type Answer } from './answer.ts';
+import { karachiTime } from '../time/karachi.ts';
 import type { RequestContext } from './context.ts';
 import type { FeedDatasets } from './feed-datasets.ts';
 import { BOARDS, type BoardName, type BoardQuoteT } from './models-feeds.ts';

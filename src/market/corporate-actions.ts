@@ -11,6 +11,8 @@ import type { EodRow, HistoryRow, PayoutRow } from '../exchange/types.ts';
 import { flagAnomalies, type FlaggedRow } from './anomalies.ts';
 import { answerKey, marketAsOf, type Answer } from './answer.ts';
 import { combine } from '../cache/types.ts';
+import { daysBetween } from '../time/karachi.ts';
+import { shiftTradingDays } from '../time/settlement.ts';
 import { degraded, had, lacking, missingMeta, secondary, Missing } from './partial.ts';
 import type { RequestContext } from './context.ts';
 import type { Datasets } from './datasets.ts';
@@ -155,15 +157,9 @@ function stepRatio(before: Segment, after: Segment): number {
   return Math.abs(ratio - snapped) <= precision ? snapped : round4(ratio);
 }
 
-function daysBetween(a: string, b: string): number {
-  return Math.abs(Date.parse(`${a}T00:00:00Z`) - Date.parse(`${b}T00:00:00Z`)) / 86_400_000;
-}
-
 /** The weekday before `date` (for a book closure beyond the raw history). */
 function weekdayBefore(date: string): string {
-  let t = Date.parse(`${date}T00:00:00Z`) - 86_400_000;
-  while ([0, 6].includes(new Date(t).getUTCDay())) t -= 86_400_000;
-  return new Date(t).toISOString().slice(0, 10);
+  return shiftTradingDays(date, -1);
 }
 
 /**
@@ -224,7 +220,7 @@ export function analyseActions(
 /** A capital-change row of the adjusted series within PAYOUT_MATCH_DAYS of a payout's ex-date. */
 function stepNear(capital: readonly CorporateActionT[], exDate: string | null): CorporateActionT | undefined {
   if (exDate === null) return undefined;
-  return capital.find((r) => daysBetween(r.ex_date as string, exDate) <= PAYOUT_MATCH_DAYS);
+  return capital.find((r) => Math.abs(daysBetween(r.ex_date as string, exDate)) <= PAYOUT_MATCH_DAYS);
 }
 
 /**

@@ -2,7 +2,8 @@
 // bills-and-bonds board's quotes (`GET /trading-board/BNB/bnb`).
 import { NotFoundError } from '../errors.ts';
 import { combine } from '../cache/types.ts';
-import { answerFrom, answerKey, karachiTime, type Answer } from './answer.ts';
+import { answerFrom, answerKey, type Answer } from './answer.ts';
+import { karachiTime } from '../time/karachi.ts';
 import type { RequestContext } from './context.ts';
 import type { FeedDatasets } from './feed-datasets.ts';
 import { BOARDS, type DebtInstrumentT, type DebtQuoteT } from './models-feeds.ts';

@@ -2,6 +2,7 @@
 // portal's `/timeseries/int` series (upstream.md §5).
 import { NotFoundError } from '../errors.ts';
 import type { IntradaySeries, IntradayTick } from '../exchange/types.ts';
+import { karachiPeriodStart, karachiTime } from '../time/karachi.ts';
 import { answerFrom, answerKey, derived, type Answer } from './answer.ts';
 import type { RequestContext } from './context.ts';
 import type { Datasets } from './datasets.ts';
@@ -20,17 +21,9 @@ export const BAR_SECONDS: Record<Exclude<Interval, 'tick'>, number> = {
   '60m': 3600,
 };
 
-// Asia/Karachi is UTC+5 all year (no DST), so bars align to its clock by plain offset arithmetic.
-const KARACHI_OFFSET_SECONDS = 5 * 3600;
-
-/** `2026-11-20T09:35:00+05:00` for an instant in epoch seconds. */
-export function karachiTime(epochSeconds: number): string {
-  return `${new Date((epochSeconds + KARACHI_OFFSET_SECONDS) * 1000).toISOString().slice(0, 19)}+05:00`;
-}
-
-/** The start (epoch seconds) of the Karachi-clock bar of `size` seconds holding `epoch`. */
-export function barStart(epoch: number, size: number): number {
-  return Math.floor((epoch + KARACHI_OFFSET_SECONDS) / size) * size - KARACHI_OFFSET_SECONDS;
+/** The start (epoch ms) of the Karachi-clock bar of `size` seconds holding `epoch` (epoch seconds). */
+function barStart(epoch: number, size: number): number {
+  return karachiPeriodStart(epoch * 1000, size * 1000);
 }
 
 /**
@@ -68,10 +61,10 @@ export function toBars(ticks: readonly IntradayTick[], size: number): IntradayBa
 
 // Views are made once per cached series and interval.
 const stockTicks = derived((s: IntradaySeries): StockTickT[] =>
-  s.ticks.map((t) => ({ time: karachiTime(t.epoch), price: t.price, volume: t.volume })),
+  s.ticks.map((t) => ({ time: karachiTime(t.epoch * 1000), price: t.price, volume: t.volume })),
 );
 const indexTicks = derived((s: IntradaySeries): IndexTickT[] =>
-  s.ticks.map((t) => ({ time: karachiTime(t.epoch), value: t.price, volume: t.volume })),
+  s.ticks.map((t) => ({ time: karachiTime(t.epoch * 1000), value: t.price, volume: t.volume })),
 );
 const barsOf = derived((s: IntradaySeries) => {
   const bySize = new Map<number, IntradayBarT[]>();

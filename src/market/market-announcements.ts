@@ -2,6 +2,7 @@
 // portal page per answer, with a cursor a client follows (`meta.next`).
 import { BadRequestError } from '../errors.ts';
 import { answerFrom, answerKey, type Answer } from './answer.ts';
+import { karachiDateTimeOf } from '../time/karachi.ts';
 import type { RequestContext } from './context.ts';
 import type { FeedDatasets } from './feed-datasets.ts';
 import type { AnnouncementType, MarketAnnouncementT } from './models-feeds.ts';
@@ -69,7 +70,7 @@ export async function marketAnnouncements(
     .map((r) => ({
       date: r.date,
       time: r.time,
-      published_at: r.date !== null && r.time !== null ? `${r.date}T${r.time}:00+05:00` : null,
+      published_at: r.date !== null && r.time !== null ? karachiDateTimeOf(r.date, r.time) : null,
       symbol: r.symbol,
       company: r.name,
       title: r.title,

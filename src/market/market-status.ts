@@ -1,11 +1,11 @@
 // Where the exchange's trading day stands, from the same market clock that decides cache freshness
 // (src/cache/market-clock.ts), so the dashboard's "open"/"closed" and the service's behaviour agree.
+import { karachiTime } from '../time/karachi.ts';
 import { isMarketOpen, nextSessionClose, nextSessionOpen, sessionsOfDay } from '../time/market-clock.ts';
 import type { MarketStatusT } from './models.ts';
 
 // PSX runs a 15-minute pre-open (order entry, no matching) before the first session of each day.
 const PRE_OPEN_MS = 15 * 60_000;
-const KARACHI_OFFSET_MS = 5 * 3_600_000;
 
 export interface MarketStatusOptions {
   /** CACHE_FOLLOW_MARKET_CLOCK: false means the service treats the market as open around the clock. */
@@ -22,15 +22,10 @@ export function marketStatus(nowMs: number, opts: MarketStatusOptions): MarketSt
   else if (sessions.some((s) => s.close <= nowMs) && sessions.some((s) => s.open > nowMs)) state = 'break';
   return {
     state,
-    now: karachiIso(nowMs),
-    next_open: karachiIso(nextSessionOpen(nowMs)),
-    next_close: karachiIso(nextSessionClose(nowMs)),
-    session: current ? { open: karachiIso(current.open), close: karachiIso(current.close) } : null,
+    now: karachiTime(nowMs),
+    next_open: karachiTime(nextSessionOpen(nowMs)),
+    next_close: karachiTime(nextSessionClose(nowMs)),
+    session: current ? { open: karachiTime(current.open), close: karachiTime(current.close) } : null,
     clock_followed: opts.followMarketClock,
   };
-}
-
-/** `YYYY-MM-DDTHH:MM:SS+05:00`: Karachi has had no daylight saving since 2009, so the offset is fixed. */
-export function karachiIso(ms: number): string {
-  return `${new Date(Math.floor(ms / 1000) * 1000 + KARACHI_OFFSET_MS).toISOString().slice(0, 19)}+05:00`;
 }

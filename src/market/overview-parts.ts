@@ -3,7 +3,8 @@
 // marked with its error and when to ask again, and the rest is served.
 import { combine, type Provenance } from '../cache/types.ts';
 import { ServiceError } from '../errors.ts';
-import { karachiTime, type Answer } from './answer.ts';
+import { type Answer } from './answer.ts';
+import { karachiTime } from '../time/karachi.ts';
 import type { OverviewPartErrorT } from './models-overview.ts';
 
 export interface Part<T> {

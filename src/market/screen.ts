@@ -4,7 +4,8 @@
 import { NotFoundError, clientText } from '../errors.ts';
 import type { MarketWatchRow } from '../exchange/types.ts';
 import { combine } from '../cache/types.ts';
-import { answerKey, derived, karachiTime, type Answer } from './answer.ts';
+import { answerKey, derived, type Answer } from './answer.ts';
+import { karachiTime } from '../time/karachi.ts';
 import type { RequestContext } from './context.ts';
 import type { Datasets } from './datasets.ts';
 import { resolveIndexCode } from './indices.ts';

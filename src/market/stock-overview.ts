@@ -5,6 +5,7 @@
 // are asked for after the first ones, so a client short of exchange fetches spends them on those.
 import { NotFoundError, ServiceError } from '../errors.ts';
 import { answerKey, type Answer } from './answer.ts';
+import { addDays } from '../time/karachi.ts';
 import { announcements, financials, profile } from './company.ts';
 import type { RequestContext } from './context.ts';
 import { corporateActions } from './corporate-actions.ts';
@@ -23,7 +24,6 @@ import { isKnownSymbol, normaliseSymbol } from './symbols.ts';
 export const COMPANY_WAIT_MS = 1_500;
 const HISTORY_DAYS = 365;
 const ANNOUNCEMENTS_SHOWN = 10;
-const DAY_MS = 86_400_000;
 
 export interface StockOverviewT {
   symbol: string;
@@ -42,7 +42,7 @@ export interface StockOverviewT {
 export function lastYear(rows: HistoricalRowT[]): HistoricalRowT[] {
   const newest = rows[rows.length - 1];
   if (newest === undefined) return rows;
-  const from = new Date(Date.parse(newest.date) - HISTORY_DAYS * DAY_MS).toISOString().slice(0, 10);
+  const from = addDays(newest.date, -HISTORY_DAYS);
   let i = rows.length;
   while (i > 0 && rows[i - 1]!.date > from) i--;
   return rows.slice(i);

@@ -48,6 +48,7 @@ import { MarketOverview, StockOverview } from '../market/models-overview.ts';
 import { DEFAULT_BENCHMARK, indexPerformance, stockPerformance } from '../market/performance.ts';
 import { marketPerformance, sectorPerformance } from '../market/rankings.ts';
 import { stockOverview } from '../market/stock-overview.ts';
+import { addDays } from '../time/karachi.ts';
 import { karachiDate } from '../time/market-clock.ts';
 import { breadth, MOVER_KINDS, movers } from '../market/board.ts';
 import {
@@ -997,7 +998,7 @@ export const TOOLS: readonly Tool[] = [
       const { archive, now } = archiveOf(t);
       const at = now();
       const to = a.to ?? karachiDate(at);
-      const from = a.from ?? karachiDate(Date.parse(`${to}T00:00:00Z`) - 365 * 86_400_000);
+      const from = a.from ?? addDays(to, -365);
       return page(await tradingDays(archive, from, to, at), a.offset, a.limit ?? 400);
     },
     render: (r) =>

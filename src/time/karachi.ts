@@ -56,6 +56,49 @@ export function karachiDay(epochMs: number): number {
   return Math.floor((epochMs + KARACHI_OFFSET_MS) / DAY_MS);
 }
 
+/** The instant (epoch ms) Karachi day `day` begins. */
+export function karachiMidnight(day: number): number {
+  return day * DAY_MS - KARACHI_OFFSET_MS;
+}
+
+/** The instant (epoch ms) of Karachi wall-clock minute `minute` (after midnight) on `YYYY-MM-DD`. */
+export function karachiInstant(date: string, minute = 0): number {
+  return karachiMidnight(parseIsoDay(date)) + minute * 60_000;
+}
+
+/** An instant in epoch ms as `YYYY-MM-DDTHH:MM:SS+05:00`, to the second (the fraction is dropped). */
+export function karachiTime(epochMs: number): string {
+  return `${new Date(Math.floor(epochMs / 1000) * 1000 + KARACHI_OFFSET_MS).toISOString().slice(0, 19)}${KARACHI_OFFSET}`;
+}
+
+/** A Karachi date and wall-clock time (`HH:MM`) as `YYYY-MM-DDTHH:MM:00+05:00`. */
+export function karachiDateTimeOf(date: string, hhmm: string): string {
+  return `${date}T${hhmm}:00${KARACHI_OFFSET}`;
+}
+
+/**
+ * The start (epoch ms) of the period of `periodMs` holding `epochMs`, periods counted from Karachi
+ * midnight (a 5-minute bar starts at 09:35 Karachi, not at a UTC multiple).
+ */
+export function karachiPeriodStart(epochMs: number, periodMs: number): number {
+  return Math.floor((epochMs + KARACHI_OFFSET_MS) / periodMs) * periodMs - KARACHI_OFFSET_MS;
+}
+
+/** `YYYY-MM-DD` plus `n` calendar days (n < 0 steps back). */
+export function addDays(date: string, n: number): string {
+  return formatDay(parseIsoDay(date) + n);
+}
+
+/** Calendar days from `from` to `to` (negative when `to` is earlier). */
+export function daysBetween(from: string, to: string): number {
+  return parseIsoDay(to) - parseIsoDay(from);
+}
+
+/** The weekday of a day since 1970-01-01: 0 = Sunday … 6 = Saturday (1970-01-01 was a Thursday). */
+export function weekdayOf(day: number): number {
+  return (((day + 4) % 7) + 7) % 7;
+}
+
 function digit(s: string, i: number): number {
   const c = s.charCodeAt(i) - 48;
   return c >= 0 && c <= 9 ? c : NaN;

@@ -11,7 +11,7 @@
 //
 // Every function takes the instant it reasons about; none reads the clock. Results are epoch ms.
 
-import { DAY_MS, formatDay, KARACHI_OFFSET_MS, karachiDay } from './karachi.ts';
+import { formatDay, karachiDay, karachiMidnight, parseIsoDay, weekdayOf } from './karachi.ts';
 
 export type FreshnessKind = 'intraday' | 'symbols' | 'reports' | 'history';
 
@@ -173,13 +173,12 @@ function isTradingDay(day: number): boolean {
 }
 
 function sessionsOn(day: number): readonly Session[] {
-  // 1970-01-01 (day 0) was a Thursday.
-  return SESSIONS[(((day + 4) % 7) + 7) % 7] ?? [];
+  return SESSIONS[weekdayOf(day)] ?? [];
 }
 
 /** The instant of minute-of-day `minute` on Karachi day `day`. */
 function at(day: number, minute: number): number {
-  return day * DAY_MS + minute * MINUTE_MS - KARACHI_OFFSET_MS;
+  return karachiMidnight(day) + minute * MINUTE_MS;
 }
 
 function toMs(instant: Instant): number {
@@ -195,7 +194,15 @@ function ttlMs(sec: number, name: string): number {
 
 /** The sessions of the Karachi trading day holding `now` ([] on a weekend), as epoch-ms windows. */
 export function sessionsOfDay(now: Instant): { open: number; close: number }[] {
-  const day = karachiDay(toMs(now));
+  return sessionsOfKarachiDay(karachiDay(toMs(now)));
+}
+
+/** The sessions of the Karachi date `date` (`YYYY-MM-DD`; [] on a weekend), as epoch-ms windows. */
+export function sessionsOfDate(date: string): { open: number; close: number }[] {
+  return sessionsOfKarachiDay(parseIsoDay(date));
+}
+
+function sessionsOfKarachiDay(day: number): { open: number; close: number }[] {
   return sessionsOn(day).map(([open, close]) => ({ open: at(day, open), close: at(day, close) }));
 }
 

@@ -8,7 +8,7 @@
 // [L] in docs/market-feeds.md). Trading days are weekdays: the portal publishes no holiday
 // calendar (upstream.md §4), so a public holiday inside the window moves the real dates one
 // trading day earlier than computed here.
-import { formatDay, parseIsoDay } from './karachi.ts';
+import { formatDay, parseIsoDay, weekdayOf as weekday } from './karachi.ts';
 
 export interface SettlementCycle {
   /** `T+1`, `T+2`: trading days from trade to settlement. */
@@ -29,11 +29,6 @@ export function settlementCycleOn(date: string): SettlementCycle {
   let cycle = SETTLEMENT_CYCLES[0] as SettlementCycle;
   for (const c of SETTLEMENT_CYCLES) if (c.since <= date) cycle = c;
   return cycle;
-}
-
-/** 1970-01-01 was a Thursday; 0 = Sunday. */
-function weekday(day: number): number {
-  return (((day + 4) % 7) + 7) % 7;
 }
 
 export function isTradingDay(date: string): boolean {

@@ -1,7 +1,8 @@
 // The market state the dashboard shows, at pinned instants of one Karachi week.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { karachiIso, marketStatus } from '../../src/market/market-status.ts';
+import { marketStatus } from '../../src/market/market-status.ts';
+import { karachiTime } from '../../src/time/karachi.ts';
 
 // Mon 2026-10-05 … Fri 2026-10-09, Sat 2026-10-10.
 const at = (iso: string): number => Date.parse(`${iso}+05:00`);
@@ -54,7 +55,7 @@ describe('marketStatus', () => {
   });
 
   it('writes instants with the fixed +05:00 offset, to the second', () => {
-    assert.equal(karachiIso(Date.parse('2026-11-20T11:35:00.987Z')), '2026-11-20T16:35:00+05:00');
-    assert.equal(karachiIso(Date.parse('2026-12-31T20:00:00Z')), '2027-01-01T01:00:00+05:00');
+    assert.equal(karachiTime(Date.parse('2026-11-20T11:35:00.987Z')), '2026-11-20T16:35:00+05:00');
+    assert.equal(karachiTime(Date.parse('2026-12-31T20:00:00Z')), '2027-01-01T01:00:00+05:00');
   });
 });

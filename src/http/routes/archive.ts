@@ -8,6 +8,7 @@ import type { MarketArchive } from '../../market/archive.ts';
 import { archiveStatus, historicalPanel, marketDaily, tradingDays } from '../../market/archive-answers.ts';
 import { archiveModelSchemas, DailyBar, TradingDay } from '../../market/models-archive.ts';
 import { MAX_BATCH_SYMBOLS } from '../../market/quotes.ts';
+import { addDays } from '../../time/karachi.ts';
 import { karachiDate } from '../../time/market-clock.ts';
 import { columnsOf, errorResponses, FormatQuery, listEnvelope, query, singleEnvelope } from '../schemas.ts';
 import { symbolList, SymbolsQuery } from './board.ts';
@@ -172,7 +173,7 @@ export async function archiveRoutes(app: FastifyInstance, deps: RouteDeps & Arch
     async (req, reply) => {
       const at = now();
       const to = req.query.to ?? karachiDate(at);
-      const from = req.query.from ?? karachiDate(Date.parse(`${to}T00:00:00Z`) - 365 * 86_400_000);
+      const from = req.query.from ?? addDays(to, -365);
       const answer = await tradingDays(archive, from, to, at);
       return respond.send(req, reply, answer, { filename: 'trading-days', columns: columnsOf(TradingDay) });
     },
