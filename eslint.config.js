@@ -68,6 +68,33 @@ const htmlBelowParsers = {
   },
 };
 
+// Time comes from the service's injected clock (ServiceOverrides.now), so a test can move it and
+// every part of the service (freshness, limits, circuits, envelopes) agrees on what "now" is. Only
+// the composition root reads the platform's clock; everything else is handed it.
+const clockFromCompositionRoot = {
+  files: ['src/**/*.ts'],
+  ignores: ['src/main.ts', 'src/config.ts', 'src/service.ts'],
+  rules: {
+    'no-restricted-properties': [
+      'error',
+      {
+        object: 'Date',
+        property: 'now',
+        message:
+          "Take the service's clock (a `now: () => number` passed in from src/service.ts) instead of Date.now.",
+      },
+    ],
+    'no-restricted-syntax': [
+      'error',
+      {
+        selector: "NewExpression[callee.name='Date'][arguments.length=0]",
+        message:
+          "Take the service's clock (a `now: () => number` passed in from src/service.ts): new Date(now()).",
+      },
+    ],
+  },
+};
+
 export default tseslint.config(
   { ignores: ['node_modules', '**/dist', 'web/dist', '.tools', 'data', 'test-results', 'bench/results'] },
   js.configs.recommended,
@@ -97,4 +124,5 @@ export default tseslint.config(
   // After the exchange layer's rule: for the same files and rule ESLint keeps the later one, which
   // includes the exchange layer's patterns.
   htmlBelowParsers,
+  clockFromCompositionRoot,
 );

@@ -115,11 +115,12 @@ export async function createService(
         logger,
         commandTimeoutMs: config.redisTimeoutMs,
         onError: () => metrics.redisErrors.inc(),
+        now,
       })
     : undefined;
   const counter: WindowCounter = redis ? new RedisWindowCounter(redis, now) : new MemoryWindowCounter(now);
 
-  const store = new SqliteStore(config.cache.dir, logger);
+  const store = new SqliteStore(config.cache.dir, now, logger);
   const memoryBytes = config.cache.memoryMb * 1024 * 1024;
   const cache = new DatasetCache({
     memoryBytes: Math.floor(memoryBytes * 0.75),
@@ -132,6 +133,7 @@ export async function createService(
           // A fetch can take three tries of the request timeout; the lease must outlive them.
           leaseMs: config.exchange.requestTimeoutMs * (config.exchange.maxRetries + 1) + 5_000,
           onWait: () => metrics.flightWaits.inc({ scope: 'cluster' }),
+          now,
         })
       : undefined,
     onRead: (_key, state, tier) => metrics.countCacheRead(state, tier),

@@ -15,7 +15,7 @@ import { flagAnomalies } from '../../src/market/anomalies.ts';
 const ds = createDataset({ historyRows: 2162 });
 const html = renderHistorical(ds, 'ENGRO');
 const dir = mkdtempSync(join(tmpdir(), 'miss-stages-'));
-const store = new SqliteStore(dir);
+const store = new SqliteStore(dir, Date.now);
 const times: Record<string, number[]> = {};
 const time = async <T>(name: string, fn: () => T | Promise<T>): Promise<T> => {
   const t = performance.now();

@@ -40,7 +40,8 @@ export type TierName = 'memory' | 'shared' | 'store' | 'exchange';
 export interface DatasetCacheOptions {
   memoryBytes: number;
   staleWhileRevalidateMs: number;
-  now?: () => number;
+  /** The service's clock (epoch ms). */
+  now: () => number;
   /** This replica's persistent store (SQLite). */
   tier?: PersistentTier;
   /** The replicas' shared tier (Redis), consulted before the local store. */
@@ -67,7 +68,7 @@ export class DatasetCache {
   private replacements = 0;
 
   constructor(private readonly opts: DatasetCacheOptions) {
-    this.now = opts.now ?? Date.now;
+    this.now = opts.now;
     this.flights = new SingleFlight(opts.onFlightWait);
     this.memory = new LRUCache<string, CacheEntry<unknown>>({
       maxSize: opts.memoryBytes,

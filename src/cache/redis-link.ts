@@ -11,6 +11,8 @@ export interface RedisLinkOptions {
   /** How long to stay on local tiers after a failed call before trying Redis again. */
   circuitMs?: number;
   onError?: () => void;
+  /** The service's clock (epoch ms): when an open circuit lets calls through again. */
+  now: () => number;
 }
 
 export class RedisLink {
@@ -37,7 +39,7 @@ export class RedisLink {
 
   /** True while calls may be attempted (connected and no open circuit). */
   get available(): boolean {
-    return this.client.status === 'ready' && Date.now() >= this.openUntil;
+    return this.client.status === 'ready' && this.opts.now() >= this.openUntil;
   }
 
   /**
@@ -82,7 +84,7 @@ export class RedisLink {
 
   private fail(err: unknown): void {
     this.opts.onError?.();
-    this.openUntil = Date.now() + (this.opts.circuitMs ?? 1_000);
+    this.openUntil = this.opts.now() + (this.opts.circuitMs ?? 1_000);
     if (!this.inOutage) {
       this.inOutage = true;
       this.opts.logger?.warn(

@@ -18,7 +18,8 @@ export interface RedisTierOptions {
   /** A fetch holds its lease this long at most (the portal request timeout and then some). */
   leaseMs: number;
   pollMs?: number;
-  now?: () => number;
+  /** The service's clock (epoch ms). */
+  now: () => number;
   onWait?: () => void;
 }
 
@@ -51,7 +52,7 @@ export class RedisTier implements SharedTier {
     private readonly link: RedisLink,
     private readonly opts: RedisTierOptions,
   ) {
-    this.now = opts.now ?? Date.now;
+    this.now = opts.now;
   }
 
   async read(key: string): Promise<CacheEntry<unknown> | undefined> {

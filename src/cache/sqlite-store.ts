@@ -25,8 +25,10 @@ export class SqliteStore implements PersistentTier {
   private readonly statements: ReturnType<SqliteStore['prepare']>;
   private healthy = true;
 
+  /** @param now the service's clock (epoch ms): it names a store moved aside. */
   constructor(
     private readonly dir: string,
+    private readonly now: () => number,
     private readonly logger?: Logger,
   ) {
     mkdirSync(dir, { recursive: true });
@@ -119,7 +121,7 @@ export class SqliteStore implements PersistentTier {
     try {
       return this.openChecked();
     } catch (err) {
-      const aside = `${this.path}.corrupt-${Date.now()}`;
+      const aside = `${this.path}.corrupt-${this.now()}`;
       this.logger?.warn(
         { err, movedTo: aside },
         'cache store unreadable; moving it aside and starting empty',

@@ -35,7 +35,8 @@ export interface ExchangeClientOptions {
   retryBaseMs: number;
   tokenMaxAgeMs: number;
   cooldownAfter429Ms: number;
-  now?: () => number;
+  /** The service's clock (epoch ms). */
+  now: () => number;
   /** Called once per HTTP exchange with the portal (metrics, logs). */
   onFetch?: (kind: PageKind, outcome: FetchOutcome, ms: number) => void;
   onTokenRefresh?: (scope: string, ok: boolean) => void;
@@ -61,7 +62,7 @@ export class ExchangeClient {
   private cooldownUntil = 0;
 
   constructor(private readonly opts: ExchangeClientOptions) {
-    this.now = opts.now ?? Date.now;
+    this.now = opts.now;
     this.direct = {
       scope: 'direct',
       dispatcher: new Agent({

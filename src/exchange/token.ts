@@ -20,7 +20,7 @@ export class TokenStore {
   constructor(
     private readonly fetchToken: TokenFetcher,
     private readonly maxAgeMs: number,
-    private readonly now: () => number = Date.now,
+    private readonly now: () => number,
     private readonly onRefresh: (scope: string, ok: boolean) => void = () => {},
   ) {}
 

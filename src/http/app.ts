@@ -241,7 +241,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   // replayed when it repeats a fresh answer. So is any path no route matches.
   api = true;
 
-  await app.register(healthRoutes, { readiness: opts.readiness });
+  await app.register(healthRoutes, { readiness: opts.readiness, now: opts.deps.marketClock.now });
   await app.register(stockRoutes, opts.deps);
   await app.register(companyRoutes, opts.deps);
   await app.register(corporateActionRoutes, opts.deps);

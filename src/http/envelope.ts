@@ -11,7 +11,7 @@ export function metaTail(cached: boolean, count: number, nowMs: number, extra = 
 }
 
 /** `{"data":…,"meta":{…}}` for answers built outside the responder (health). */
-export function envelope(dataJson: string, cached: boolean, count: number, nowMs = Date.now()): string {
+export function envelope(dataJson: string, cached: boolean, count: number, nowMs: number): string {
   return `{"data":${dataJson}${metaTail(cached, count, nowMs)}`;
 }
 
@@ -20,14 +20,14 @@ export function envelope(dataJson: string, cached: boolean, count: number, nowMs
  * HTTP's Date: every answer generated within one second shares its meta, so a large answer's
  * bytes are assembled once a second instead of once a response (bench/README.md).
  */
-export function timestamp(date: Date = new Date()): string {
+export function timestamp(date: Date): string {
   return `${date.toISOString().slice(0, 19)}+00:00`;
 }
 
 let stampedAt = -1;
 let stamp = '';
 
-/** `timestamp()` of the second `nowMs` falls in, formatted once a second. */
+/** `timestamp` of the second `nowMs` falls in, formatted once a second. */
 function timestampOf(nowMs: number): string {
   const second = Math.floor(nowMs / 1000);
   if (second !== stampedAt) {

@@ -95,7 +95,7 @@ export const BROTLI_OPTIONS = { params: { [zlib.constants.BROTLI_PARAM_QUALITY]:
  */
 export function createResponder(
   maxBytes: number,
-  now: () => number = Date.now,
+  now: () => number,
   revision: () => number = () => 0,
 ): Responder {
   const views = new ViewCache(maxBytes);

@@ -18,7 +18,7 @@ export class RedisWindowCounter implements WindowCounter {
 
   constructor(
     private readonly link: RedisLink,
-    now?: () => number,
+    now: () => number,
   ) {
     this.local = new MemoryWindowCounter(now);
   }

@@ -10,7 +10,8 @@ export interface WindowCounter {
 export class MemoryWindowCounter implements WindowCounter {
   private readonly windows = new Map<string, { count: number; resetAt: number }>();
 
-  constructor(private readonly now: () => number = Date.now) {}
+  /** @param now the service's clock (epoch ms). */
+  constructor(private readonly now: () => number) {}
 
   async hit(key: string, windowMs: number): Promise<{ count: number; resetMs: number }> {
     const now = this.now();

@@ -38,6 +38,7 @@ import type {
   ScreenerRow,
   SectorPage,
 } from '../exchange/types.ts';
+import { CompanyPrefetch, PREFETCH_CONTEXT } from './company-prefetch.ts';
 import type { RequestContext } from './context.ts';
 
 /** Decides whether a portal fetch may happen now on behalf of a client; throws when it may not. */
@@ -52,13 +53,22 @@ export interface DatasetsOptions {
   freshness: FreshnessPolicy;
   budget?: FetchBudget;
   logger?: Logger;
-  now?: () => number;
+  /** The service's clock (epoch ms). */
+  now: () => number;
   /** A company page section that could not be read (counted as a metric). */
   onSectionMissing?: (section: CompanySection) => void;
 }
 
 export class Datasets {
-  constructor(private readonly opts: DatasetsOptions) {}
+  /** The service's clock (epoch ms). */
+  readonly now: () => number;
+  /** The quote's background fetches of company pages (src/market/quote-extras.ts). */
+  readonly companyPrefetch: CompanyPrefetch;
+
+  constructor(private readonly opts: DatasetsOptions) {
+    this.now = opts.now;
+    this.companyPrefetch = new CompanyPrefetch((symbol) => this.company(symbol, PREFETCH_CONTEXT), opts.now);
+  }
 
   symbols(ctx: RequestContext): Promise<Cached<PortalSymbol[]>> {
     return this.read(
@@ -128,7 +138,7 @@ export class Datasets {
    */
   history(symbol: string, ctx: RequestContext): Promise<Cached<HistorySeries>> {
     const { cache, freshness, logger } = this.opts;
-    const now = this.opts.now ?? Date.now;
+    const now = this.opts.now;
     const key = `history:${symbol}`;
     const fresh = cache.fresh<HistorySeries>(key);
     if (fresh !== undefined) return fresh;

@@ -4,28 +4,24 @@
 // rate-limits this server's IP as a whole, upstream.md §1). So:
 // - a fresh company page in memory → the extras, and the answer's version and freshness include it;
 // - otherwise the extras are null, one background fetch of the page is started (at most one at a
-//   time and PREFETCHES_PER_MINUTE a minute per service, on a budget identity of its own so the
-//   caller's fetch budget is untouched), and that answer stays fresh for PENDING_FRESH_MS at most,
-//   so repeats within a burst are still served from cache (src/server/hit-replay.ts) while the
-//   extras appear within seconds;
+//   time and a few a minute per service, on a budget identity of its own so the caller's fetch
+//   budget is untouched: src/market/company-prefetch.ts), and that answer stays fresh for
+//   PENDING_FRESH_MS at most, so repeats within a burst are still served from cache
+//   (src/server/hit-replay.ts) while the extras appear within seconds;
 // - a caller with its own proxy (X-Exchange-Proxy) never triggers one: its fetches go its way only.
 // Where the company page and the market watch both give a value (today's low and high), the newer
 // page wins: the company page when it was fetched after the market watch, else the market watch.
 // When the last background fetch of a symbol's page failed, the quote says so: `meta.missing`
 // names the `extras` and the portal's failure (src/market/partial.ts), until a fetch succeeds.
 import { combine, type Cached } from '../cache/types.ts';
-import { degraded, isPageFailure, type MissingPart } from './partial.ts';
+import { degraded, type MissingPart } from './partial.ts';
 import type { CompanyPage } from '../exchange/types.ts';
 import type { Answer } from './answer.ts';
 import type { RequestContext } from './context.ts';
 import type { Datasets } from './datasets.ts';
 import type { QuoteT } from './models.ts';
 
-const PREFETCHES_PER_MINUTE = 10;
 const PENDING_FRESH_MS = 2_000;
-const MINUTE = 60_000;
-/** The budget identity of background company fetches (src/exchange/budget.ts counts per client IP). */
-const PREFETCH_CONTEXT: RequestContext = { clientIp: 'quote-extras-prefetch' };
 
 export type QuoteExtras = Pick<
   QuoteT,
@@ -62,59 +58,9 @@ export const NO_EXTRAS: QuoteExtras = {
   extras_as_of: null,
 };
 
-interface Prefetcher {
-  inFlight: boolean;
-  windowStart: number;
-  started: number;
-  /** Why the last background fetch of a symbol's page failed; removed when one succeeds. */
-  failed: Map<string, string>;
-}
-
-/** At most this many symbols' failures are remembered (the oldest is forgotten first). */
-const FAILURES_KEPT = 1_000;
-
-const prefetchers = new WeakMap<Datasets, Prefetcher>();
-
-/** Starts one background company fetch if the limits allow; true when one was started. */
-function prefetch(datasets: Datasets, symbol: string, now: number): boolean {
-  let state = prefetchers.get(datasets);
-  if (state === undefined) {
-    state = { inFlight: false, windowStart: now, started: 0, failed: new Map() };
-    prefetchers.set(datasets, state);
-  }
-  if (now - state.windowStart >= MINUTE) {
-    state.windowStart = now;
-    state.started = 0;
-  }
-  if (state.inFlight || state.started >= PREFETCHES_PER_MINUTE) return false;
-  state.inFlight = true;
-  state.started++;
-  const failed = state.failed;
-  const done = (): void => {
-    state.inFlight = false;
-  };
-  // Failures are the cache's to log (a budget refusal, a portal error): the quote has answered.
-  // A page failure is remembered so that the next quotes say why their extras are missing.
-  datasets.company(symbol, PREFETCH_CONTEXT).then(
-    () => {
-      failed.delete(symbol);
-      done();
-    },
-    (err: unknown) => {
-      if (isPageFailure(err)) {
-        failed.delete(symbol);
-        if (failed.size >= FAILURES_KEPT) failed.delete(failed.keys().next().value as string);
-        failed.set(symbol, err.message);
-      }
-      done();
-    },
-  );
-  return true;
-}
-
 /** `meta.missing` of a quote whose company page could not be had, or undefined. */
 function missingExtras(datasets: Datasets, symbol: string): MissingPart[] | undefined {
-  const reason = prefetchers.get(datasets)?.failed.get(symbol);
+  const reason = datasets.companyPrefetch.failure(symbol);
   return reason === undefined ? undefined : [{ part: 'extras', reason: `the company page: ${reason}` }];
 }
 
@@ -152,15 +98,14 @@ export async function addQuoteExtras(
   base: Answer<QuoteT>,
   marketWatchFetchedAt: number,
   ctx: RequestContext,
-  now: number = Date.now(),
 ): Promise<Answer<QuoteT>> {
   const company = await datasets.freshCompany(symbol);
   if (company === undefined) {
     const missing = missingExtras(datasets, symbol);
     const answer = missing === undefined ? base : withMissing(base, missing);
-    if (ctx.proxy !== undefined || !prefetch(datasets, symbol, now)) return answer;
+    if (ctx.proxy !== undefined || !(await datasets.companyPrefetch.start(symbol))) return answer;
     // The extras are on their way: this answer must not be cached or replayed for long.
-    const freshUntil = Math.min(answer.provenance.freshUntil, now + PENDING_FRESH_MS);
+    const freshUntil = Math.min(answer.provenance.freshUntil, datasets.now() + PENDING_FRESH_MS);
     return { ...answer, provenance: { ...answer.provenance, freshUntil } };
   }
   const page = company.value;

@@ -126,10 +126,7 @@ export async function mcpRoutes(app: FastifyInstance, opts: McpRouteOptions): Pr
       tool: {
         datasets: deps.datasets,
         ctx,
-        marketClock: {
-          followMarketClock: deps.marketClock?.followMarketClock ?? true,
-          now: deps.marketClock?.now ?? Date.now,
-        },
+        marketClock: deps.marketClock,
         feeds,
         memberSeries,
         archive: opts.archive,

@@ -23,7 +23,7 @@ export class ReplayBuffer {
   constructor(
     private readonly maxEvents: number,
     private readonly maxAgeMs: number,
-    private readonly now: () => number = Date.now,
+    private readonly now: () => number,
   ) {}
 
   push(event: QuoteEvent): void {

@@ -12,7 +12,8 @@ export interface StreamHubOptions {
   maxBufferedBytes: number;
   replayMaxEvents: number;
   replayMaxAgeMs: number;
-  now?: () => number;
+  /** The service's clock (epoch ms). */
+  now: () => number;
   onEvents?: (count: number) => void;
   onDrop?: (reason: 'slow') => void;
   onOpenChange?: (open: number) => void;

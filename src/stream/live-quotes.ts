@@ -46,6 +46,7 @@ export class LiveQuotes {
       maxBufferedBytes: MAX_BUFFERED_BYTES,
       replayMaxEvents: REPLAY_MAX_EVENTS,
       replayMaxAgeMs: REPLAY_MAX_AGE_MS,
+      now: opts.datasets.now,
       onOpenChange: opts.metrics?.onOpenChange,
       onEvents: opts.metrics?.onEvents,
       onDrop: opts.metrics?.onDrop,

@@ -63,7 +63,7 @@ export class QuotePoller {
   /** One scheduled round: nothing to do without listeners or outside the session. */
   async tick(): Promise<PollOutcome> {
     const { hub, bus, followMarketClock } = this.opts;
-    const now = (this.opts.now ?? Date.now)();
+    const now = (this.opts.now ?? this.opts.datasets.now)();
     let outcome: PollOutcome;
     if (hub.size === 0) {
       if (this.leading) await bus.resign();

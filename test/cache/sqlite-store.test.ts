@@ -14,7 +14,7 @@ describe('SqliteStore', () => {
   it('keeps documents and per-row history across reopening, duplicates and order included', async () => {
     const dir = tempDir();
     try {
-      const store = new SqliteStore(dir);
+      const store = new SqliteStore(dir, Date.now);
       await store.write('screener', {
         value: [{ symbol: 'A', price: 1.5 }],
         fetchedAt: 1000,
@@ -31,7 +31,7 @@ describe('SqliteStore', () => {
       await store.write('history:ENGRO', { value: series, fetchedAt: 1000, freshUntil: 3000 });
       store.close();
 
-      const reopened = new SqliteStore(dir);
+      const reopened = new SqliteStore(dir, Date.now);
       assert.deepEqual(await reopened.read('screener'), {
         value: [{ symbol: 'A', price: 1.5 }],
         fetchedAt: 1000,
@@ -54,7 +54,7 @@ describe('SqliteStore', () => {
     const dir = tempDir();
     try {
       writeFileSync(join(dir, 'market-data.sqlite'), 'this is not a database'.repeat(200));
-      const store = new SqliteStore(dir);
+      const store = new SqliteStore(dir, Date.now);
       assert.equal(await store.read('screener'), undefined);
       await store.write('screener', { value: [], fetchedAt: 1, freshUntil: 2 });
       assert.deepEqual(await store.read('screener'), { value: [], fetchedAt: 1, freshUntil: 2 });

@@ -10,8 +10,8 @@ export interface RouteDeps {
   datasets: Datasets;
   respond: Responder;
   contextOf: (req: FastifyRequest) => RequestContext;
-  /** The market clock as configured (GET /market/status); absent = followed, real time. */
-  marketClock?: { followMarketClock: boolean; now?: () => number };
+  /** The market clock as configured (GET /market/status) and the service's clock (epoch ms). */
+  marketClock: { followMarketClock: boolean; now: () => number };
   /** Members' daily series for rankings (absent: each member's cached history, market/member-series.ts). */
   memberSeries?: MemberSeriesSource;
   /** The market's archive: past days of the intraday endpoints (docs/archive.md). */

@@ -36,7 +36,7 @@ export async function feedRoutes(app: FastifyInstance, deps: RouteDeps): Promise
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const { respond, contextOf } = deps;
   const feeds = new FeedDatasets(deps.datasets);
-  const now = deps.marketClock?.now ?? Date.now;
+  const now = deps.marketClock.now;
 
   r.get(
     '/market/payouts',

@@ -23,7 +23,7 @@ export interface Readiness {
 
 export async function healthRoutes(
   app: FastifyInstance,
-  opts: { readiness: () => Readiness },
+  opts: { readiness: () => Readiness; now: () => number },
 ): Promise<void> {
   app.withTypeProvider<TypeBoxTypeProvider>().get(
     '/health',
@@ -55,7 +55,9 @@ export async function healthRoutes(
     (req, reply) => {
       reply.header('cache-control', 'no-store');
       if (req.query.ready === undefined || req.query.ready === '0') {
-        return reply.type('application/json; charset=utf-8').send(envelope('{"status":"ok"}', false, -1));
+        return reply
+          .type('application/json; charset=utf-8')
+          .send(envelope('{"status":"ok"}', false, -1, opts.now()));
       }
       const r = opts.readiness();
       if (!r.ready) {
@@ -69,7 +71,9 @@ export async function healthRoutes(
         redis: r.redis,
         archive: r.archive,
       };
-      return reply.type('application/json; charset=utf-8').send(envelope(JSON.stringify(body), false, -1));
+      return reply
+        .type('application/json; charset=utf-8')
+        .send(envelope(JSON.stringify(body), false, -1, opts.now()));
     },
   );
 }

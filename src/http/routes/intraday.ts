@@ -44,7 +44,7 @@ const ref = (id: string) => Type.Unsafe({ $ref: `${id}#` });
 export async function intradayRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const { datasets, respond, contextOf } = deps;
-  const now = deps.marketClock?.now ?? Date.now;
+  const now = deps.marketClock.now;
   /** A date before today reads the archive; today (or none) the exchange's series. */
   const past = (date: string | undefined): string | undefined =>
     date !== undefined && deps.archive !== undefined && date < karachiDate(now()) ? date : undefined;

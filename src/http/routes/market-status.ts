@@ -8,8 +8,8 @@ import { errorResponses, singleEnvelope } from '../schemas.ts';
 import type { RouteDeps } from './deps.ts';
 
 export async function marketStatusRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {
-  const clock = deps.marketClock ?? { followMarketClock: true };
-  const now = clock.now ?? Date.now;
+  const clock = deps.marketClock;
+  const now = clock.now;
   const { 400: badRequest, 429: rateLimited, 500: internal } = errorResponses();
   app.get(
     '/market/status',
@@ -34,7 +34,9 @@ export async function marketStatusRoutes(app: FastifyInstance, deps: RouteDeps):
       const status = marketStatus(now(), { followMarketClock: clock.followMarketClock });
       // The state changes with the clock, not with any data: never reuse an earlier answer.
       reply.header('cache-control', 'no-store');
-      return reply.type('application/json; charset=utf-8').send(envelope(JSON.stringify(status), false, -1));
+      return reply
+        .type('application/json; charset=utf-8')
+        .send(envelope(JSON.stringify(status), false, -1, now()));
     },
   );
 }

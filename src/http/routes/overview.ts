@@ -21,10 +21,7 @@ const PARTS =
 export async function overviewRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const { datasets, respond, contextOf } = deps;
-  const clock = {
-    now: deps.marketClock?.now ?? Date.now,
-    followMarketClock: deps.marketClock?.followMarketClock ?? true,
-  };
+  const clock = deps.marketClock;
 
   r.get(
     '/stocks/:symbol/overview',
