@@ -46,7 +46,8 @@ export class CompanyPrefetch {
       (err: unknown) => {
         if (isPageFailure(err)) {
           this.failed.delete(symbol);
-          if (this.failed.size >= FAILURES_KEPT) this.failed.delete(this.failed.keys().next().value as string);
+          if (this.failed.size >= FAILURES_KEPT)
+            this.failed.delete(this.failed.keys().next().value as string);
           this.failed.set(symbol, err.message);
         }
         this.inFlight = false;
