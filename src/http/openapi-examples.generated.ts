@@ -1662,7 +1662,7 @@ export const GENERATED_EXAMPLES: GeneratedExamples = {
         session: null,
         clock_followed: false,
       },
-      meta: { timestamp: '2026-11-20T11:35:00+00:00', cached: false },
+      meta: { timestamp: '2026-11-20T11:35:00+00:00', cached: false, as_of: '2026-11-20T16:35:00+05:00' },
     },
   },
 };
