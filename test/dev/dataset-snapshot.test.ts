@@ -56,12 +56,12 @@ const CASES: [string, DatasetOptions, string][] = [
   [
     'another seed with extra symbols and short histories',
     { seed: 7, extraSymbols: 60, historyRows: 120 },
-    '',
+    '0145d887355bb6e5910ce42aa942527868dc8b13e7a48be6d8f19d02139389ba',
   ],
   [
     'another day, during a session',
     { asOfDate: '2026-11-18', asOfTime: '11:05' },
-    '0145d887355bb6e5910ce42aa942527868dc8b13e7a48be6d8f19d02139389ba',
+    'f75b458e0886b7953088a47e4c191c76eeb60cc4d8724fcd278bc699971b132b',
   ],
 ];
 
