@@ -4,7 +4,7 @@
 // Every planted date lies before the last 260 trading days, so the recent year that the boards
 // and the quote derive from is the same as without them.
 import type { HistoryRow } from '../../src/exchange/types.ts';
-import type { Dataset } from './dataset.ts';
+import type { Dataset } from './dataset-types.ts';
 
 export type PlantedKind = 'bonus' | 'split' | 'right' | 'cash_dividend' | 'crash' | 'phantom_step';
 

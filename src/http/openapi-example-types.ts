@@ -1,4 +1,6 @@
-// The shape of one operation's documented examples (openapi-examples.ts and its per-feature files).
+// The shape of one operation's documented examples: what openapi-examples.ts and its per-feature
+// files write by hand (the request, its parameters, the typed-client call, the error examples), and
+// what `npm run gen:examples` writes from the service's own answers (openapi-examples.generated.ts).
 
 export interface ErrorExample {
   code: string;
@@ -6,23 +8,49 @@ export interface ErrorExample {
   summary?: string;
 }
 
+/** One answer of the service as an example shows it: `data` with its lists shortened, and `meta`. */
+export interface GeneratedAnswer {
+  data: unknown;
+  meta: Record<string, unknown>;
+}
+
+/** The generated answers by operation path: the main request's and each named alternative's. */
+export type GeneratedExamples = Record<
+  string,
+  { ok: GeneratedAnswer; alternatives?: Record<string, GeneratedAnswer> }
+>;
+
+/** Another 200 example of the same endpoint: a request the generator sends, or one derived from the main answer. */
+export type AlternativeExample =
+  | { request: string }
+  /** An answer the generator cannot ask for in one request (a refusal mid-way): built from the main one. */
+  | { request: string; derive: (ok: GeneratedAnswer) => GeneratedAnswer };
+
 export interface OperationExamples {
   /** Example value per parameter name (path and query). */
   params: Record<string, string | number | boolean>;
-  /** The example request: path and query string, as a caller would send it. */
+  /** The example request: path and query string, as a caller would send it; its answer is the example. */
   request: string;
   /** The same request through the typed client (packages/client, `api` is a client from createClient). */
   client: string;
-  /** The example `data` of the 200 answer. */
-  data: unknown;
-  /** Extra `meta` fields of the 200 answer, for endpoints that add some. */
-  meta?: Record<string, unknown>;
+  /**
+   * Requests the generator sends first, so the answer is a warmed service's (a quote whose company
+   * page is already in memory shows its extras rather than starting a background fetch).
+   */
+  warm?: string[];
+  /**
+   * Fields of `data` that measure the generating machine's own speed in wall-clock time (a backfill's
+   * rate), shown with these typical values so the example does not change from run to run.
+   */
+  measured?: Record<string, unknown>;
+  /** How many items of the answer's list the example keeps (lists inside it keep two); default 2. */
+  rows?: number;
   /** More 200 examples (another switch of the same endpoint), by name. */
-  alternatives?: Record<string, { request: string; data: unknown; meta?: Record<string, unknown> }>;
-  /** The 200 answer's text for a text/event-stream operation (its `data` is then unused). */
+  alternatives?: Record<string, AlternativeExample>;
+  /** The 200 answer's text for a text/event-stream operation (nothing is generated for it). */
   stream?: string;
   /** The rows of the CSV form when they are not `data` itself (an overview's main list). */
-  csvRows?: unknown[];
-  /** Error examples that differ from the defaults below, by status. */
+  csvRows?: (data: unknown) => unknown[];
+  /** Error examples that differ from the defaults, by status. */
   errors?: Partial<Record<number, ErrorExample[]>>;
 }

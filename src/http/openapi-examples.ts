@@ -1,16 +1,19 @@
 // Examples for the OpenAPI document: an example value for every parameter, one example response
 // for every operation's success and for every error status it documents, and an "Example" section
 // in each operation's description with the request and the matching typed-client call. Kept apart
-// from the routes so the route files stay about behaviour; the values are the fake portal's
-// (dev/fake-portal), so whatever /docs shows can be reproduced with `npm run demo`.
+// from the routes so the route files stay about behaviour. This file and its per-feature files say
+// which request each example is; the success answers are the service's own over the fake portal,
+// written by `npm run gen:examples` (openapi-examples.generated.ts), so whatever /docs shows can be
+// reproduced with `npm run demo`.
 
 import { ANALYTICS_OPERATION_EXAMPLES } from './openapi-examples-analytics.ts';
 import { ARCHIVE_OPERATION_EXAMPLES } from './openapi-examples-archive.ts';
-import { COMPANY_OPERATION_EXAMPLES, ENGRO_QUOTE_EXTRAS } from './openapi-examples-company.ts';
+import { COMPANY_OPERATION_EXAMPLES } from './openapi-examples-company.ts';
 import { FEED_OPERATION_EXAMPLES } from './openapi-examples-feeds.ts';
+import { GENERATED_EXAMPLES } from './openapi-examples.generated.ts';
 import { OVERVIEW_OPERATION_EXAMPLES } from './openapi-examples-overview.ts';
 import { toCsv } from './csv.ts';
-import type { ErrorExample, OperationExamples } from './openapi-example-types.ts';
+import type { ErrorExample, GeneratedAnswer, OperationExamples } from './openapi-example-types.ts';
 
 export type { OperationExamples } from './openapi-example-types.ts';
 
@@ -32,14 +35,6 @@ interface OpenApiMediaType {
   example?: unknown;
 }
 
-/** The fake portal's "now" (Fri 2026-11-20, 4:35 PM in Karachi), so examples agree with the demo. */
-const TIMESTAMP = '2026-11-20T11:35:00+00:00';
-/** When the example's data was read: the portal fetch, or the index-levels page's own `As of`. */
-/** Market data fetched at 16:35:02 on a Friday is as of that day's close (README "Times"). */
-const AS_OF = '2026-11-20T16:30:00+05:00';
-/** The listing and filings are as of their fetch. */
-const FETCHED_AS_OF = '2026-11-20T16:35:02+05:00';
-const PAGE_AS_OF = '2026-11-20T16:35:00+05:00';
 const SYMBOL_422: ErrorExample[] = [
   {
     code: 'bad_request',
@@ -49,56 +44,13 @@ const SYMBOL_422: ErrorExample[] = [
 ];
 const SYMBOL_404: ErrorExample[] = [{ code: 'not_found', message: 'NOSUCH not found' }];
 
-const ENGRO_QUOTE = {
-  symbol: 'ENGRO',
-  name: 'Engro Corporation Limited',
-  sector_code: '0809',
-  listed_in: 'ALLSHR,KMI30,KMIALLSHR,KSE100,KSE100PR,KSE30',
-  price: 412.35,
-  market_cap: 221267010000,
-  pe_ratio: 10.0745,
-  dividend_yield: 0,
-  free_float: 268300000,
-  volume_avg_30d: 46457.07,
-  change_1y_pct: 107.995,
-  ldcp: 426.83,
-  open: 426.13,
-  high: 436.43,
-  low: 409.02,
-  volume: 22155,
-  change: -14.48,
-  change_pct: -3.392,
-  as_of: AS_OF,
-  ...ENGRO_QUOTE_EXTRAS,
-};
-
-/** Issue #18: intraday series, index history, batch quotes, movers, breadth, the quote stream. */
+/** Intraday series, index history, batch quotes, movers, breadth, the quote stream. */
 const LIVE_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
   '/stocks/{symbol}/intraday': {
     params: { symbol: 'HBL', interval: '15m', date: '2026-11-19' },
     request: '/stocks/HBL/intraday?interval=15m',
     client:
       "await api.GET('/stocks/{symbol}/intraday', { params: { path: { symbol: 'HBL' }, query: { interval: '15m' } } })",
-    data: [
-      {
-        time: '2026-11-20T09:15:00+05:00',
-        open: 301.53,
-        high: 306.72,
-        low: 300.42,
-        close: 303.39,
-        volume: 105961,
-        trades: 6,
-      },
-      {
-        time: '2026-11-20T09:30:00+05:00',
-        open: 309.14,
-        high: 309.14,
-        low: 306.78,
-        close: 306.78,
-        volume: 42391,
-        trades: 2,
-      },
-    ],
     errors: { 404: SYMBOL_404, 422: SYMBOL_422 },
   },
   '/indices/{name}/intraday': {
@@ -106,17 +58,6 @@ const LIVE_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
     request: '/indices/KSE100/intraday?interval=60m',
     client:
       "await api.GET('/indices/{name}/intraday', { params: { path: { name: 'KSE100' }, query: { interval: '60m' } } })",
-    data: [
-      {
-        time: '2026-11-20T09:00:00+05:00',
-        open: 168950.42,
-        high: 168965.5185,
-        low: 168747.6491,
-        close: 168748.393,
-        volume: 17919912,
-        trades: 180,
-      },
-    ],
     errors: { 404: [{ code: 'not_found', message: 'index NOSUCH not found' }] },
   },
   '/indices/{name}/historical': {
@@ -124,10 +65,6 @@ const LIVE_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
     request: '/indices/KSE100/historical?start=2026-11-16&end=2026-11-17',
     client:
       "await api.GET('/indices/{name}/historical', { params: { path: { name: 'KSE100' }, query: { start: '2026-11-16', end: '2026-11-17' } } })",
-    data: [
-      { date: '2026-11-16', open: 166258.6745, high: null, low: null, close: 167246.3359, volume: 368413276 },
-      { date: '2026-11-17', open: 167246.3359, high: null, low: null, close: 166886.6421, volume: 319397464 },
-    ],
     errors: {
       400: [{ code: 'bad_request', message: 'start (2026-11-20) is after end (2026-11-16)' }],
       404: [{ code: 'not_found', message: 'index NOSUCH not found' }],
@@ -137,8 +74,6 @@ const LIVE_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
     params: { symbols: 'ENGRO,NOSUCH' },
     request: '/quotes?symbols=ENGRO,NOSUCH',
     client: "await api.GET('/quotes', { params: { query: { symbols: 'ENGRO,NOSUCH' } } })",
-    data: [ENGRO_QUOTE],
-    meta: { not_found: ['NOSUCH'] },
     errors: {
       400: [
         {
@@ -161,31 +96,12 @@ const LIVE_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
     params: { by: 'gainers', limit: 2 },
     request: '/market/movers?by=gainers&limit=2',
     client: "await api.GET('/market/movers', { params: { query: { by: 'gainers', limit: 2 } } })",
-    data: [
-      {
-        symbol: 'MTL',
-        name: 'Millat Tractors Limited',
-        price: 612.05,
-        change: 31.78,
-        change_pct: 5.477,
-        volume: 286326,
-      },
-      {
-        symbol: 'FATIMA',
-        name: 'Fatima Fertilizer Company Limited',
-        price: 147.38,
-        change: 4.7,
-        change_pct: 3.294,
-        volume: 1258777,
-      },
-    ],
   },
   '/stream/quotes': {
     params: { symbols: 'HBL,ENGRO', 'last-event-id': '41' },
     request: '/stream/quotes?symbols=HBL,ENGRO',
     client:
       "new EventSource('/stream/quotes?symbols=HBL,ENGRO').addEventListener('quote', (e) => JSON.parse(e.data))",
-    data: null,
     stream:
       'retry: 3000\n\nid: 41\nevent: quote\ndata: {"symbol":"HBL","price":306.1,…}\n\nid: 41\nevent: quote\ndata: {"symbol":"ENGRO",…}\n\n: heartbeat\n\nid: 42\nevent: quote\ndata: {"symbol":"HBL","price":305.49,…}\n\n',
     errors: {
@@ -209,14 +125,6 @@ const LIVE_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
     params: {},
     request: '/market/breadth',
     client: "await api.GET('/market/breadth')",
-    data: {
-      advances: 24,
-      declines: 37,
-      unchanged: 3,
-      total: 64,
-      total_volume: 83267806,
-      total_value: 15771817735,
-    },
   },
 };
 
@@ -230,7 +138,6 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
     params: { ready: '1' },
     request: '/health',
     client: "await api.GET('/health')",
-    data: { status: 'ok' },
     // Readiness never asks the exchange: its 503 is the service's own state.
     errors: {
       503: [SHUTTING_DOWN, { code: 'not_ready', message: 'not ready: the local store is unusable' }],
@@ -239,8 +146,8 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
   '/stocks': {
     params: { index: 'KSE30', q: 'habib' },
     request: '/stocks?index=KSE30',
+    rows: 6,
     client: "await api.GET('/stocks', { params: { query: { index: 'KSE30' } } })",
-    data: ['AIRLINK', 'BAFL', 'BAHL', 'DGKC', 'EFERT', 'ENGRO'],
     errors: {
       404: [{ code: 'not_found', message: 'index NOSUCH not found' }],
       400: [
@@ -258,8 +165,8 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
   '/stocks/{symbol}/quote': {
     params: { symbol: 'ENGRO' },
     request: '/stocks/ENGRO/quote',
+    warm: ['/stocks/ENGRO/profile'],
     client: "await api.GET('/stocks/{symbol}/quote', { params: { path: { symbol: 'ENGRO' } } })",
-    data: ENGRO_QUOTE,
     errors: { 404: SYMBOL_404, 422: SYMBOL_422 },
   },
   '/stocks/{symbol}/historical': {
@@ -273,90 +180,14 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
       dividends: false,
     },
     request: '/stocks/ENGRO/historical?start=2025-06-12&end=2025-06-16',
+    // The third row is a 25 % bonus issue's ex-date: its unadjusted close falls far beyond the day's
+    // circuit breaker, and the adjusted form divides the rows before it by 1.25.
+    rows: 3,
     client:
       "await api.GET('/stocks/{symbol}/historical', {\n  params: { path: { symbol: 'ENGRO' }, query: { start: '2025-06-12', end: '2025-06-16' } },\n})",
-    data: [
-      {
-        date: '2025-06-12',
-        open: 639.92,
-        high: 643.42,
-        low: 615.15,
-        close: 616.03,
-        volume: 30869,
-        is_anomaly: false,
-        anomaly_reasons: [],
-      },
-      {
-        date: '2025-06-13',
-        open: 620.25,
-        high: 635.38,
-        low: 618.81,
-        close: 619.69,
-        volume: 105259,
-        is_anomaly: false,
-        anomaly_reasons: [],
-      },
-      // A bonus issue's ex-date: the unadjusted close falls far beyond the day's circuit breaker.
-      {
-        date: '2025-06-16',
-        open: 487.77,
-        high: 515.17,
-        low: 479.37,
-        close: 512.83,
-        volume: 63210,
-        is_anomaly: true,
-        anomaly_reasons: ['beyond_price_limit'],
-      },
-    ],
     alternatives: {
       adjusted: {
         request: '/stocks/ENGRO/historical?start=2025-06-12&end=2025-06-16&adjusted=true',
-        data: [
-          {
-            date: '2025-06-12',
-            open: 511.936,
-            high: 514.736,
-            low: 492.12,
-            close: 492.824,
-            volume: 38586,
-            is_anomaly: false,
-            anomaly_reasons: [],
-            adjustment_factor: 0.8,
-          },
-          {
-            date: '2025-06-13',
-            open: 496.2,
-            high: 508.304,
-            low: 495.048,
-            close: 495.752,
-            volume: 131574,
-            is_anomaly: false,
-            anomaly_reasons: [],
-            adjustment_factor: 0.8,
-          },
-          // The 25 % bonus's ex-date: the gap is the action, and the rows before it are ÷ 1.25.
-          {
-            date: '2025-06-16',
-            open: 487.77,
-            high: 515.17,
-            low: 479.37,
-            close: 512.83,
-            volume: 63210,
-            is_anomaly: true,
-            anomaly_reasons: ['beyond_price_limit', 'corporate_action'],
-            adjustment_factor: 1,
-          },
-        ],
-        meta: {
-          adjustment: {
-            status: 'full',
-            series_start: '2022-02-07',
-            partial_before: null,
-            dividends: false,
-            dividends_from: null,
-            reason: null,
-          },
-        },
       },
     },
     errors: {
@@ -392,93 +223,24 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
     params: { symbol: 'ENGRO' },
     request: '/stocks/ENGRO/corporate-actions',
     client: "await api.GET('/stocks/{symbol}/corporate-actions', { params: { path: { symbol: 'ENGRO' } } })",
-    data: [
-      {
-        ex_date: '2025-06-16',
-        kind: 'capital_change',
-        ratio: 1.25,
-        amount: null,
-        evidence: ['adjusted_series_step', 'raw_gap', 'beyond_price_limit', 'payouts'],
-        applied: true,
-        note: 'bonus 25 % on the payouts page',
-      },
-    ],
-    meta: { coverage: { capital_changes_from: '2022-02-07', dividends_from: '2025-05-29', face_value: 10 } },
     errors: { 404: SYMBOL_404, 422: SYMBOL_422 },
   },
   '/stocks/{symbol}/fundamentals': {
     params: { symbol: 'ENGRO' },
     request: '/stocks/ENGRO/fundamentals',
     client: "await api.GET('/stocks/{symbol}/fundamentals', { params: { path: { symbol: 'ENGRO' } } })",
-    data: [
-      {
-        symbol: 'ENGRO',
-        year: '2026',
-        type: 'Quarterly',
-        period_ended: '2026-09-30',
-        posting_date: '2026-10-22',
-        document: 'https://financials.psx.com.pk/lib/DownloadPDF.php?id=201000',
-      },
-      {
-        symbol: 'ENGRO',
-        year: '2025',
-        type: 'Annual',
-        period_ended: '2025',
-        posting_date: '2026-03-30',
-        document: 'https://financials.psx.com.pk/lib/DownloadPDF.php?id=201003',
-      },
-    ],
     errors: { 404: SYMBOL_404, 422: SYMBOL_422 },
   },
   '/indices': {
     params: {},
     request: '/indices',
+    rows: 3,
     client: "await api.GET('/indices')",
-    data: [
-      {
-        index: 'KSE100',
-        current: 167978.58,
-        high: 169187.4,
-        low: 167492.2,
-        change: -971.84,
-        change_pct: -0.5752,
-      },
-      { index: 'BKTI', current: 47019.25, high: 47122.73, low: 46790.48, change: 117.07, change_pct: 0.2496 },
-      { index: 'HBLTTI', current: 19097.05, high: null, low: null, change: 3.87, change_pct: 0.0203 },
-    ],
   },
   '/indices/{name}': {
     params: { name: 'KSE100' },
     request: '/indices/KSE100',
     client: "await api.GET('/indices/{name}', { params: { path: { name: 'KSE100' } } })",
-    data: [
-      {
-        symbol: 'ABL',
-        name: 'Allied Bank Limited',
-        current_index: 171.22,
-        idx_weight: 0.54,
-        idx_point: -13.9983,
-        market_cap_m: 19604.69,
-        freefloat_m: 114.5,
-        ldcp: 173.84,
-        change: -2.62,
-        change_pct: -1.507,
-        volume: 4828963,
-      },
-      {
-        symbol: 'AGP',
-        name: 'AGP Limited',
-        current_index: 152.8,
-        idx_weight: 0.36,
-        idx_point: -8.9368,
-        market_cap_m: 12835.2,
-        freefloat_m: 84,
-        ldcp: 155.08,
-        change: -2.28,
-        change_pct: -1.47,
-        volume: 451570,
-      },
-    ],
     errors: {
       404: [{ code: 'not_found', message: 'index NOSUCH not found' }],
       422: [
@@ -493,32 +255,12 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
     params: {},
     request: '/sectors',
     client: "await api.GET('/sectors')",
-    data: [
-      {
-        sector_code: '0801',
-        sector_name: 'AUTOMOBILE ASSEMBLER',
-        advance: 1,
-        decline: 5,
-        unchanged: 0,
-        turnover: 1699847,
-        market_cap_b: 600,
-      },
-      {
-        sector_code: '0804',
-        sector_name: 'CEMENT',
-        advance: 2,
-        decline: 6,
-        unchanged: 0,
-        turnover: 14624855,
-        market_cap_b: 844.4,
-      },
-    ],
   },
   '/sectors/{name}/stocks': {
     params: { name: 'cement' },
     request: '/sectors/cement/stocks',
+    rows: 8,
     client: "await api.GET('/sectors/{name}/stocks', { params: { path: { name: 'cement' } } })",
-    data: ['CHCC', 'DGKC', 'FCCL', 'KOHC', 'LUCK', 'MLCF', 'PIOC', 'POWER'],
     errors: {
       404: [{ code: 'not_found', message: 'sector nosuch not found' }],
       422: [
@@ -533,32 +275,6 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
     params: {},
     request: '/screener',
     client: "await api.GET('/screener')",
-    data: [
-      {
-        symbol: 'ABL',
-        sector: 807,
-        listed_in: 'ALLSHR,BKTI,JSGBKTI,KSE100,KSE100PR,PSXDIV20',
-        market_cap: 196046900000,
-        price: 171.22,
-        pe_ratio: 19.7486,
-        dividend_yield: 0,
-        free_float: 114500000,
-        volume_avg_30d: 2040695.35,
-        change_1y_pct: 90.8807,
-      },
-      {
-        symbol: '786R',
-        sector: 813,
-        listed_in: null,
-        market_cap: 12325300,
-        price: 2.47,
-        pe_ratio: 0,
-        dividend_yield: 0,
-        free_float: 4990000,
-        volume_avg_30d: 583401.3,
-        change_1y_pct: 0,
-      },
-    ],
     errors: {
       400: [{ code: 'bad_request', message: 'proxy passthrough is disabled on this server' }],
       502: [
@@ -574,13 +290,6 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
     params: {},
     request: '/market/summary',
     client: "await api.GET('/market/summary')",
-    data: {
-      kse100: 167978.58,
-      kse30: 49896.57,
-      kmiallshare: 65827.98,
-      allshare: 101771.11,
-      kmi30: 239177.06,
-    },
   },
   ...COMPANY_OPERATION_EXAMPLES,
   ...FEED_OPERATION_EXAMPLES,
@@ -594,14 +303,6 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
     client: "await api.GET('/market/status')",
     // From the clock alone: the only 503 is the service shutting down.
     errors: { 503: [SHUTTING_DOWN] },
-    data: {
-      state: 'closed',
-      now: '2026-11-20T16:35:00+05:00',
-      next_open: '2026-11-23T09:30:00+05:00',
-      next_close: '2026-11-23T15:30:00+05:00',
-      session: null,
-      clock_followed: true,
-    },
   },
 };
 
@@ -677,38 +378,37 @@ export function addOpenApiExamples<T extends OpenApiDoc>(doc: T): T {
       const media = response.content?.['application/json'];
       if (!media) continue;
       // A CSV form whose rows are not the data (openapi-contract.ts keeps this example).
-      if (status === '200' && ex.csvRows !== undefined && response.content) {
-        const columns = Object.keys((ex.csvRows[0] ?? {}) as object);
-        response.content['text/csv'] = { example: toCsv(ex.csvRows, columns) };
+      const generated = GENERATED_EXAMPLES[path];
+      if (status === '200' && ex.csvRows !== undefined && generated && response.content) {
+        const rows = ex.csvRows(generated.ok.data);
+        const columns = Object.keys((rows[0] ?? {}) as object);
+        response.content['text/csv'] = { example: toCsv(rows, columns) };
       }
-      media.examples =
+      const examples =
         status === '200' ? successExample(path, ex) : errorExamples(Number(status), ex, queryNames(op));
+      if (examples) media.examples = examples;
     }
   }
   return doc;
 }
 
-function successExample(path: string, ex: OperationExamples): NonNullable<OpenApiMediaType['examples']> {
-  const asOf =
-    path === '/indices' || path === '/market/summary'
-      ? PAGE_AS_OF
-      : path === '/stocks/{symbol}/fundamentals'
-        ? FETCHED_AS_OF
-        : AS_OF;
-  const metaOf = (data: unknown, extra: Record<string, unknown> = {}) =>
-    path === '/health'
-      ? { timestamp: TIMESTAMP, cached: false }
-      : Array.isArray(data)
-        ? { timestamp: TIMESTAMP, cached: false, count: data.length, as_of: asOf, ...extra }
-        : { timestamp: TIMESTAMP, cached: false, as_of: asOf, ...extra };
+/**
+ * The generated answers of `path` as examples; none before `npm run gen:examples` has seen the
+ * operation (test/contract/openapi-examples-fresh.test.ts then says to run it).
+ */
+function successExample(
+  path: string,
+  ex: OperationExamples,
+): NonNullable<OpenApiMediaType['examples']> | undefined {
+  const generated = GENERATED_EXAMPLES[path];
+  if (!generated) return undefined;
+  const value = (answer: GeneratedAnswer) => ({ data: answer.data, meta: answer.meta });
   const out: NonNullable<OpenApiMediaType['examples']> = {
-    ok: { summary: `GET ${ex.request}`, value: { data: ex.data, meta: metaOf(ex.data, ex.meta) } },
+    ok: { summary: `GET ${ex.request}`, value: value(generated.ok) },
   };
   for (const [name, alt] of Object.entries(ex.alternatives ?? {})) {
-    out[name] = {
-      summary: `GET ${alt.request}`,
-      value: { data: alt.data, meta: metaOf(alt.data, alt.meta) },
-    };
+    const answer = 'derive' in alt ? alt.derive(generated.ok) : generated.alternatives?.[name];
+    if (answer) out[name] = { summary: `GET ${alt.request}`, value: value(answer) };
   }
   return out;
 }

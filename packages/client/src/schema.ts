@@ -2660,8 +2660,8 @@ export interface operations {
             };
           };
           /**
-           * @example symbol,name,sector_code,listed_in,price,market_cap,pe_ratio,dividend_yield,free_float,volume_avg_30d,change_1y_pct,ldcp,open,high,low,volume,change,change_pct,as_of,circuit_breaker_low,circuit_breaker_high,day_range_low,day_range_high,week52_low,week52_high,bid_price,bid_volume,ask_price,ask_volume,var,haircut,ytd_change_pct,extras_as_of
-           *     ENGRO,Engro Corporation Limited,0809,"ALLSHR,KMI30,KMIALLSHR,KSE100,KSE100PR,KSE30",412.35,221267010000,10.0745,0,268300000,46457.07,107.995,426.83,426.13,436.43,409.02,22155,-14.48,-3.392,2026-11-20T16:30:00+05:00,384.15,469.51,409.02,436.43,329.16,515.14,412.3,2400,412.4,700,11,15,-7.08,2026-11-20T16:35:00+05:00
+           * @example symbol,name,sector_code,listed_in,price,market_cap,pe_ratio,dividend_yield,free_float,volume_avg_30d,change_1y_pct,ldcp,open,high,low,volume,change,change_pct,circuit_breaker_low,circuit_breaker_high,day_range_low,day_range_high,week52_low,week52_high,bid_price,bid_volume,ask_price,ask_volume,var,haircut,ytd_change_pct,extras_as_of,as_of
+           *     ENGRO,Engro Corporation Limited,0809,"ALLSHR,KMI30,KMIALLSHR,KSE100,KSE100PR,KSE30,MII30,MZNPI,NBPPGI,NITPGI,PSXDIV20,UPP9",412.35,221267010000,10.0745174688,0,268300000,61754.23,3.17261740936,426.83,426.13,436.43,409.02,22155,-14.48,-3.392,384.15,469.51,409.02,436.43,329.16,515.14,412.3,2400,412.4,700,11,15,-7.08,2026-11-20T16:35:00+05:00,2026-11-20T16:30:00+05:00
            */
           'text/csv': string;
         };
@@ -3056,7 +3056,7 @@ export interface operations {
           /**
            * @example symbol,year,type,period_ended,posting_date,document
            *     ENGRO,2026,Quarterly,2026-09-30,2026-10-22,https://financials.psx.com.pk/lib/DownloadPDF.php?id=201000
-           *     ENGRO,2025,Annual,2025,2026-03-30,https://financials.psx.com.pk/lib/DownloadPDF.php?id=201003
+           *     ENGRO,2026,Half Yearly,2026-06-30,2026-08-14,https://financials.psx.com.pk/lib/DownloadPDF.php?id=201001
            */
           'text/csv': string;
         };
@@ -3224,7 +3224,7 @@ export interface operations {
           };
           /**
            * @example symbol,name,sector,description,key_people,address,website,registrar,auditor,fiscal_year_end,shares_outstanding,free_float_shares,free_float_pct,market_cap
-           *     ENGRO,Engro Corporation Limited,FERTILIZER,Engro Corporation Limited is incorporated in Pakistan and is listed on the Pakistan Stock Exchange. Its principal activity is in the fertilizer sector.,"{""name"":""Tariq Hussain"",""role"":""CEO""};{""name"":""Farah Sheikh"",""role"":""Chairperson""};{""name"":""Farah Butt"",""role"":""Company Secretary""}","4th Floor, Engro Corporation Limited House, Rawalpindi",http://www.engro.com.pk,"THK Associates (Pvt.) Limited Plot No. 32-C, Jami Commercial Street 2, D.H.A., Phase VII, Karachi",A.F. Ferguson & Co. Chartered Accountants,December,536600000,268300000,50,221267010000
+           *     ENGRO,Engro Corporation Limited,FERTILIZER,Engro Corporation Limited is incorporated in Pakistan and is listed on the Pakistan Stock Exchange. Its principal activity is in the fertilizer sector.,"{""name"":""Tariq Hussain"",""role"":""CEO""};{""name"":""Farah Sheikh"",""role"":""Chairperson""}","4th Floor, Engro Corporation Limited House, Rawalpindi",http://www.engro.com.pk,"THK Associates (Pvt.) Limited Plot No. 32-C, Jami Commercial Street 2, D.H.A., Phase VII, Karachi",A.F. Ferguson & Co. Chartered Accountants,December,536600000,268300000,50,221267010000
            */
           'text/csv': string;
         };
@@ -3400,7 +3400,7 @@ export interface operations {
           /**
            * @example period,sales,total_income,profit_after_taxation,eps,net_profit_margin_pct,eps_growth_pct,peg
            *     2025,267896996000,114743199000,21963038000,40.93,8.2,-2.01,-5.01
-           *     2022,204780539000,126880622000,29346654000,54.69,14.33,,
+           *     2024,513698574000,213262415000,22413782000,41.77,4.36,-10.52,-0.94
            */
           'text/csv': string;
         };
@@ -3762,7 +3762,7 @@ export interface operations {
           };
           /**
            * @example ex_date,kind,ratio,amount,evidence,applied,note
-           *     2025-06-16,capital_change,1.25,,adjusted_series_step;raw_gap;beyond_price_limit;payouts,true,bonus 25 % on the payouts page
+           *     2025-06-16,capital_change,1.25,,adjusted_series_step;raw_gap,true,bonus 25 % on the payouts page
            */
           'text/csv': string;
         };
@@ -4121,6 +4121,7 @@ export interface operations {
           /**
            * @example time,open,high,low,close,volume,trades
            *     2026-11-20T09:00:00+05:00,168950.42,168965.5185,168747.6491,168748.393,17919912,180
+           *     2026-11-20T10:00:00+05:00,168745.5415,169187.4,168585.2985,168593.1524,24835670,240
            */
           'text/csv': string;
         };
@@ -4478,8 +4479,8 @@ export interface operations {
             };
           };
           /**
-           * @example symbol,name,sector_code,listed_in,price,market_cap,pe_ratio,dividend_yield,free_float,volume_avg_30d,change_1y_pct,ldcp,open,high,low,volume,change,change_pct,as_of,circuit_breaker_low,circuit_breaker_high,day_range_low,day_range_high,week52_low,week52_high,bid_price,bid_volume,ask_price,ask_volume,var,haircut,ytd_change_pct,extras_as_of
-           *     ENGRO,Engro Corporation Limited,0809,"ALLSHR,KMI30,KMIALLSHR,KSE100,KSE100PR,KSE30",412.35,221267010000,10.0745,0,268300000,46457.07,107.995,426.83,426.13,436.43,409.02,22155,-14.48,-3.392,2026-11-20T16:30:00+05:00,384.15,469.51,409.02,436.43,329.16,515.14,412.3,2400,412.4,700,11,15,-7.08,2026-11-20T16:35:00+05:00
+           * @example symbol,name,sector_code,listed_in,price,market_cap,pe_ratio,dividend_yield,free_float,volume_avg_30d,change_1y_pct,ldcp,open,high,low,volume,change,change_pct,circuit_breaker_low,circuit_breaker_high,day_range_low,day_range_high,week52_low,week52_high,bid_price,bid_volume,ask_price,ask_volume,var,haircut,ytd_change_pct,extras_as_of,as_of
+           *     ENGRO,Engro Corporation Limited,0809,"ALLSHR,KMI30,KMIALLSHR,KSE100,KSE100PR,KSE30,MII30,MZNPI,NBPPGI,NITPGI,PSXDIV20,UPP9",412.35,221267010000,10.0745174688,0,268300000,61754.23,3.17261740936,426.83,426.13,436.43,409.02,22155,-14.48,-3.392,384.15,469.51,409.02,436.43,329.16,515.14,412.3,2400,412.4,700,11,15,-7.08,2026-11-20T16:35:00+05:00,2026-11-20T16:30:00+05:00
            */
           'text/csv': string;
         };
@@ -5168,9 +5169,9 @@ export interface operations {
           };
           /**
            * @example index,current,high,low,change,change_pct
-           *     KSE100,167978.58,169187.4,167492.2,-971.84,-0.5752
-           *     BKTI,47019.25,47122.73,46790.48,117.07,0.2496
-           *     HBLTTI,19097.05,,,3.87,0.0203
+           *     KSE100,167978.58,169187.4,167492.2,-971.84,-0.575222008918
+           *     KSE100PR,50694.02,51018.38,50521.14,-293.29,-0.575221560031
+           *     ALLSHR,101771.11,102562.48,101759.2,-540.56,-0.528346375345
            */
           'text/csv': string;
         };
@@ -5325,9 +5326,9 @@ export interface operations {
             };
           };
           /**
-           * @example symbol,name,current_index,idx_weight,idx_point,market_cap_m,freefloat_m,ldcp,change,change_pct,volume
-           *     ABL,Allied Bank Limited,171.22,0.54,-13.9983,19604.69,114.5,173.84,-2.62,-1.507,4828963
-           *     AGP,AGP Limited,152.8,0.36,-8.9368,12835.2,84,155.08,-2.28,-1.47,451570
+           * @example symbol,name,current_index,idx_weight,idx_point,market_cap_m,ldcp,change,change_pct,volume,freefloat_m
+           *     ABL,Allied Bank Limited,171.22,0.54,-13.9983,19604.69,173.84,-2.62,-1.507,4828963,114.5
+           *     ABOT,Abbott Laboratories (Pakistan) Limited,915.16,0.55,4.2512,19710.71608,910.93,4.23,0.464,560121,21.538
            */
           'text/csv': string;
         };
@@ -5825,8 +5826,8 @@ export interface operations {
           };
           /**
            * @example symbol,sector,listed_in,market_cap,price,pe_ratio,dividend_yield,free_float,volume_avg_30d,change_1y_pct
-           *     ABL,807,"ALLSHR,BKTI,JSGBKTI,KSE100,KSE100PR,PSXDIV20",196046900000,171.22,19.7486,0,114500000,2040695.35,90.8807
-           *     786R,813,,12325300,2.47,0,0,4990000,583401.3,0
+           *     786,813,ALLSHR,892012400,44.69,10.6658711217,3.04318639517,5189600,325261.57,25.4632229085
+           *     786R,813,,12325300,2.47,,0,4990000,594550.83,
            */
           'text/csv': string;
         };
@@ -5976,8 +5977,8 @@ export interface operations {
             };
           };
           /**
-           * @example kse100,kse30,kmiallshare,allshare,kmi30
-           *     167978.58,49896.57,65827.98,101771.11,239177.06
+           * @example kse100,kse100pr,allshare,kse30,kmi30,bkti,ogti,kmiallshare,psxdiv20,upp9,nitpgi,nbppgi,mznpi,jsmfi,aci,jsgbkti,hbltti,mii30
+           *     167978.58,50694.02,101771.11,49896.57,239177.06,47019.25,34132.46,65827.98,60783.67,28134.76,34875.74,33754.75,24450.13,18420.24,27881.68,71291.74,19097.05,21708.08
            */
           'text/csv': string;
         };
@@ -6685,6 +6686,7 @@ export interface operations {
           };
           /**
            * @example code,name,table,group,face_value,listing_date,issue_date,issue_size,maturity_date,coupon_rate,previous_coupon_date,next_coupon_date,outstanding_days,remaining_years
+           *     P01GIS080227,1 Year GIS Discounted Mat - 08-Feb-27,1,,5000,2026-02-11,2026-02-09,53710000000,2027-02-08,0,,,80,0.22
            *     P05GIS150530,5 Year GIS Fixed Rental Mat - 15-May-30,1,,5000,2025-05-19,2025-05-15,1000000000000,2030-05-15,11.44,2026-05-15,2026-11-15,1272,3.48
            */
           'text/csv': string;
@@ -7013,7 +7015,7 @@ export interface operations {
           /**
            * @example symbol,name,eligible,on_board,bid_volume,bid_price,offer_volume,offer_price,ldcp,change,volume,last_price
            *     ENGRO-DEC,Engro Corporation Limited,true,true,5500,416.42,7500,416.52,431.1,-14.63,185500,
-           *     MCB-DEC,MCB Bank Limited,true,false,,,,,,,,
+           *     HBL-DEC,Habib Bank Limited,true,true,1500,309.11,5000,309.21,314.59,-5.43,89500,
            */
           'text/csv': string;
         };
@@ -7202,7 +7204,7 @@ export interface operations {
           };
           /**
            * @example symbol,adjusted,dividends,benchmark,last_date,last_close,returns,volatility_1y,max_drawdown_1y,max_drawdown_all,beta_1y,range_52w
-           *     ENGRO,true,false,KSE100,2026-11-20,412.35,"{""period"":""1D"",""start_date"":""2026-11-19"",""start_close"":426.83,""end_date"":""2026-11-20"",""end_close"":412.35,""return_pct"":-3.39245132723,""benchmark_start_date"":""2026-11-19"",""benchmark_end_date"":""2026-11-20"",""benchmark_return_pct"":-0.575222008918,""excess_return_pct"":-2.81722931831,""reason"":null};{""period"":""1W"",""start_date"":""2026-11-13"",""start_close"":405.22,""end_date"":""2026-11-20"",""end_close"":412.35,""return_pct"":1.75953802873,""benchmark_start_date"":""2026-11-13"",""benchmark_end_date"":""2026-11-20"",""benchmark_return_pct"":1.03447564777,""excess_return_pct"":0.72506238096,""reason"":null};{""period"":""1M"",""start_date"":""2026-10-20"",""start_close"":435.08,""end_date"":""2026-11-20"",""end_close"":412.35,""return_pct"":-5.22432656063,""benchmark_start_date"":""2026-10-20"",""benchmark_end_date"":""2026-11-20"",""benchmark_return_pct"":-1.55920490874,""excess_return_pct"":-3.66512165189,""reason"":null};{""period"":""3M"",""start_date"":""2026-08-20"",""start_close"":476.7,""end_date"":""2026-11-20"",""end_close"":412.35,""return_pct"":-13.4990560101,""benchmark_start_date"":""2026-08-20"",""benchmark_end_date"":""2026-11-20"",""benchmark_return_pct"":5.47871494033,""excess_return_pct"":-18.9777709504,""reason"":null};{""period"":""6M"",""start_date"":""2026-05-20"",""start_close"":427.92,""end_date"":""2026-11-20"",""end_close"":412.35,""return_pct"":-3.63853056646,""benchmark_start_date"":""2026-05-20"",""benchmark_end_date"":""2026-11-20"",""benchmark_return_pct"":0.608544833807,""excess_return_pct"":-4.24707540027,""reason"":null};{""period"":""YTD"",""start_date"":""2025-12-31"",""start_close"":443.75,""end_date"":""2026-11-20"",""end_close"":412.35,""return_pct"":-7.07605633803,""benchmark_start_date"":""2025-12-31"",""benchmark_end_date"":""2026-11-20"",""benchmark_return_pct"":-6.35205467698,""excess_return_pct"":-0.724001661045,""reason"":null};{""period"":""1Y"",""start_date"":""2025-11-20"",""start_close"":399.67,""end_date"":""2026-11-20"",""end_close"":412.35,""return_pct"":3.17261740936,""benchmark_start_date"":""2025-11-20"",""benchmark_end_date"":""2026-11-20"",""benchmark_return_pct"":-9.80128680705,""excess_return_pct"":12.9739042164,""reason"":null};{""period"":""3Y"",""start_date"":""2023-11-20"",""start_close"":278.056,""end_date"":""2026-11-20"",""end_close"":412.35,""return_pct"":48.2974652588,""benchmark_start_date"":""2023-11-20"",""benchmark_end_date"":""2026-11-20"",""benchmark_return_pct"":9.2637674667,""excess_return_pct"":39.0336977921,""reason"":null};{""period"":""5Y"",""start_date"":""2021-11-19"",""start_close"":396.928,""end_date"":""2026-11-20"",""end_close"":412.35,""return_pct"":3.88533940664,""benchmark_start_date"":null,""benchmark_end_date"":null,""benchmark_return_pct"":null,""excess_return_pct"":null,""reason"":""KSE100 has no level on or before 2021-11-19""};{""period"":""ALL"",""start_date"":""2018-08-09"",""start_close"":346.52,""end_date"":""2026-11-20"",""end_close"":412.35,""return_pct"":18.997460464,""benchmark_start_date"":null,""benchmark_end_date"":null,""benchmark_return_pct"":null,""excess_return_pct"":null,""reason"":""KSE100 has no level on or before 2018-08-09""}","{""value_pct"":39.8305995991,""daily_returns"":261,""start_date"":""2025-11-20"",""end_date"":""2026-11-20"",""reason"":null}","{""value_pct"":-30.032434624,""start_date"":""2025-11-20"",""peak_date"":""2026-02-09"",""peak_close"":493.3,""trough_date"":""2026-04-02"",""trough_close"":345.15,""recovery_date"":""2026-07-27"",""reason"":null}","{""value_pct"":-48.4985276225,""start_date"":""2018-08-09"",""peak_date"":""2021-08-13"",""peak_close"":453.688,""trough_date"":""2022-12-27"",""trough_close"":233.656,""recovery_date"":""2024-08-28"",""reason"":null}","{""beta"":-0.146109327067,""correlation"":-0.0513671672758,""daily_returns"":261,""start_date"":""2025-11-20"",""end_date"":""2026-11-20"",""reason"":null}","{""high"":515.14,""high_date"":""2026-08-27"",""low"":329.16,""low_date"":""2026-04-03"",""start_date"":""2025-11-21""}"
+           *     ENGRO,true,false,KSE100,2026-11-20,412.35,"{""period"":""1D"",""start_date"":""2026-11-19"",""start_close"":426.83,""end_date"":""2026-11-20"",""end_close"":412.35,""return_pct"":-3.39245132723,""benchmark_start_date"":""2026-11-19"",""benchmark_end_date"":""2026-11-20"",""benchmark_return_pct"":-0.575222008918,""excess_return_pct"":-2.81722931831,""reason"":null};{""period"":""1W"",""start_date"":""2026-11-13"",""start_close"":405.22,""end_date"":""2026-11-20"",""end_close"":412.35,""return_pct"":1.75953802873,""benchmark_start_date"":""2026-11-13"",""benchmark_end_date"":""2026-11-20"",""benchmark_return_pct"":1.03447564777,""excess_return_pct"":0.72506238096,""reason"":null}","{""value_pct"":39.8305995991,""daily_returns"":261,""start_date"":""2025-11-20"",""end_date"":""2026-11-20"",""reason"":null}","{""value_pct"":-30.032434624,""start_date"":""2025-11-20"",""peak_date"":""2026-02-09"",""peak_close"":493.3,""trough_date"":""2026-04-02"",""trough_close"":345.15,""recovery_date"":""2026-07-27"",""reason"":null}","{""value_pct"":-48.4985276225,""start_date"":""2018-08-09"",""peak_date"":""2021-08-13"",""peak_close"":453.688,""trough_date"":""2022-12-27"",""trough_close"":233.656,""recovery_date"":""2024-08-28"",""reason"":null}","{""beta"":-0.146109327067,""correlation"":-0.0513671672758,""daily_returns"":261,""start_date"":""2025-11-20"",""end_date"":""2026-11-20"",""reason"":null}","{""high"":515.14,""high_date"":""2026-08-27"",""low"":329.16,""low_date"":""2026-04-03"",""start_date"":""2025-11-21""}"
            */
           'text/csv': string;
         };
@@ -7575,7 +7577,7 @@ export interface operations {
           };
           /**
            * @example index,adjusted,dividends,benchmark,last_date,last_close,returns,volatility_1y,max_drawdown_1y,max_drawdown_all,range_52w
-           *     KSE100,false,false,,2026-11-20,167978.58,"{""period"":""1D"",""start_date"":""2026-11-19"",""start_close"":168950.42,""end_date"":""2026-11-20"",""end_close"":167978.58,""return_pct"":-0.575222008918,""reason"":null};{""period"":""1W"",""start_date"":""2026-11-13"",""start_close"":166258.6745,""end_date"":""2026-11-20"",""end_close"":167978.58,""return_pct"":1.03447564777,""reason"":null};{""period"":""1M"",""start_date"":""2026-10-20"",""start_close"":170639.1947,""end_date"":""2026-11-20"",""end_close"":167978.58,""return_pct"":-1.55920490874,""reason"":null};{""period"":""3M"",""start_date"":""2026-08-20"",""start_close"":159253.5329,""end_date"":""2026-11-20"",""end_close"":167978.58,""return_pct"":5.47871494033,""reason"":null};{""period"":""6M"",""start_date"":""2026-05-20"",""start_close"":166962.5381,""end_date"":""2026-11-20"",""end_close"":167978.58,""return_pct"":0.608544833807,""reason"":null};{""period"":""YTD"",""start_date"":""2025-12-31"",""start_close"":179372.4138,""end_date"":""2026-11-20"",""end_close"":167978.58,""return_pct"":-6.35205467698,""reason"":null};{""period"":""1Y"",""start_date"":""2025-11-20"",""start_close"":186231.6812,""end_date"":""2026-11-20"",""end_close"":167978.58,""return_pct"":-9.80128680705,""reason"":null};{""period"":""3Y"",""start_date"":""2023-11-20"",""start_close"":153736.7637,""end_date"":""2026-11-20"",""end_close"":167978.58,""return_pct"":9.2637674667,""reason"":null};{""period"":""5Y"",""start_date"":null,""start_close"":null,""end_date"":""2026-11-20"",""end_close"":167978.58,""return_pct"":null,""reason"":""the history starts on 2022-02-07, after the period's start (the last trading day on or before 2021-11-20)""};{""period"":""ALL"",""start_date"":""2022-02-07"",""start_close"":145601.1865,""end_date"":""2026-11-20"",""end_close"":167978.58,""return_pct"":15.3689637,""reason"":null}","{""value_pct"":14.0347592761,""daily_returns"":261,""start_date"":""2025-11-20"",""end_date"":""2026-11-20"",""reason"":null}","{""value_pct"":-19.2517343301,""start_date"":""2025-11-20"",""peak_date"":""2025-11-25"",""peak_close"":193208.4443,""trough_date"":""2026-08-17"",""trough_close"":156012.4679,""recovery_date"":null,""reason"":null}","{""value_pct"":-21.5866885975,""start_date"":""2022-02-07"",""peak_date"":""2025-08-12"",""peak_close"":198961.7134,""trough_date"":""2026-08-17"",""trough_close"":156012.4679,""recovery_date"":null,""reason"":null}","{""high"":193208.4443,""high_date"":""2025-11-25"",""low"":156012.4679,""low_date"":""2026-08-17"",""start_date"":""2025-11-21""}"
+           *     KSE100,false,false,,2026-11-20,167978.58,"{""period"":""1D"",""start_date"":""2026-11-19"",""start_close"":168950.42,""end_date"":""2026-11-20"",""end_close"":167978.58,""return_pct"":-0.575222008918,""reason"":null};{""period"":""1W"",""start_date"":""2026-11-13"",""start_close"":166258.6745,""end_date"":""2026-11-20"",""end_close"":167978.58,""return_pct"":1.03447564777,""reason"":null}","{""value_pct"":14.0347592761,""daily_returns"":261,""start_date"":""2025-11-20"",""end_date"":""2026-11-20"",""reason"":null}","{""value_pct"":-19.2517343301,""start_date"":""2025-11-20"",""peak_date"":""2025-11-25"",""peak_close"":193208.4443,""trough_date"":""2026-08-17"",""trough_close"":156012.4679,""recovery_date"":null,""reason"":null}","{""value_pct"":-21.5866885975,""start_date"":""2022-02-07"",""peak_date"":""2025-08-12"",""peak_close"":198961.7134,""trough_date"":""2026-08-17"",""trough_close"":156012.4679,""recovery_date"":null,""reason"":null}","{""high"":193208.4443,""high_date"":""2025-11-25"",""low"":156012.4679,""low_date"":""2026-08-17"",""start_date"":""2025-11-21""}"
            */
           'text/csv': string;
         };
@@ -7777,8 +7779,6 @@ export interface operations {
            * @example rank,symbol,return_pct,start_date,start_close,end_date,end_close,volume,reason
            *     1,EFERT,2.33472029589,2026-10-20,216.3,2026-11-20,221.35,2633524,
            *     2,FFC,1.72122848464,2026-10-20,444.45,2026-11-20,452.1,4646142,
-           *     3,FATIMA,1.32691646614,2026-10-20,145.45,2026-11-20,147.38,48483354,
-           *     4,ENGRO,-5.22432656063,2026-10-20,435.08,2026-11-20,412.35,1415280,
            */
           'text/csv': string;
         };
@@ -7962,7 +7962,6 @@ export interface operations {
            * @example rank,sector_code,sector_name,return_pct,members,members_counted,market_cap,reason
            *     1,0823,PHARMACEUTICALS,6.35824942581,6,6,392098644000,
            *     2,0837,EXCHANGE TRADED FUNDS,6.05234460196,3,1,778000000,
-           *     3,0824,POWER GENERATION & DISTRIBUTION,5.81587492898,4,4,408915830000,
            */
           'text/csv': string;
         };
@@ -8119,8 +8118,8 @@ export interface operations {
           };
           /**
            * @example date,open,high,low,close,volume,is_anomaly,anomaly_reasons
-           *     2026-11-19,419.22,434.34,412.08,426.83,68951,false,
-           *     2026-11-20,426.13,436.43,409.02,412.35,22155,false,
+           *     2025-11-21,384.74,406.44,379.31,401.88,38441,false,
+           *     2025-11-24,410.1,418.65,397.88,412.94,46872,false,
            */
           'text/csv': string;
         };
@@ -8294,7 +8293,6 @@ export interface operations {
            * @example index,current,high,low,change,change_pct
            *     KSE100,167978.58,169187.4,167492.2,-971.84,-0.575222008918
            *     KSE100PR,50694.02,51018.38,50521.14,-293.29,-0.575221560031
-           *     ALLSHR,101771.11,102562.48,101759.2,-540.56,-0.528346375345
            */
           'text/csv': string;
         };
@@ -8483,8 +8481,8 @@ export interface operations {
           };
           /**
            * @example symbol,date,open,high,low,close,volume,is_anomaly,anomaly_reasons
-           *     ENGRO,2026-11-19,421.5,428.9,418.2,426.83,51234,false,
-           *     HBL,2026-11-19,281.1,284,279.55,282.4,120450,false,
+           *     ENGRO,2026-11-19,419.22,434.34,412.08,426.83,68951,false,
+           *     HBL,2026-11-19,301.91,317.95,297.91,311.48,1078713,false,
            */
           'text/csv': string;
         };
@@ -8694,7 +8692,7 @@ export interface operations {
           };
           /**
            * @example date,ENGRO,HBL
-           *     2026-11-19,426.83,282.4
+           *     2026-11-19,426.83,311.48
            */
           'text/csv': string;
         };
@@ -9009,7 +9007,7 @@ export interface operations {
           };
           /**
            * @example backend,archiver,symbols_done,symbols_total,rows,days,first_date,last_date,rate_per_minute,eta_seconds,fetches_per_minute,last_recorded_day,last_error,last_error_at
-           *     sqlite,backfill,312,540,1254300,4120,2009-01-01,2026-11-20,19.8,691,20,2026-11-20,,
+           *     sqlite,idle,64,64,71967,2162,2018-08-09,2026-11-20,19.8,0,3000,,,
            */
           'text/csv': string;
         };

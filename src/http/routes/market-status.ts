@@ -3,7 +3,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { marketStatus } from '../../market/market-status.ts';
-import { envelope } from '../envelope.ts';
+import { metaTail } from '../envelope.ts';
 import { errorResponses, singleEnvelope } from '../schemas.ts';
 import type { RouteDeps } from './deps.ts';
 
@@ -31,12 +31,13 @@ export async function marketStatusRoutes(app: FastifyInstance, deps: RouteDeps):
       },
     },
     (_req, reply) => {
-      const status = marketStatus(now(), { followMarketClock: clock.followMarketClock });
+      const at = now();
+      const status = marketStatus(at, { followMarketClock: clock.followMarketClock });
       // The state changes with the clock, not with any data: never reuse an earlier answer.
       reply.header('cache-control', 'no-store');
-      return reply
-        .type('application/json; charset=utf-8')
-        .send(envelope(JSON.stringify(status), false, -1, now()));
+      // The state is the clock's at this moment, so the answer is as of its own `now`.
+      const meta = metaTail(false, -1, at, `,"as_of":${JSON.stringify(status.now)}`);
+      return reply.type('application/json; charset=utf-8').send(`{"data":${JSON.stringify(status)}${meta}`);
     },
   );
 }
