@@ -179,7 +179,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
         { name: 'service', description: 'liveness and readiness' },
       ],
     },
-    // Components keep their schema $id as name instead of def-0, def-1… (stack-notes).
+    // Components keep their schema $id as name instead of def-0, def-1…, so the document's
+    // component names are the model names a client sees.
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
   });
 

@@ -1,4 +1,4 @@
-// OpenAPI examples of the company endpoints (#17), kept apart from openapi-examples.ts so the two
+// OpenAPI examples of the company endpoints, kept apart from openapi-examples.ts so the two
 // can change independently. Values are the fake portal's (`npm run demo`).
 import type { OperationExamples } from './openapi-example-types.ts';
 

@@ -72,7 +72,7 @@ const ENGRO_QUOTE = {
   ...ENGRO_QUOTE_EXTRAS,
 };
 
-/** Issue #18: intraday series, index history, batch quotes, movers, breadth, the quote stream. */
+/** Intraday series, index history, batch quotes, movers, breadth, the quote stream. */
 const LIVE_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
   '/stocks/{symbol}/intraday': {
     params: { symbol: 'HBL', interval: '15m', date: '2026-11-19' },

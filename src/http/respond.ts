@@ -1,7 +1,7 @@
 // Success responses: headers (caching, negotiation) and the body from the view cache. A cached
 // answer's `data` is serialised once per data version and kept as bytes (plus a gzip of them,
 // made once, and the ETag); each response only appends a fresh `meta`. Serialising a large answer
-// per request is several times slower than sending cached bytes (stack-notes, bench/README.md).
+// per request is several times slower than sending cached bytes (bench/README.md).
 import type { IncomingMessage } from 'node:http';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';

@@ -330,7 +330,7 @@ export const namedSchemas = [
   MarketStatus,
 ];
 
-// ---- company data (#17): the company page's profile, financials, announcements; symbol search ----
+// ---- company data: the company page's profile, financials, announcements; symbol search ----
 
 export const KeyPerson = Type.Object({
   name: Type.String(),

@@ -1,12 +1,12 @@
 // The quote's extras (circuit breaker, day and 52-week range, bid/ask, VaR, haircut, YTD change)
 // come from the symbol's company page, a page per symbol. A quote must never wait for that page or
 // fail because of it, and a sweep of quotes must not become a sweep of company pages (the portal
-// rate-limits this server's IP as a whole, upstream.md §1). So:
+// rate-limits this server's IP as a whole). So:
 // - a fresh company page in memory → the extras, and the answer's version and freshness include it;
 // - otherwise the extras are null, one background fetch of the page is started (at most one at a
 //   time and PREFETCHES_PER_MINUTE a minute per service, on a budget identity of its own so the
 //   caller's fetch budget is untouched), and that answer stays fresh for PENDING_FRESH_MS at most,
-//   so repeats within a burst are still served from cache (src/server/hit-replay.ts) while the
+//   so repeats within a burst are still served from cache (the front door's replay, src/http/front-door.ts) while the
 //   extras appear within seconds;
 // - a caller with its own proxy (X-Exchange-Proxy) never triggers one: its fetches go its way only.
 // Where the company page and the market watch both give a value (today's low and high), the newer
@@ -24,7 +24,7 @@ import type { QuoteT } from './models.ts';
 const PREFETCHES_PER_MINUTE = 10;
 const PENDING_FRESH_MS = 2_000;
 const MINUTE = 60_000;
-/** The budget identity of background company fetches (src/exchange/budget.ts counts per client IP). */
+/** The budget identity of background company fetches (src/limits/portal-budget.ts counts per client IP). */
 const PREFETCH_CONTEXT: RequestContext = { clientIp: 'quote-extras-prefetch' };
 
 export type QuoteExtras = Pick<

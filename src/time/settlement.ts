@@ -6,7 +6,7 @@
 // PSX settled T+2 and moved ready-market trades to T+1 in February 2025 (announced by the exchange
 // and the SECP; the portal publishes no settlement data, so the date is a constant here, marked
 // [L] in docs/market-feeds.md). Trading days are weekdays: the portal publishes no holiday
-// calendar (upstream.md §4), so a public holiday inside the window moves the real dates one
+// calendar, so a public holiday inside the window moves the real dates one
 // trading day earlier than computed here.
 import { formatDay, parseIsoDay } from './karachi.ts';
 
