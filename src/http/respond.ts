@@ -30,16 +30,13 @@ export interface CsvOptions {
 export interface Responder {
   /**
    * Sends `answer` (JSON, or CSV when `csv` is given and the client asks for it), its serialised
-   * form cached under `answer.key`, aged by its version. A string in place of `csv` is an explicit
-   * view key, accepted while routes written before `Answer.key` are adapted; it wins over the
-   * answer's own key.
+   * form cached under `answer.key`, aged by its version.
    */
   send(
     req: FastifyRequest,
     reply: FastifyReply,
     answer: Answer<unknown>,
-    csv?: CsvOptions | string,
-    legacyCsv?: CsvOptions,
+    csv?: CsvOptions,
   ): FastifyReply | Promise<FastifyReply>;
   /**
    * The response a repeat of an earlier GET gets while its answer is still fresh (a cache HIT with
@@ -121,9 +118,8 @@ export function createResponder(
   }
 
   return {
-    send(req, reply, answer, csvOrKey, legacyCsv) {
-      const viewKey = typeof csvOrKey === 'string' ? csvOrKey : answer.key;
-      const csv = typeof csvOrKey === 'string' ? legacyCsv : csvOrKey;
+    send(req, reply, answer, csv) {
+      const viewKey = answer.key;
       const view = views.of(answer, viewKey);
       const asCsv = csv !== undefined && wantsCsv(req);
       const vary = csv ? 'accept, accept-encoding' : 'accept-encoding';
