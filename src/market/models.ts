@@ -196,7 +196,6 @@ export type IndexConstituentT = Static<typeof IndexConstituent>;
 export type IndexLevelT = Static<typeof IndexLevel>;
 export type SectorSummaryT = Static<typeof SectorSummary>;
 export type ScreenerRowT = Static<typeof ScreenerRow>;
-export type MarketSummaryT = Record<string, number>;
 
 export const AdjustedHistoricalRow = Type.Object(
   {

@@ -36,13 +36,6 @@ function weekday(day: number): number {
   return (((day + 4) % 7) + 7) % 7;
 }
 
-export function isTradingDay(date: string): boolean {
-  const day = parseIsoDay(date);
-  if (Number.isNaN(day)) return false;
-  const w = weekday(day);
-  return w !== 0 && w !== 6;
-}
-
 /** `n` trading days after (n > 0) or before (n < 0) `date`; `date` itself need not trade. */
 export function shiftTradingDays(date: string, n: number): string {
   let day = parseIsoDay(date);
