@@ -156,7 +156,7 @@ export class Metrics {
 }
 
 /** GET /metrics: the Prometheus exposition (the front door counts the requests). */
-export async function registerMetrics(app: FastifyInstance, metrics: Metrics): Promise<void> {
+export function registerMetrics(app: FastifyInstance, metrics: Metrics): void {
   app.get('/metrics', { schema: { hide: true } }, async (_req, reply) => {
     reply.header('cache-control', 'no-store');
     return reply.type(metrics.registry.contentType).send(await metrics.registry.metrics());

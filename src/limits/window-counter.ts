@@ -12,7 +12,7 @@ export class MemoryWindowCounter implements WindowCounter {
 
   constructor(private readonly now: () => number = Date.now) {}
 
-  async hit(key: string, windowMs: number): Promise<{ count: number; resetMs: number }> {
+  hit(key: string, windowMs: number): Promise<{ count: number; resetMs: number }> {
     const now = this.now();
     let w = this.windows.get(key);
     if (!w || w.resetAt <= now) {
@@ -21,7 +21,7 @@ export class MemoryWindowCounter implements WindowCounter {
       this.windows.set(key, w);
     }
     w.count++;
-    return { count: w.count, resetMs: w.resetAt - now };
+    return Promise.resolve({ count: w.count, resetMs: w.resetAt - now });
   }
 
   private sweep(now: number): void {

@@ -21,10 +21,7 @@ export interface Readiness {
   shuttingDown: boolean;
 }
 
-export async function healthRoutes(
-  app: FastifyInstance,
-  opts: { readiness: () => Readiness },
-): Promise<void> {
+export function healthRoutes(app: FastifyInstance, opts: { readiness: () => Readiness }): void {
   app.withTypeProvider<TypeBoxTypeProvider>().get(
     '/health',
     {
