@@ -105,7 +105,9 @@ export default tseslint.config(
   // catches loses its rejection, which Node then turns into an uncaught exception that ends the service.
   {
     files: ['src/**/*.ts'],
-    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    languageOptions: {
+      parserOptions: { project: './tsconfig.build.json', tsconfigRootDir: import.meta.dirname },
+    },
     rules: {
       '@typescript-eslint/no-floating-promises': 'error',
       'require-await': 'off',
