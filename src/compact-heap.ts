@@ -8,7 +8,7 @@
 // survive, which a request's garbage does not: at V8's default floor it stays small under load and
 // every answer pays for many more scavenges. So `npm start` and the image set the floor
 // (`--min-semi-space-size=16`): the idle pages are still given back here, and the first busy second
-// takes the young generation back to its full size (bench/README.md, "Session 8").
+// takes the young generation back to its full size (bench/README.md, "the young generation's floor").
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 

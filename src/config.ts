@@ -23,7 +23,7 @@ export interface Config {
     retryBaseMs: number;
     /** Proactive token refresh age; the portal rotates its token about every 5 minutes. */
     tokenMaxAgeMs: number;
-    /** After a portal 429, no fetch for this long (upstream.md §1). */
+    /** After a portal 429, no fetch for this long. */
     cooldownAfter429Ms: number;
   };
   cache: {

@@ -36,7 +36,7 @@ export function nextWorkingDay(ms: number): number {
   return wd === 6 ? ms + 2 * DAY_MS : wd === 0 ? ms + DAY_MS : ms;
 }
 
-/** The circuit-breaker fraction for a date (upstream.md §4), taking the lower bound while it stepped up. */
+/** The circuit-breaker fraction for a date, taking the lower bound while it stepped up. */
 export function priceLimitFraction(date: string): number {
   if (date < '2020-03-20') return 0.05;
   if (date < '2024-05-27') return 0.075;

@@ -1,11 +1,10 @@
-// `GET /company/{SYM}`: the company page in the recorded structure (upstream.md §3 and §5,
-// dps-recorded/2026-09/company-hbl.html): quote header, stats tabs (REG, DFC, CSF, ODL), profile,
+// `GET /company/{SYM}`: the company page in the recorded structure: quote header, stats tabs (REG, DFC, CSF, ODL), profile,
 // equity, announcements in three tabs, annual and quarterly financials (the annual table's
 // `<tbody>` sits inside its `<thead>`, as recorded), ratios, and the empty PAYOUTS and REPORTS
 // shells. Every number agrees with the rest of the fake market: the quote and REG panel are the
 // market watch's day, market cap is shares × close (printed in thousands), free float and shares
 // are the instrument's, the 52-week range is the history's, the circuit breaker is the price
-// limit around LDCP (upstream.md §4), and the latest annual EPS is the screener's close / P/E.
+// limit around LDCP, and the latest annual EPS is the screener's close / P/E.
 //
 // On purpose: COMMERCIAL BANKS report `Mark-up Earned`, others `Sales`; HASCOL and PIAHCLA are
 // loss-makers (parenthesised negatives); ETFs, rights and WTL have no financials (the tables have

@@ -1,6 +1,6 @@
 // The fake portal's corporate actions: capital changes, cash dividends and two misleading cases,
 // planted in the raw histories (`POST /historical`) and told consistently by the adjusted series
-// (`GET /timeseries/eod/{SYM}`) and the payouts page (`POST /company/payouts`), upstream.md §5.
+// (`GET /timeseries/eod/{SYM}`) and the payouts page (`POST /company/payouts`).
 // Every planted date lies before the last 260 trading days, so the recent year that the boards
 // and the quote derive from is the same as without them.
 import type { HistoryRow } from '../../src/exchange/types.ts';

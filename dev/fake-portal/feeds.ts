@@ -1,4 +1,4 @@
-// The market-wide pages of the fake portal (upstream.md §5, §6), generated deterministically from
+// The market-wide pages of the fake portal, generated deterministically from
 // the fake dataset: `POST /payouts`, `POST /calendar`, `POST /announcements`, `GET /debt-market`,
 // `GET /trading-board/{MARKET}/{board}` for the bills-and-bonds and the other boards, and
 // `GET /eligible-scrips`. Each in the recorded structure, with the odd shapes seen in the wild
@@ -84,7 +84,7 @@ export interface FakeMarketPayout {
   bookClosure: [string, string] | null;
 }
 
-/** The shapes upstream.md §5 lists, each on a fixed symbol, book closures around the data's week. */
+/** The payouts cell's known shapes, each on a fixed symbol, book closures around the data's week. */
 // prettier-ignore
 export const PLANTED_PAYOUTS: readonly { symbol: string; details: string; closureFrom: string | null }[] = [
   { symbol: 'ENGRO', details: 'DIVIDEND =350% (F)', closureFrom: '2026-11-24' },

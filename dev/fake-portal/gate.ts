@@ -1,4 +1,4 @@
-// The portal's gate (upstream.md §1): a browser User-Agent, the portal's own Origin if any, the
+// The portal's gate: a browser User-Agent, the portal's own Origin if any, the
 // XMLHttpRequest header and the current session token on every data request; tokens come from a
 // seeded sequence so two portals with the same seed issue the same ones.
 import { createHash } from 'node:crypto';

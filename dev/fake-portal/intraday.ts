@@ -1,4 +1,4 @@
-// The fake portal's moving market and its time series (upstream.md §5): `/timeseries/int/{SYM}`
+// The fake portal's moving market and its time series: `/timeseries/int/{SYM}`
 // and `/timeseries/int/{INDEX}` (today's prints, newest first), `/timeseries/eod/{INDEX}` (daily
 // index levels). The dataset is frozen (and shared between portals), so the motion is a layer on
 // top: each step moves some market-watch rows by a few ticks and appends one print per moved

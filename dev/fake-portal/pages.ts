@@ -1,5 +1,5 @@
-// Renderers: one function per portal page, producing markup in the recorded structure
-// (upstream.md §3). Full pages carry the request token; the XHR fragments (market watch, index
+// Renderers: one function per portal page, producing markup in the recorded structure.
+// Full pages carry the request token; the XHR fragments (market watch, index
 // constituents, sector summary, historical, reports) do not, as on the real portal.
 import type { Dataset, Instrument } from './dataset.ts';
 import { STALE_INDEX } from './dataset.ts';

@@ -1,5 +1,5 @@
 // The fake portal: a real HTTP server on 127.0.0.1 serving the dataset in the portal's page
-// structures, behind the same gate as the real portal (upstream.md §1), with request counting and
+// structures, behind the same gate as the real portal, with request counting and
 // failure injection for tests, demos and benchmarks. `/__fake/*` is an ungated control API for
 // tests that run the portal in another process. The pieces: which page answers (routes.ts), the
 // gate and tokens (gate.ts), failure rules (failures.ts), rendered pages and their cache

@@ -88,8 +88,6 @@ const KINDS: Record<string, Kind> = {
   },
 };
 
-export const INDICATOR_NAMES = Object.keys(KINDS);
-
 /** What `i` accepts, in words (every error message ends with it). */
 export const ACCEPTED =
   'sma:N, ema:N, rsi:N, atr:N, vwap:N (N a whole number of days 1–5000), macd:FAST:SLOW:SIGNAL (FAST < SLOW), bbands:N:K (K 0–10, may have decimals), obv; parameters may be left out for the defaults sma:20, ema:20, rsi:14, macd:12:26:9, bbands:20:2, atr:14, vwap:20';

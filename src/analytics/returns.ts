@@ -28,8 +28,6 @@ export function periodReturn(bars: readonly Bar[], dates: readonly string[], per
   };
 }
 
-export type Stat<T> = ({ value: T } & Record<string, unknown>) | { value: null; reason: string };
-
 /**
  * Annualised volatility over rows [from, to]: the sample standard deviation (n − 1) of the daily
  * log returns ln(close_t / close_t−1), t = from+1 … to, times √n, n the number of those returns:

@@ -10,12 +10,6 @@ export interface Bar {
   readonly volume: number | null;
 }
 
-/** A value that could not be computed, and why (never a substitute value). */
-export interface Missing {
-  readonly value: null;
-  readonly reason: string;
-}
-
 /** Rows with a close, in order (the series every formula reads). */
 export function withClose<R extends { close: number | null }>(rows: readonly R[]): (R & { close: number })[] {
   return rows.filter((r): r is R & { close: number } => r.close !== null && Number.isFinite(r.close));

@@ -131,7 +131,7 @@ export class SqliteArchive implements ArchiveStore {
     };
   }
 
-  async writeHistory(symbol: string, bars: readonly DailyBar[], doneAt: number): Promise<WriteResult> {
+  writeHistory(symbol: string, bars: readonly DailyBar[], doneAt: number): Promise<WriteResult> {
     return this.transaction(() => {
       const result = this.putBars(bars, this.heldBars(symbol));
       this.s.markDone!.run(symbol, doneAt, bars.length);
@@ -139,7 +139,7 @@ export class SqliteArchive implements ArchiveStore {
     });
   }
 
-  async writeDay(
+  writeDay(
     date: string,
     bars: readonly DailyBar[],
     indices: readonly IndexLevel[],
@@ -154,15 +154,15 @@ export class SqliteArchive implements ArchiveStore {
     });
   }
 
-  async writeIndexLevels(levels: readonly IndexLevel[]): Promise<WriteResult> {
+  writeIndexLevels(levels: readonly IndexLevel[]): Promise<WriteResult> {
     return this.transaction(() => this.putLevels(levels));
   }
 
-  async dailyBars(date: string): Promise<DailyBar[]> {
+  dailyBars(date: string): Promise<DailyBar[]> {
     return this.read(() => (this.s.dayBars!.all(dayNumber(date)) as unknown as BarRow[]).map(toBar));
   }
 
-  async bars(symbols: readonly string[], start?: string, end?: string): Promise<DailyBar[]> {
+  bars(symbols: readonly string[], start?: string, end?: string): Promise<DailyBar[]> {
     const [from, to] = bounds(start, end);
     return this.read(() =>
       symbols.flatMap((symbol) =>
@@ -171,7 +171,7 @@ export class SqliteArchive implements ArchiveStore {
     );
   }
 
-  async field(symbols: readonly string[], field: BarField, start?: string, end?: string) {
+  field(symbols: readonly string[], field: BarField, start?: string, end?: string) {
     const [from, to] = bounds(start, end);
     const statement = this.fieldStatements[field];
     return this.read(() =>
@@ -182,7 +182,7 @@ export class SqliteArchive implements ArchiveStore {
     );
   }
 
-  async indexLevels(indices: readonly string[], start?: string, end?: string): Promise<IndexLevel[]> {
+  indexLevels(indices: readonly string[], start?: string, end?: string): Promise<IndexLevel[]> {
     const [from, to] = bounds(start, end);
     return this.read(() =>
       indices.flatMap((code) =>
@@ -199,13 +199,13 @@ export class SqliteArchive implements ArchiveStore {
     );
   }
 
-  async tradingDays(from: string, to: string): Promise<string[]> {
+  tradingDays(from: string, to: string): Promise<string[]> {
     return this.read(() =>
       (this.s.days!.all(dayNumber(from), dayNumber(to)) as Array<{ day: number }>).map((r) => dayText(r.day)),
     );
   }
 
-  async neighbours(date: string): Promise<{ previous: string | null; next: string | null }> {
+  neighbours(date: string): Promise<{ previous: string | null; next: string | null }> {
     return this.read(() => {
       const day = dayNumber(date);
       const prev = (this.s.previous!.get(day) as { day: number | null }).day;
@@ -214,19 +214,19 @@ export class SqliteArchive implements ArchiveStore {
     });
   }
 
-  async backfilled(): Promise<Set<string>> {
+  backfilled(): Promise<Set<string>> {
     return this.read(
       () => new Set((this.s.backfilled!.all() as Array<{ symbol: string }>).map((r) => r.symbol)),
     );
   }
 
-  async recordedDays(): Promise<Set<string>> {
+  recordedDays(): Promise<Set<string>> {
     return this.read(
       () => new Set((this.s.recordedDays!.all() as Array<{ day: number }>).map((r) => dayText(r.day))),
     );
   }
 
-  async stats(): Promise<ArchiveStats> {
+  stats(): Promise<ArchiveStats> {
     return this.read(() => {
       const one = (sql: string) => Object.values(this.db.prepare(sql).get() ?? {})[0] as number | null;
       // Counting rows by the day index: the smaller of the two B-trees.
@@ -244,7 +244,7 @@ export class SqliteArchive implements ArchiveStore {
     });
   }
 
-  async writeIntraday(code: string, date: string, points: readonly IntradayPoint[]): Promise<WriteResult> {
+  writeIntraday(code: string, date: string, points: readonly IntradayPoint[]): Promise<WriteResult> {
     return this.transaction(() => {
       const day = dayNumber(date);
       const held = this.s.getIntraday!.get(code, day) as { points: string } | undefined;
@@ -264,18 +264,20 @@ export class SqliteArchive implements ArchiveStore {
     });
   }
 
-  async intraday(code: string, date: string): Promise<IntradayPoint[] | undefined> {
+  intraday(code: string, date: string): Promise<IntradayPoint[] | undefined> {
     return this.read(() => {
       const held = this.s.getIntraday!.get(code, dayNumber(date)) as { points: string } | undefined;
       return held ? (JSON.parse(held.points) as IntradayPoint[]) : undefined;
     });
   }
 
-  async writeSnapshot(date: string, at: number, rows: readonly SnapshotRow[]): Promise<void> {
-    this.transaction(() => this.s.putSnapshot!.run(dayNumber(date), at, JSON.stringify(rows)));
+  writeSnapshot(date: string, at: number, rows: readonly SnapshotRow[]): Promise<void> {
+    return this.transaction(() => {
+      this.s.putSnapshot!.run(dayNumber(date), at, JSON.stringify(rows));
+    });
   }
 
-  async snapshots(date: string): Promise<Array<{ at: number; rows: SnapshotRow[] }>> {
+  snapshots(date: string): Promise<Array<{ at: number; rows: SnapshotRow[] }>> {
     return this.read(() =>
       (this.s.snapshots!.all(dayNumber(date)) as Array<{ at: number; rows: string }>).map((r) => ({
         at: r.at,
@@ -284,7 +286,7 @@ export class SqliteArchive implements ArchiveStore {
     );
   }
 
-  async writePayouts(rows: readonly ArchivedPayout[]): Promise<number> {
+  writePayouts(rows: readonly ArchivedPayout[]): Promise<number> {
     return this.transaction(() => {
       let added = 0;
       for (const r of rows) {
@@ -295,7 +297,7 @@ export class SqliteArchive implements ArchiveStore {
     });
   }
 
-  async payouts(symbol: string): Promise<ArchivedPayout[]> {
+  payouts(symbol: string): Promise<ArchivedPayout[]> {
     return this.read(() =>
       (
         this.s.payouts!.all(symbol) as Array<{
@@ -313,14 +315,18 @@ export class SqliteArchive implements ArchiveStore {
     );
   }
 
-  async ping(): Promise<void> {
-    this.read(() => this.db.prepare('SELECT 1').get());
+  ping(): Promise<void> {
+    return this.read(() => {
+      this.db.prepare('SELECT 1').get();
+    });
   }
 
-  async close(): Promise<void> {
-    if (this.closed) return;
-    this.closed = true;
-    this.db.close();
+  close(): Promise<void> {
+    if (!this.closed) {
+      this.closed = true;
+      this.db.close();
+    }
+    return Promise.resolve();
   }
 
   private heldBars(symbol: string): Map<number, BarRow> {
@@ -376,31 +382,37 @@ export class SqliteArchive implements ArchiveStore {
     return result;
   }
 
-  private transaction<T>(work: () => T): T {
+  // SQLite answers synchronously; the archive's interface is asynchronous (PostgreSQL's is). A
+  // failure is a rejected promise, never a throw, so callers handle both archives the same way.
+  private transaction<T>(work: () => T): Promise<T> {
     try {
       this.db.exec('BEGIN IMMEDIATE');
     } catch (err) {
-      throw new ArchiveUnavailableError('the archive could not start a write', err);
+      return Promise.reject(new ArchiveUnavailableError('the archive could not start a write', err));
     }
     try {
       const out = work();
       this.db.exec('COMMIT');
-      return out;
+      return Promise.resolve(out);
     } catch (err) {
       try {
         this.db.exec('ROLLBACK');
       } catch {
         // SQLite already rolled back (a failed COMMIT or a full disk ends the transaction).
       }
-      throw new ArchiveUnavailableError(`the archive could not be written: ${(err as Error).message}`, err);
+      return Promise.reject(
+        new ArchiveUnavailableError(`the archive could not be written: ${(err as Error).message}`, err),
+      );
     }
   }
 
-  private read<T>(work: () => T): T {
+  private read<T>(work: () => T): Promise<T> {
     try {
-      return work();
+      return Promise.resolve(work());
     } catch (err) {
-      throw new ArchiveUnavailableError(`the archive could not be read: ${(err as Error).message}`, err);
+      return Promise.reject(
+        new ArchiveUnavailableError(`the archive could not be read: ${(err as Error).message}`, err),
+      );
     }
   }
 }

@@ -13,7 +13,7 @@ export interface Lease {
 
 const LEASE_KEY = `${KEY_PREFIX}archive:lease`;
 
-export const soleLease: Lease = { lead: async () => true, resign: async () => {} };
+export const soleLease: Lease = { lead: () => Promise.resolve(true), resign: () => Promise.resolve() };
 
 export class RedisLease implements Lease {
   private readonly me = randomUUID();

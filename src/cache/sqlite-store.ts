@@ -45,18 +45,21 @@ export class SqliteStore implements PersistentTier {
     return this.healthy;
   }
 
-  async read(key: string): Promise<CacheEntry<unknown> | undefined> {
+  // SQLite answers synchronously behind the tier's asynchronous interface; neither method throws.
+  read(key: string): Promise<CacheEntry<unknown> | undefined> {
     try {
-      return key.startsWith(HISTORY_PREFIX)
-        ? this.readHistory(key.slice(HISTORY_PREFIX.length))
-        : this.readDocument(key);
+      return Promise.resolve(
+        key.startsWith(HISTORY_PREFIX)
+          ? this.readHistory(key.slice(HISTORY_PREFIX.length))
+          : this.readDocument(key),
+      );
     } catch (err) {
       this.logger?.error({ err, key }, 'store read failed; treating as a miss');
-      return undefined;
+      return Promise.resolve(undefined);
     }
   }
 
-  async write(key: string, entry: CacheEntry<unknown>): Promise<void> {
+  write(key: string, entry: CacheEntry<unknown>): Promise<void> {
     try {
       if (key.startsWith(HISTORY_PREFIX)) {
         this.writeHistory(key.slice(HISTORY_PREFIX.length), entry as CacheEntry<HistorySeries>);
@@ -69,6 +72,7 @@ export class SqliteStore implements PersistentTier {
       this.healthy = false;
       this.logger?.error({ err, key }, 'store write failed; serving from memory only');
     }
+    return Promise.resolve();
   }
 
   close(): void {

@@ -1,5 +1,5 @@
-// The one way the service talks to the portal. It applies the portal's transport rules
-// (upstream.md §1): browser headers, the rotating request token, one token refresh and one retry on
+// The one way the service talks to the portal. It applies the portal's transport rules:
+// browser headers, the rotating request token, one token refresh and one retry on
 // 403, jittered retries on network errors and 5xx, and a 60 s pause after the portal says 429.
 // Every failure leaves here as a typed error from src/errors.ts.
 import { Agent, request, type Dispatcher } from 'undici';

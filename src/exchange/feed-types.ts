@@ -1,4 +1,4 @@
-// Portal-side shapes of the market-wide pages (upstream.md §5, §6): payouts, the calendar,
+// Portal-side shapes of the market-wide pages: payouts, the calendar,
 // announcements, the debt market, the trading boards and the eligible-scrips page. As in
 // types.ts: the portal's own terms, raw numbers, null for a blank cell.
 import type { PayoutEntry } from './types.ts';

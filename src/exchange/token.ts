@@ -1,4 +1,4 @@
-// The portal's request token (upstream.md §1): every HTML page carries window.__ps._k, which data
+// The portal's request token: every HTML page carries window.__ps._k, which data
 // requests must echo as X-Req-Id. It rotates about every five minutes and may be tied to the client
 // IP, so tokens are kept per route ("scope": direct, or one per caller proxy).
 import type { Dispatcher } from 'undici';

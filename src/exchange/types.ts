@@ -2,7 +2,7 @@
 // Numbers are raw (data-order where the portal provides it); a cell the portal leaves blank or
 // shows as N/A is null. Nothing here knows about the service's JSON field names.
 
-/** The portal pages the service reads (upstream.md §2). Used in logs, metrics and errors. */
+/** The portal pages the service reads. Used in logs, metrics and errors. */
 export type PageKind =
   | 'token'
   | 'symbols'
@@ -272,7 +272,7 @@ export interface CompanyPage {
   missing: { section: CompanySection; reason: string }[];
 }
 
-/** One row of `GET /timeseries/eod/{SYM}`: the portal's adjusted daily series (upstream.md §3, §5). */
+/** One row of `GET /timeseries/eod/{SYM}`: the portal's adjusted daily series. */
 export interface EodRow {
   /** Calendar date in Asia/Karachi of the row's epoch, `YYYY-MM-DD`. */
   date: string;

@@ -35,7 +35,7 @@ import { FrontDoor, answeredBy } from './front-door.ts';
 import { registerMetrics, type Metrics } from './metrics.ts';
 import { BROTLI_OPTIONS } from './respond.ts';
 import { registerDashboard } from './dashboard.ts';
-import { registerDocs } from './docs.ts';
+import { finishOpenApi, registerDocs } from './docs.ts';
 import type { RequestLimit } from '../limits/request-limit.ts';
 import { frameworkErrors, registerErrorHandling, sendError } from './error-handler.ts';
 import { BadRequestError, MethodNotAllowedError, NotFoundError, clientText } from '../errors.ts';
@@ -179,8 +179,10 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
         { name: 'service', description: 'liveness and readiness' },
       ],
     },
-    // Components keep their schema $id as name instead of def-0, def-1… (stack-notes).
+    // Components keep their schema $id as name instead of def-0, def-1…, so the document's
+    // component names are the model names a client sees.
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
+    transformObject: finishOpenApi,
   });
 
   // Preflights only: the plugin sits in a scope of its own, so its hook runs for its OPTIONS route
@@ -258,7 +260,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   if (opts.archive) await app.register(archiveRoutes, { ...opts.deps, ...opts.archive });
 
   // Every path answers only GET and HEAD; other methods get 405 with Allow (CORS owns OPTIONS).
-  await app.register(async (scope) => {
+  await app.register((scope) => {
     for (const url of getPaths) {
       scope.route({
         method: ['POST', 'PUT', 'PATCH', 'DELETE'],

@@ -1,5 +1,5 @@
 // RFC 4180 CSV for answers: a header row (also when there are no rows), CRLF line ends, fields
-// clientText only when they must be. Lists inside a cell (anomaly reasons, listed_in) are joined with
+// quoted only when they must be. Lists inside a cell (anomaly reasons, listed_in) are joined with
 // ';'; null is an empty field.
 
 /** `columns`: the header of an empty list, or of a list of strings (`['symbol']`). */

@@ -1,6 +1,7 @@
 // The interactive API reference at /docs: Swagger UI over the same document as /openapi.json, its
 // assets served from @fastify/swagger-ui's own copy in node_modules so it works offline, dressed in
 // the dashboard's name and colours rather than Swagger's, and readable on a phone.
+import type { SwaggerTransformObject } from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import { addCsvForms, completeOpenApi } from './openapi-contract.ts';
@@ -53,14 +54,19 @@ const THEME_CSS = `
 const VIEWPORT = '<meta name="viewport" content="width=device-width, initial-scale=1">';
 const BACK_LINK = '<nav class="docs-back" aria-label="Site"><a href="/">← Market dashboard</a></nav>';
 
-export async function registerDocs(app: FastifyInstance, opts: DocsOptions = {}): Promise<void> {
-  // @fastify/swagger builds the document once, on first use, and hands the same object to every
-  // caller (/openapi.json and /docs/json alike). Adding the examples to it once every route is
-  // known keeps the routes free of documentation data and both documents identical.
-  app.addHook('onReady', async () => {
-    addCsvForms(addOpenApiExamples(completeOpenApi(app.swagger() as unknown as OpenApiDoc)));
-  });
+/**
+ * @fastify/swagger's `transformObject`: the document built from the route schemas gets what the
+ * routes do not carry (the contract's shared parts, the examples, the CSV forms), so the routes
+ * stay free of documentation data. The plugin builds the document once, on first use, and hands the
+ * same object to every caller (/openapi.json and /docs/json alike).
+ */
+export const finishOpenApi: SwaggerTransformObject = (document) => {
+  if (!('openapiObject' in document)) return document.swaggerObject;
+  addCsvForms(addOpenApiExamples(completeOpenApi(document.openapiObject as unknown as OpenApiDoc)));
+  return document.openapiObject;
+};
 
+export async function registerDocs(app: FastifyInstance, opts: DocsOptions = {}): Promise<void> {
   await app.register(async (docs) => {
     docs.addHook('onSend', async (_req, reply, payload) => {
       const type = String(reply.getHeader('content-type') ?? '');

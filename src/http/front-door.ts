@@ -8,7 +8,7 @@
 //      anything else goes on to Fastify: routing, validation, the handlers and the error mapping;
 //   5. when the response is done: the access log line and the request metrics.
 // A repeat is answered before Fastify's request and reply exist because on small answers those
-// objects and their hooks were most of what a cached answer cost (bench/README.md, session 9).
+// objects and their hooks were most of what a cached answer cost (bench/README.md, "the front door").
 // Cold requests are not held here: concurrent misses share the cache's single flight.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';

@@ -49,12 +49,6 @@ function accepts(header: string, coding: string): boolean {
   return star === true;
 }
 
-export function etagMatches(header: string | undefined, etag: string): boolean {
-  if (!header) return false;
-  if (header.trim() === '*') return true;
-  return header.split(',').some((candidate) => candidate.trim().replace(/^W\//, '') === etag);
-}
-
 export type Representation = 'json' | 'csv';
 
 interface Preference {

@@ -1,7 +1,7 @@
 // Success responses: headers (caching, negotiation) and the body from the view cache. A cached
 // answer's `data` is serialised once per data version and kept as bytes (plus a gzip of them,
 // made once, and the ETag); each response only appends a fresh `meta`. Serialising a large answer
-// per request is several times slower than sending cached bytes (stack-notes, bench/README.md).
+// per request is several times slower than sending cached bytes (bench/README.md).
 import type { IncomingMessage } from 'node:http';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
@@ -30,16 +30,13 @@ export interface CsvOptions {
 export interface Responder {
   /**
    * Sends `answer` (JSON, or CSV when `csv` is given and the client asks for it), its serialised
-   * form cached under `answer.key`, aged by its version. A string in place of `csv` is an explicit
-   * view key, accepted while routes written before `Answer.key` are adapted; it wins over the
-   * answer's own key.
+   * form cached under `answer.key`, aged by its version.
    */
   send(
     req: FastifyRequest,
     reply: FastifyReply,
     answer: Answer<unknown>,
-    csv?: CsvOptions | string,
-    legacyCsv?: CsvOptions,
+    csv?: CsvOptions,
   ): FastifyReply | Promise<FastifyReply>;
   /**
    * The response a repeat of an earlier GET gets while its answer is still fresh (a cache HIT with
@@ -121,9 +118,8 @@ export function createResponder(
   }
 
   return {
-    send(req, reply, answer, csvOrKey, legacyCsv) {
-      const viewKey = typeof csvOrKey === 'string' ? csvOrKey : answer.key;
-      const csv = typeof csvOrKey === 'string' ? legacyCsv : csvOrKey;
+    send(req, reply, answer, csv) {
+      const viewKey = answer.key;
       const view = views.of(answer, viewKey);
       const asCsv = csv !== undefined && wantsCsv(req);
       const vary = csv ? 'accept, accept-encoding' : 'accept-encoding';

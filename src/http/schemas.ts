@@ -127,7 +127,7 @@ const Format = Type.Optional(
 
 /**
  * A route's query parameters. A parameter the endpoint does not take is a 400 naming it and the
- * ones it takes (src/server/validation-messages.ts), never silently ignored.
+ * ones it takes (src/http/validation-messages.ts), never silently ignored.
  */
 export function query<P extends Record<string, TSchema>>(properties: P) {
   return Type.Object({ ...properties, format: Format }, { additionalProperties: false });

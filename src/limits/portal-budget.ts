@@ -1,4 +1,4 @@
-// The portal budget: the portal rate-limits this server's IP as a whole (upstream.md §1: ~120
+// The portal budget: the portal rate-limits this server's IP as a whole (~120
 // fetches a minute got every client refused), so portal fetches are rationed per client IP and in
 // total. Only fetches count; cache hits and single-flight waiters never do.
 import { ExchangeUnavailableError, RateLimitedError } from '../errors.ts';

@@ -13,7 +13,7 @@ export class MemoryWindowCounter implements WindowCounter {
   /** @param now the service's clock (epoch ms). */
   constructor(private readonly now: () => number) {}
 
-  async hit(key: string, windowMs: number): Promise<{ count: number; resetMs: number }> {
+  hit(key: string, windowMs: number): Promise<{ count: number; resetMs: number }> {
     const now = this.now();
     let w = this.windows.get(key);
     if (!w || w.resetAt <= now) {
@@ -22,7 +22,7 @@ export class MemoryWindowCounter implements WindowCounter {
       this.windows.set(key, w);
     }
     w.count++;
-    return { count: w.count, resetMs: w.resetAt - now };
+    return Promise.resolve({ count: w.count, resetMs: w.resetAt - now });
   }
 
   private sweep(now: number): void {

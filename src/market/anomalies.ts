@@ -1,7 +1,7 @@
 // `is_anomaly` for historical rows (spec: "a data point that may be suspect because of corporate
 // actions or data-feed issues"). The portal's /historical prices are unadjusted, so bonus issues,
-// rights and splits show up as moves beyond the day's circuit breaker on the ex-date (upstream.md
-// §4); everything else flagged here is a data-feed defect. One pass, integer day numbers, no Date.
+// rights and splits show up as moves beyond the day's circuit breaker on the ex-date;
+// everything else flagged here is a data-feed defect. One pass, integer day numbers, no Date.
 import type { HistoryRow } from '../exchange/types.ts';
 import { MAX_LDCP, parseIsoDay, priceLimitBpsOnDay, priceLimitPaise } from './price-limit.ts';
 

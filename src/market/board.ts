@@ -1,4 +1,4 @@
-// The market at a glance, computed from the cached market-watch page (upstream.md §3): the
+// The market at a glance, computed from the cached market-watch page: the
 // portal's own home-page widgets give breadth only as fractions (symbol-position.json) and the
 // top-10 lists without prices, so the full board is the fresher and complete source.
 import { denoise } from '../exchange/parsers/cells.ts';

@@ -1,5 +1,5 @@
 // Corporate actions from the portal's own evidence, never from price gaps alone (a gap may be a
-// real crash). Three sources (upstream.md §3–§5):
+// real crash). Three sources:
 // - the adjusted series (`/timeseries/eod`): where its close and the raw close differ by a steady
 //   ratio that steps at a date, the portal has recorded a capital change with that ex-date;
 // - the raw history: the ex-date's prices must gap by that ratio (a close within the day's price

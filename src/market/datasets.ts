@@ -1,4 +1,4 @@
-// One accessor per portal dataset (upstream.md §2): each is a cache read whose miss fetches the
+// One accessor per portal dataset: each is a cache read whose miss fetches the
 // portal page and parses it. Market services build answers from these; nothing else touches the
 // exchange client.
 import type { Logger } from 'pino';
@@ -256,7 +256,7 @@ export class Datasets {
   }
 
   /**
-   * Today's trades of a symbol or an index code (`/timeseries/int`, upstream.md §5), oldest first.
+   * Today's trades of a symbol or an index code (`/timeseries/int`), oldest first.
    * `code` is a normalised symbol or a known index code.
    */
   intraday(code: string, ctx: RequestContext): Promise<Cached<IntradaySeries>> {

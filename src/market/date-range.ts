@@ -13,7 +13,7 @@ export interface DateRange {
 
 /**
  * The range asked for, with defaults: a missing `to` is `from` + `spanDays` or today, a missing
- * `from` is `to` − `spanDays` (`defaultStart: 'past'`) or today (`'future'`). 400 when `from` is
+ * `from` is `to` − `spanDays` (direction `'past'`) or today (`'future'`). 400 when `from` is
  * after `to` or the range is longer than a year.
  */
 export function dateRange(

@@ -1,4 +1,4 @@
-// The market-wide pages as datasets (upstream.md §5, §6): each a cache read through Datasets,
+// The market-wide pages as datasets: each a cache read through Datasets,
 // whose miss fetches the page within the caller's budget. Keys carry every form field sent.
 import type { Cached } from '../cache/types.ts';
 import type {
@@ -20,7 +20,7 @@ import {
 import type { RequestContext } from './context.ts';
 import type { Datasets } from './datasets.ts';
 
-/** Rows asked of the portal per page of its searchable lists: its cap (upstream.md §5). */
+/** Rows asked of the portal per page of its searchable lists: its cap. */
 export const PORTAL_PAGE_ROWS = 100;
 
 export interface PayoutsQuery {

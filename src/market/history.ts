@@ -1,5 +1,5 @@
 // Daily history: the portal sends a symbol's whole series newest first (its date fields are
-// ignored, upstream.md §3), so the range is cut here from the cached series.
+// ignored), so the range is cut here from the cached series.
 import { BadRequestError, NotFoundError } from '../errors.ts';
 import type { HistoryRow } from '../exchange/types.ts';
 import { flagAnomalies } from './anomalies.ts';

@@ -1,4 +1,4 @@
-// Daily index levels from the exchange's EOD series for the index code (upstream.md §5): about
+// Daily index levels from the exchange's EOD series for the index code: about
 // five years, no high or low. The range is cut here from the cached series, as for a stock.
 import { BadRequestError, NotFoundError } from '../errors.ts';
 import type { IndexSeriesRow } from '../exchange/types.ts';

@@ -6,7 +6,7 @@ import type { RequestContext } from './context.ts';
 import type { Datasets } from './datasets.ts';
 import type { IndexConstituentT, IndexLevelT } from './models.ts';
 
-/** The portal's index codes (upstream.md §3). Only these are ever requested from the portal. */
+/** The portal's index codes. Only these are ever requested from the portal. */
 export const INDEX_CODES = [
   'KSE100',
   'KSE100PR',

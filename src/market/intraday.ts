@@ -1,5 +1,5 @@
 // Today's trades as ticks or as bars on the Karachi clock, for a symbol or an index, from the
-// portal's `/timeseries/int` series (upstream.md §5).
+// portal's `/timeseries/int` series.
 import { NotFoundError } from '../errors.ts';
 import type { IntradaySeries, IntradayTick } from '../exchange/types.ts';
 import { karachiPeriodStart, karachiTime } from '../time/karachi.ts';

@@ -7,7 +7,7 @@ import type { RequestContext } from './context.ts';
 import type { FeedDatasets } from './feed-datasets.ts';
 import type { AnnouncementType, MarketAnnouncementT } from './models-feeds.ts';
 
-/** The portal's type letters (upstream.md §5). */
+/** The portal's type letters. */
 const TYPE_LETTER: Record<AnnouncementType, string> = {
   companies: 'C',
   psx: 'E',

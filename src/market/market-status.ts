@@ -1,5 +1,5 @@
 // Where the exchange's trading day stands, from the same market clock that decides cache freshness
-// (src/cache/market-clock.ts), so the dashboard's "open"/"closed" and the service's behaviour agree.
+// (src/time/market-clock.ts), so the dashboard's "open"/"closed" and the service's behaviour agree.
 import { karachiTime } from '../time/karachi.ts';
 import { isMarketOpen, nextSessionClose, nextSessionOpen, sessionsOfDay } from '../time/market-clock.ts';
 import type { MarketStatusT } from './models.ts';

@@ -1,4 +1,4 @@
-// Resources of the intraday, batch and market-at-a-glance endpoints (issue #18). Kept beside
+// Resources of the intraday, batch and market-at-a-glance endpoints. Kept beside
 // models.ts so the schemas of each feature stay together; registered with Fastify the same way.
 import { Type, type Static } from 'typebox';
 

@@ -196,7 +196,6 @@ export type IndexConstituentT = Static<typeof IndexConstituent>;
 export type IndexLevelT = Static<typeof IndexLevel>;
 export type SectorSummaryT = Static<typeof SectorSummary>;
 export type ScreenerRowT = Static<typeof ScreenerRow>;
-export type MarketSummaryT = Record<string, number>;
 
 export const AdjustedHistoricalRow = Type.Object(
   {
@@ -330,7 +329,7 @@ export const namedSchemas = [
   MarketStatus,
 ];
 
-// ---- company data (#17): the company page's profile, financials, announcements; symbol search ----
+// ---- company data: the company page's profile, financials, announcements; symbol search ----
 
 export const KeyPerson = Type.Object({
   name: Type.String(),

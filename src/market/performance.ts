@@ -3,7 +3,7 @@
 // the benchmark and writes the API's shape). Computed once per dataset version: the result is
 // memoised on the series arrays, which keep their identity until the data changes.
 import { combine, type Provenance } from '../cache/types.ts';
-import { PERIODS, type Period } from '../analytics/periods.ts';
+import { PERIODS } from '../analytics/periods.ts';
 import { annualisedVolatility, maxDrawdown, periodReturn, range52, relation } from '../analytics/returns.ts';
 import { lastOnOrBefore } from '../analytics/dates.ts';
 import { periodStart } from '../analytics/periods.ts';
@@ -271,5 +271,3 @@ export async function indexPerformance(
     data: { index: code, adjusted: false, dividends: false, benchmark: null, ...memoTable(series, null) },
   };
 }
-
-export type { Period };

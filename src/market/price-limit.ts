@@ -1,4 +1,4 @@
-// PSX circuit breakers (upstream.md §4): a day's trades must stay within the larger of p × LDCP
+// PSX circuit breakers: a day's trades must stay within the larger of p × LDCP
 // and Rs 1.00 of the last day's close, the limit rounded half-up to 2 decimals. That is why a
 // penny stock can legally move +10.03 %, and why 0.1 × 100.05 = 10.005 is a limit of 10.01.
 // Everything is computed in integer paise (Rs 0.01, the tick size) and basis points so that

@@ -1,13 +1,13 @@
 // The quote's extras (circuit breaker, day and 52-week range, bid/ask, VaR, haircut, YTD change)
 // come from the symbol's company page, a page per symbol. A quote must never wait for that page or
 // fail because of it, and a sweep of quotes must not become a sweep of company pages (the portal
-// rate-limits this server's IP as a whole, upstream.md §1). So:
+// rate-limits this server's IP as a whole). So:
 // - a fresh company page in memory → the extras, and the answer's version and freshness include it;
 // - otherwise the extras are null, one background fetch of the page is started (at most one at a
 //   time and a few a minute per service, on a budget identity of its own so the caller's fetch
 //   budget is untouched: src/market/company-prefetch.ts), and that answer stays fresh for
-//   PENDING_FRESH_MS at most, so repeats within a burst are still served from cache
-//   (src/server/hit-replay.ts) while the extras appear within seconds;
+//   PENDING_FRESH_MS at most, so repeats within a burst are still served from cache (the front
+//   door's replay, src/http/front-door.ts) while the extras appear within seconds;
 // - a caller with its own proxy (X-Exchange-Proxy) never triggers one: its fetches go its way only.
 // Where the company page and the market watch both give a value (today's low and high), the newer
 // page wins: the company page when it was fetched after the market watch, else the market watch.

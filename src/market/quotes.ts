@@ -1,5 +1,5 @@
 // A quote joins the screener row (valuation, 30-day volume, 1-year change) with the market-watch
-// row (today's LDCP, OHLC, change): upstream.md §2.
+// row (today's LDCP, OHLC, change).
 import { combine, type Cached } from '../cache/types.ts';
 import { NotFoundError } from '../errors.ts';
 import type { MarketWatchRow, ScreenerRow } from '../exchange/types.ts';
@@ -86,7 +86,7 @@ async function notQuoted(datasets: Datasets, symbol: string, ctx: RequestContext
   return new NotFoundError(`${symbol} is listed, but the exchange's boards carry no quote for it today`);
 }
 
-/** At most this many symbols in one batch (issue #18): a URL stays well under common limits. */
+/** At most this many symbols in one batch: a URL stays well under common limits. */
 export const MAX_BATCH_SYMBOLS = 100;
 
 /**

@@ -14,6 +14,7 @@ import {
   JSONRPCMessageSchema,
   SUPPORTED_PROTOCOL_VERSIONS,
   type JSONRPCMessage,
+  type MessageExtraInfo,
 } from '@modelcontextprotocol/sdk/types.js';
 
 /** A refusal of the whole body, as the SDK's transport words and codes it. */
@@ -82,11 +83,18 @@ export class JsonTransport implements Transport {
 
   async start(): Promise<void> {}
 
-  async close(): Promise<void> {
+  close(): Promise<void> {
     this.onclose?.();
+    return Promise.resolve();
   }
 
-  async send(message: JSONRPCMessage): Promise<void> {
+  send(message: JSONRPCMessage): Promise<void> {
+    this.keep(message);
+    return Promise.resolve();
+  }
+
+  /** Keeps an answer to one of the exchange's requests; anything else is not this transport's. */
+  private keep(message: JSONRPCMessage): void {
     if (!isJSONRPCResultResponse(message) && !isJSONRPCErrorResponse(message)) return;
     const id = message.id as string | number;
     if (!this.answers.has(id) || this.answers.get(id) !== undefined) return;
@@ -104,8 +112,8 @@ export class JsonTransport implements Transport {
     }
     this.left = ids.length;
     const done = new Promise<void>((resolve) => (this.finished = resolve));
-    const extra = { requestInfo: { headers } };
-    for (const m of messages) this.onmessage?.(m, extra as never);
+    const extra: MessageExtraInfo = { requestInfo: { headers } };
+    for (const m of messages) this.onmessage?.(m, extra);
     return (this.left === 0 ? Promise.resolve() : done).then(() =>
       ids.map((id) => this.answers.get(id) as JSONRPCMessage),
     );

@@ -46,7 +46,7 @@ interface RpcRequest {
   method?: unknown;
 }
 
-export async function mcpRoutes(app: FastifyInstance, opts: McpRouteOptions): Promise<void> {
+export function mcpRoutes(app: FastifyInstance, opts: McpRouteOptions): void {
   const { deps } = opts;
   const feeds = new FeedDatasets(deps.datasets);
   const memberSeries = deps.memberSeries ?? historySource(deps.datasets);
@@ -120,7 +120,7 @@ export async function mcpRoutes(app: FastifyInstance, opts: McpRouteOptions): Pr
     const ctx = deps.contextOf(req);
     const server = createMcpServer({
       version: opts.version,
-      logger: req.log as never,
+      logger: req.log,
       openapi: opts.openapi,
       refusal: (id) => refusals?.get(id),
       tool: {

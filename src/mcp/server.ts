@@ -18,6 +18,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from 'pino';
 import { Compile, type Validator } from 'typebox/compile';
+import type { Static } from 'typebox';
 import { InternalError, RateLimitedError, ServiceError, ValidationError } from '../errors.ts';
 import { argumentFailure } from './arguments.ts';
 import { RESOURCE_TEMPLATES, RESOURCES, readResource } from './resources.ts';
@@ -59,7 +60,8 @@ function validatorOf(t: Tool): Validator {
 export interface McpRequestOptions {
   version: string;
   tool: ToolContext;
-  logger: Logger;
+  /** Where an unexpected error is logged (a request's logger). */
+  logger: Pick<Logger, 'error'>;
   /** The request limit's refusal for this JSON-RPC request, if it was refused. */
   refusal: (requestId: string | number) => RateLimitedError | undefined;
   /** The OpenAPI document (a resource). */
@@ -136,14 +138,14 @@ async function callTool(
   const validator = validatorOf(t);
   if (!validator.Check(input)) return toolError(argumentFailure(t, input, [...validator.Errors(input)]));
   try {
-    const result = await t.run(input as never, opts.tool);
+    const result = await t.run(input as Static<typeof t.input>, opts.tool);
     return { content: [{ type: 'text', text: t.render(result) }], structuredContent: result };
   } catch (err) {
     return toolError(asServiceError(err, opts.logger));
   }
 }
 
-function asServiceError(err: unknown, logger: Logger): ServiceError {
+function asServiceError(err: unknown, logger: Pick<Logger, 'error'>): ServiceError {
   if (err instanceof ServiceError) return err;
   logger.error({ err }, 'unexpected error in an MCP handler');
   return new InternalError('internal server error');

@@ -564,11 +564,11 @@ export const TOOLS: readonly Tool[] = [
       "Whether the exchange is pre-open, open, in Friday's break or closed, by the service's Karachi market clock, with the next open and close.",
     input: args({}),
     output: single(MarketStatus),
-    run: async (_a, t) => {
+    run: (_a, t) => {
       const status = marketStatus(t.marketClock.now(), {
         followMarketClock: t.marketClock.followMarketClock,
       });
-      return { as_of: status.now, data: status };
+      return Promise.resolve({ as_of: status.now, data: status });
     },
     render: (r) => fields(r.data as object),
   }),

@@ -28,7 +28,7 @@ class TunnelPool extends Pool {
     if (callback === undefined) return result;
     result.then(
       (data) => callback(null, data),
-      (err: Error) => callback(err, undefined as never),
+      (err: Error) => callback(err, undefined as unknown as ConnectData),
     );
   }
 

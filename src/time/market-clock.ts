@@ -1,4 +1,4 @@
-// Cache freshness on the PSX clock (upstream.md §4): Asia/Karachi is UTC+5 all year (no DST), so
+// Cache freshness on the PSX clock: Asia/Karachi is UTC+5 all year (no DST), so
 // plain offset arithmetic is exact and no tz database is needed. Sessions: Mon–Thu 09:30–15:30,
 // Fri 09:15–12:00 and 14:30–16:30, weekends closed. No holiday calendar is published, so a
 // holiday costs a few needless refetches at the would-be open and nothing worse.

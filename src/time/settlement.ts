@@ -6,7 +6,7 @@
 // PSX settled T+2 and moved ready-market trades to T+1 in February 2025 (announced by the exchange
 // and the SECP; the portal publishes no settlement data, so the date is a constant here, marked
 // [L] in docs/market-feeds.md). Trading days are weekdays: the portal publishes no holiday
-// calendar (upstream.md §4), so a public holiday inside the window moves the real dates one
+// calendar, so a public holiday inside the window moves the real dates one
 // trading day earlier than computed here.
 import { formatDay, parseIsoDay, weekdayOf as weekday } from './karachi.ts';
 
@@ -29,13 +29,6 @@ export function settlementCycleOn(date: string): SettlementCycle {
   let cycle = SETTLEMENT_CYCLES[0] as SettlementCycle;
   for (const c of SETTLEMENT_CYCLES) if (c.since <= date) cycle = c;
   return cycle;
-}
-
-export function isTradingDay(date: string): boolean {
-  const day = parseIsoDay(date);
-  if (Number.isNaN(day)) return false;
-  const w = weekday(day);
-  return w !== 0 && w !== 6;
 }
 
 /** `n` trading days after (n > 0) or before (n < 0) `date`; `date` itself need not trade. */

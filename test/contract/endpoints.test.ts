@@ -4,7 +4,13 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startFakePortal, type FakePortal } from '../../dev/fake-portal/server.ts';
 import { http, startService, type RunningService } from '../helpers/service.ts';
-import { assertError, assertListEnvelope, assertRow, assertSingleEnvelope } from '../helpers/shape.ts';
+import {
+  assertError,
+  assertListEnvelope,
+  assertRow,
+  assertSingleEnvelope,
+  type FieldKind,
+} from '../helpers/shape.ts';
 
 let portal: FakePortal;
 let svc: RunningService;
@@ -60,7 +66,7 @@ describe('GET /stocks', () => {
 });
 
 describe('GET /stocks/{symbol}/quote', () => {
-  const quoteFields = {
+  const quoteFields: Record<string, readonly FieldKind[]> = {
     symbol: ['string'],
     name: ['string', 'null'],
     sector_code: ['string', 'null'],
@@ -101,7 +107,7 @@ describe('GET /stocks/{symbol}/quote', () => {
     const res = await http(svc.url, '/stocks/engro/quote');
     assert.equal(res.status, 200);
     const q = assertSingleEnvelope(res.json);
-    assertRow(q, quoteFields as never);
+    assertRow(q, quoteFields);
     const sc = portal.dataset.screener.find((r) => r.symbol === 'ENGRO')!;
     const mw = portal.dataset.marketWatch.find((r) => r.symbol === 'ENGRO')!;
     assert.equal(q.symbol, 'ENGRO');
@@ -340,11 +346,11 @@ describe('GET /sectors and /sectors/{name}/stocks', () => {
       assertRow(row, {
         sector_code: ['string'],
         sector_name: ['string'],
-        advance: num as never,
-        decline: num as never,
-        unchanged: num as never,
-        turnover: num as never,
-        market_cap_b: num as never,
+        advance: num,
+        decline: num,
+        unchanged: num,
+        turnover: num,
+        market_cap_b: num,
       });
       assert.equal(row.sector_code, source[i]!.sectorCode);
       assert.equal(row.sector_name, source[i]!.sectorName);

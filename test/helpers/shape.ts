@@ -2,19 +2,19 @@
 import { NO_EXTRAS } from '../../src/market/quote-extras.ts';
 import assert from 'node:assert/strict';
 
-type Kind = 'string' | 'number' | 'integer' | 'boolean' | 'null' | 'array' | 'object';
+export type FieldKind = 'string' | 'number' | 'integer' | 'boolean' | 'null' | 'array' | 'object';
 
-function kindOf(value: unknown): Kind[] {
+function kindOf(value: unknown): FieldKind[] {
   if (value === null) return ['null'];
   if (Array.isArray(value)) return ['array'];
   if (typeof value === 'number') return Number.isInteger(value) ? ['integer', 'number'] : ['number'];
-  return [typeof value as Kind];
+  return [typeof value as FieldKind];
 }
 
 /** Every key of `row` is in `fields` (and required ones are present) with one of the allowed kinds. */
 export function assertRow(
   row: Record<string, unknown>,
-  fields: Record<string, Kind[]>,
+  fields: Record<string, readonly FieldKind[]>,
   optional: string[] = [],
 ): void {
   for (const [key, kinds] of Object.entries(fields)) {

@@ -58,7 +58,7 @@ describe('PortalBudget', () => {
 
   it('bounds proxied fetches in flight until they are released', async () => {
     const { b, rejected } = budget({ proxyMaxInFlight: 1 });
-    const proxied = { clientIp: 'a', proxy: {} as never };
+    const proxied = { clientIp: 'a', proxy: {} };
     const release = await b.admit(proxied);
     await assert.rejects(b.admit(proxied), RateLimitedError);
     assert.deepEqual(rejected, ['proxy-in-flight']);

@@ -9,7 +9,6 @@ import type {
   components,
   HistoricalRow,
   IndexConstituent,
-  IndexLevel,
   Quote,
   ScreenerRow,
   SectorSummary,
@@ -19,7 +18,7 @@ import { api, getJson, requirePath, viaClient, type Fetched } from './api.ts';
 export type { Fetched };
 export type MarketStatus = components['schemas']['MarketStatus'];
 
-// ---- shapes of the endpoints the typed client does not know yet (docs: API-SHAPES) ----
+// ---- shapes of the endpoints the typed client does not know yet ----
 
 /** `/stocks/{s}/quote` fields added by the company-data work; all optional until then. */
 export interface QuoteExtras {
@@ -202,9 +201,6 @@ export const searchStocks = (q: string): Promise<Fetched<StockMatch[]>> =>
 
 export const marketStatus = (): Promise<Fetched<MarketStatus>> => viaClient(api.GET('/market/status'));
 
-export const indexLevels = (): Promise<Fetched<IndexLevel[]>> =>
-  share('indices', () => viaClient(api.GET('/indices')));
-
 export const indexConstituents = (name: string): Promise<Fetched<IndexConstituent[]>> =>
   share(`index:${name}`, () => viaClient(api.GET('/indices/{name}', { params: { path: { name } } })));
 
@@ -214,55 +210,16 @@ export const sectors = (): Promise<Fetched<SectorSummary[]>> =>
 export const screenerRows = (): Promise<Fetched<ScreenerRow[]>> =>
   share('screener', () => viaClient(api.GET('/screener')));
 
-// Without `q` the list is plain symbols (the spec's form); the type also describes `?q=` matches.
-export const symbols = (): Promise<Fetched<string[]>> =>
-  share('stocks', async () => {
-    const fetched = await viaClient(api.GET('/stocks'));
-    return { ...fetched, data: fetched.data.filter((s): s is string => typeof s === 'string') };
-  });
-
 export const sectorMembers = (code: string): Promise<Fetched<string[]>> =>
   viaClient(api.GET('/sectors/{name}/stocks', { params: { path: { name: code } } }));
-
-export const quote = (symbol: string): Promise<Fetched<FullQuote>> =>
-  viaClient(api.GET('/stocks/{symbol}/quote', { params: { path: { symbol } } }));
 
 export const history = (symbol: string): Promise<Fetched<HistoricalRow[]>> =>
   viaClient(api.GET('/stocks/{symbol}/historical', { params: { path: { symbol } } }));
 
-export const reports = (symbol: string): Promise<Fetched<components['schemas']['FundamentalsRow'][]>> =>
-  viaClient(api.GET('/stocks/{symbol}/fundamentals', { params: { path: { symbol } } }));
-
 // ---- endpoints other work adds (NotAvailable until the service has them) ----
-
-export const indexIntraday = (name: string): Promise<Fetched<IntradayBar[]>> =>
-  getJson('/indices/{name}/intraday', `/indices/${seg(name)}/intraday?interval=5m`);
 
 export const indexHistory = (name: string): Promise<Fetched<IndexDay[]>> =>
   getJson('/indices/{name}/historical', `/indices/${seg(name)}/historical`);
-
-export const stockIntraday = (symbol: string): Promise<Fetched<IntradayBar[]>> =>
-  getJson('/stocks/{symbol}/intraday', `/stocks/${seg(symbol)}/intraday?interval=5m`);
-
-export const movers = (by: MoverKind, limit = 8): Promise<Fetched<Mover[]>> =>
-  getJson('/market/movers', `/market/movers?by=${by}&limit=${limit}`);
-
-export const breadth = (): Promise<Fetched<Breadth>> => getJson('/market/breadth', '/market/breadth');
-
-export const profile = (symbol: string): Promise<Fetched<Profile>> =>
-  getJson('/stocks/{symbol}/profile', `/stocks/${seg(symbol)}/profile`);
-
-export const announcements = (symbol: string): Promise<Fetched<Announcement[]>> =>
-  getJson('/stocks/{symbol}/announcements', `/stocks/${seg(symbol)}/announcements`);
-
-export const financials = (
-  symbol: string,
-  period: 'annual' | 'quarterly',
-): Promise<Fetched<FinancialsRow[]>> =>
-  getJson('/stocks/{symbol}/financials', `/stocks/${seg(symbol)}/financials?period=${period}`);
-
-export const corporateActions = (symbol: string): Promise<Fetched<CorporateAction[]>> =>
-  getJson('/stocks/{symbol}/corporate-actions', `/stocks/${seg(symbol)}/corporate-actions`);
 
 export const adjustedHistory = (symbol: string): Promise<Fetched<AdjustedRow[]>> =>
   getJson('/stocks/{symbol}/historical', `/stocks/${seg(symbol)}/historical?adjusted=true`);

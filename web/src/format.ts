@@ -75,9 +75,6 @@ export function fmtWhen(iso: string | null | undefined, now = Date.now()): strin
   return `${(sameDay ? timeOnly : dayAndTime).format(t)} PKT`;
 }
 
-/** `14:05` Karachi time, for chart axes. */
-export const fmtClock = (ms: number): string => timeOnly.format(ms);
-
 const clockSeconds = new Intl.DateTimeFormat('en-GB', {
   timeZone: KARACHI,
   hour: '2-digit',

@@ -76,7 +76,7 @@ export function createClient(options: ClientOptions): ApiClient {
  * A list endpoint's answer as CSV text (RFC 4180, header row), or an ApiError (errors stay JSON):
  * `const csv = await getCsv(api, '/screener')`.
  */
-export async function getCsv<Path extends CsvPath>(
+export function getCsv<Path extends CsvPath>(
   api: ApiClient,
   path: Path,
   ...[init]: Partial<CsvParams<Path>> extends CsvParams<Path>

@@ -5,7 +5,7 @@
 //
 // Why not the Tokenizer itself: it runs one state-switch per character, and on the 430 KB history
 // page that state machine was about half of all parse+map time. Here each token is read by a tight
-// loop or an `indexOf` (text to `<`, a clientText value to its quote, a comment to `-`), and only the
+// loop or an `indexOf` (text to `<`, a quoted value to its quote, a comment to `-`), and only the
 // states that can span input end are tracked, because at `end()` the Tokenizer's trailing callbacks
 // depend on the exact state it stopped in.
 //

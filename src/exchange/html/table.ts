@@ -2,7 +2,7 @@
 // makes exactly the callbacks of htmlparser2's Tokenizer (decodeEntities off) but reads each token
 // with `indexOf` and tight loops instead of a per-character state switch: the Tokenizer was about
 // half of the history page's parse+map time. htmlparser2's Parser was never an option here: with
-// no-op handlers it takes 2.5–3× the Tokenizer's time (a tag stack and an attribute object per
+// no-op handlers it takes several times the Tokenizer's time (a tag stack and an attribute object per
 // tag). The state machine below replaces the part of the Parser that matters here (implied
 // `</td>`/`</tr>`), and slices only the text and attributes it keeps.
 import { decodeAttribute, decodeText } from './entities.ts';
@@ -328,7 +328,7 @@ class OpenCell {
 
   toCell(): Cell {
     // `strong` is collapsed before the literal, not inside it: with both calls among the literal's
-    // fields the whole extraction measured 1.5–2.5 % slower (one process per shape, best of runs).
+    // fields the whole extraction measured slower (bench/README.md).
     const strong = this.strong === null ? null : collapseWhitespace(this.strong) || null;
     return {
       text: collapseWhitespace(this.text),

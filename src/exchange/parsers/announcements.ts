@@ -1,5 +1,5 @@
 // `POST /announcements` (form type, symbol, query, count, offset, date_from, date_to, page=annc):
-// the market-wide announcements (upstream.md §5, §6). A pager line (before and after the table),
+// the market-wide announcements. A pager line (before and after the table),
 // then `#announcementsTable`: companies DATE, TIME, SYMBOL, NAME, TITLE and a blank-headed
 // document column; the other types without SYMBOL and NAME. Titles may carry a `REVOKED` tag; the
 // document cell reads `View PDF` (a `/download/…pdf` link) or `View` (images only).

@@ -1,4 +1,4 @@
-// `POST /calendar` (form from, to as YYYY-MM-DD): company meetings as JSON (upstream.md §6),
+// `POST /calendar` (form from, to as YYYY-MM-DD): company meetings as JSON,
 // `{"status":1,"message":"","data":[{id, symbol, name, type, date, time, city, period_end}]}`,
 // newest first. `city` is free text (`Lahore.`, `TRICON LAHORE`, `Pezu, KPK`).
 import { UpstreamDataError } from '../../errors.ts';

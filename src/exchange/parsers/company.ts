@@ -1,4 +1,4 @@
-// `GET /company/{SYM}` (upstream.md §3 and §5): one full page with the quote header, the stats
+// `GET /company/{SYM}`: one full page with the quote header, the stats
 // panels (regular market, futures, …), the company profile, the equity profile, announcements in
 // three tabs, annual and quarterly financials and the ratios table. Sections are found by their
 // titles and rows by their labels, never by position; each section is read on its own, so a
@@ -408,7 +408,7 @@ function tabTable(section: Element, name: string): Element | null {
 function readFinancials(root: Element): CompanyFinancials {
   const section = sectionByTitle(root, ['financials'], 'financials');
   if (section === null) fail('no "Financials" section');
-  // "All numbers in thousands (000's) except EPS" (upstream.md §5 [H]); a note in millions is honoured.
+  // "All numbers in thousands (000's) except EPS"; a note in millions is honoured.
   const note = textOf(section).toLowerCase();
   const scale = /in millions/.test(note) ? 1e6 : 1e3;
   const annual = tabTable(section, 'annual');

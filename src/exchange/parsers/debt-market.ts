@@ -1,4 +1,4 @@
-// `GET /debt-market` (upstream.md §6): four `table.tbl` in a row, government securities first,
+// `GET /debt-market`: four `table.tbl` in a row, government securities first,
 // then corporate issues, all with Security Code, Security Name, Face Value, Listing Date,
 // Issue Date, Issue Size, Maturity Date, Coupon/Rental Rate, Previous Coupon/Rental Date,
 // Next Coupon/Rental Date, Outstanding Days, Remaining Years. Issue sizes are abbreviated

@@ -1,4 +1,4 @@
-// `GET /eligible-scrips` (upstream.md §6): one `table.tbl` per market, ids `REGTable`, `FUTTable`,
+// `GET /eligible-scrips`: one `table.tbl` per market, ids `REGTable`, `FUTTable`,
 // `CSFTable`, `SIFTable`, `BNBTable`, `ODLTable`, …, each under a heading (Future Deliverable
 // Contract Market, …) with Symbol and Name. Futures symbols carry their month (`AGHA-APR`,
 // `ACPL-CAPR`). An empty market has an empty body.

@@ -1,5 +1,5 @@
 // `GET /timeseries/eod/{SYM}`: JSON `{"status":1,"message":"","data":[[epoch, close, volume, open], …]}`,
-// newest first, about five years of daily rows, no high or low (upstream.md §3, §5). The prices
+// newest first, about five years of daily rows, no high or low. The prices
 // are adjusted for capital changes (the company page: "adjusted to reflect stock splits"). The
 // epochs are true instants: recent rows sit at 16:00 Karachi, older ones at other times of day, so
 // the date is the Karachi calendar day of the instant, never the UTC one. An unknown symbol

@@ -1,4 +1,4 @@
-// `GET /timeseries/eod/{INDEX}` for an index code (upstream.md §5): `[epoch, close, volume, open]`
+// `GET /timeseries/eod/{INDEX}` for an index code: `[epoch, close, volume, open]`
 // newest first, about five years, no high or low. Epochs are true instants: recent rows sit at
 // 16:00 Karachi, old ones not, so the date is the Karachi calendar day of the instant. An unknown
 // code answers `status: 1` with empty data.

@@ -1,4 +1,4 @@
-// The portal page parsers: pure functions from a page's text to typed rows (upstream.md §3).
+// The portal page parsers: pure functions from a page's text to typed rows.
 export { parseToken } from './token.ts';
 export { parseSymbols } from './symbols.ts';
 export { parseScreener } from './screener.ts';

@@ -1,4 +1,4 @@
-// `GET /timeseries/int/{SYM}` (also index codes, upstream.md §5): JSON `{status, message, data}`
+// `GET /timeseries/int/{SYM}` (also index codes): JSON `{status, message, data}`
 // with today's trades as `[epoch, price, volume]`, newest first. Epochs are true epochs (§5
 // corrects §3). `status: 0` with a message is the portal's answer for a symbol it does not know.
 import { UpstreamDataError } from '../../errors.ts';

@@ -1,5 +1,5 @@
 // `POST /payouts` (form symbol, count, offset, date_from, date_to): the market-wide announcements
-// of dividends, bonus and right issues (upstream.md §5). A pager line, then
+// of dividends, bonus and right issues. A pager line, then
 // `table.tbl#announcementsTable` with Symbol, Company, Sector, Dividend Announcement,
 // Date / Time of Announcement, Book Closure Date. The Details shapes are the company payouts
 // page's (payouts.ts); a cell none of them fits keeps its text for the caller to report.

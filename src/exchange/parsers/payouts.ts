@@ -1,6 +1,6 @@
 // `POST /company/payouts` (form `symbol=SYM`): a bare `<table class="tbl">` with headers exactly
-// `Date`, `Financial Results`, `Details`, `Book Closure`, no data-order, no pager, newest first
-// (upstream.md §5). The structure is known from other projects' fixtures, not from a recording
+// `Date`, `Financial Results`, `Details`, `Book Closure`, no data-order, no pager, newest first.
+// The structure is known from other projects' fixtures, not from a recording
 // here, so the parser reads columns by header text and refuses a table whose headers differ in
 // any way: a changed page must fail loudly (and leave any good copy in place), not be misread.
 // Depth: a rolling window of about 17–18 months; some symbols have no rows at all.

@@ -1,7 +1,7 @@
 // `GET /company/reports/{SYM}`: a table `Reports`, `Period Ended`, `Posting Date`, whose Reports
 // cell is a link: text = report type, href = the PDF
 // (`https://financials.psx.com.pk/lib/DownloadPDF.php?id=NNNNNN`). No recording of this page
-// exists (upstream.md §3, confidence [M]), so the parser also accepts the `/financial-reports-list`
+// exists, so the parser also accepts the `/financial-reports-list`
 // column set: SYMBOL, NAME, YEAR, TYPE, PERIOD ENDED, POSTING DATE, POSTING TIME, DOCUMENT.
 import type { ReportRow } from '../types.ts';
 import { cellSymbol, cellText } from './cells.ts';

@@ -30,8 +30,8 @@ export function parseScreener(html: string): ScreenerRow[] {
     const listing = listingOf(row, c);
     if (listing === null) continue;
     // Spelled out: `{ ...listing, … }` copies the listing, then adds the other eight properties one
-    // by one; a literal with every property allocates the row in its final shape (several times
-    // faster: bench/README.md, round 2).
+    // by one; a literal with every property allocates the row in its final shape, which is
+    // several times faster (bench/README.md).
     rows.push({
       symbol: listing.symbol,
       name: listing.name,

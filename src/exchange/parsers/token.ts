@@ -1,4 +1,4 @@
-// The request token (upstream.md §1): every portal HTML page carries
+// The request token: every portal HTML page carries
 // `<script>window.__ps = {"lc":"en","tz":"Asia/Karachi","_k":"<token>","rv":"1"};</script>`.
 
 const TOKEN = /^[A-Za-z0-9_-]{16,}$/;

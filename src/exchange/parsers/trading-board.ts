@@ -1,4 +1,4 @@
-// `GET /trading-board/{MARKET}/{board}` (upstream.md §6): `table#tradingBoardTable`. The regular
+// `GET /trading-board/{MARKET}/{board}`: `table#tradingBoardTable`. The regular
 // and GEM boards print SYMBOL, NAME, BID VOL., BID PRICE, OFFER VOL., OFFER PRICE, LDCP, CHANGE,
 // VOLUME; the bills-and-bonds board adds yields (BID YIELD (%), OFFER YIELD (%), LTP, LTY (%),
 // LDCY (%)) and has no NAME. Every column but the symbol is optional; prices and yields to 4

@@ -1,13 +1,13 @@
 // V8 runs new code in its interpreter until it has seen enough of it to optimise. In a process
 // that has just started, the first large history pages parse an order of magnitude slower than
-// later ones (bench/README.md, round 3). Without a warm-up the first
-// callers after a start or deploy pay that, a cold burst's thousand waiters included. Parsing
+// later ones (bench/README.md). Without a warm-up the first callers
+// after a start or deploy pay that, a cold burst's thousand waiters included. Parsing
 // synthetic pages in the portal's structure as soon as the server listens moves the cost to
 // start-up: a cold request waits for its portal page far longer than the warm-up takes.
 import { performance } from 'node:perf_hooks';
 import { parseHistory } from './history.ts';
 
-/** A `POST /historical` page of `rows` days, in the structure the portal serves (upstream.md §3). */
+/** A `POST /historical` page of `rows` days, in the structure the portal serves. */
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
 export function syntheticHistoryPage(rows: number): string {

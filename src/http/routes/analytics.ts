@@ -56,7 +56,7 @@ const INDICATORS_DESCRIPTION = [
   'Computed once per version of the history and list of indicators.',
 ].join('\n');
 
-export async function analyticsRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {
+export function analyticsRoutes(app: FastifyInstance, deps: RouteDeps): void {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const { datasets, respond, contextOf } = deps;
   const members = deps.memberSeries ?? historySource(datasets);

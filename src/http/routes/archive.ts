@@ -30,7 +30,7 @@ const FIELDS = ['close', 'open', 'high', 'low', 'volume'] as const;
 const NOT_ADJUSTED =
   'adjusted=true is not offered on the archive yet: the archive keeps raw bars as traded; use /stocks/{symbol}/historical?adjusted=true per symbol';
 
-export async function archiveRoutes(app: FastifyInstance, deps: RouteDeps & ArchiveDeps): Promise<void> {
+export function archiveRoutes(app: FastifyInstance, deps: RouteDeps & ArchiveDeps): void {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const { datasets, respond, contextOf, archive, archiver, now } = deps;
   const unavailable = {

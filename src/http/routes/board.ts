@@ -58,7 +58,7 @@ export const SymbolsQuery = Type.Object(
   { additionalProperties: false },
 );
 
-export async function boardRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {
+export function boardRoutes(app: FastifyInstance, deps: RouteDeps): void {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const { datasets, respond, contextOf } = deps;
 

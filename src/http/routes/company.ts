@@ -39,7 +39,7 @@ const AnnouncementsQuery = query({
 const SOURCE =
   "From the portal's company page (GET /company/{SYM}), fetched once per symbol per freshness window for this endpoint, its siblings and the quote's extras.";
 
-export async function companyRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {
+export function companyRoutes(app: FastifyInstance, deps: RouteDeps): void {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const { datasets, respond, contextOf } = deps;
 

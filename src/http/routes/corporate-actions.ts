@@ -12,7 +12,7 @@ import {
 } from '../schemas.ts';
 import type { RouteDeps } from './deps.ts';
 
-export async function corporateActionRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {
+export function corporateActionRoutes(app: FastifyInstance, deps: RouteDeps): void {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const { datasets, respond, contextOf } = deps;
 

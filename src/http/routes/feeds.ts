@@ -32,7 +32,7 @@ const symbolSchema = SymbolParam.properties.symbol;
 const day = (description: string) => Type.Optional(Type.String({ format: 'date', description }));
 const RANGE_400 = 'from is after to, or the range is longer than one year (366 days)';
 
-export async function feedRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {
+export function feedRoutes(app: FastifyInstance, deps: RouteDeps): void {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const { respond, contextOf } = deps;
   const feeds = new FeedDatasets(deps.datasets);

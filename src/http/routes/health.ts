@@ -21,10 +21,10 @@ export interface Readiness {
   shuttingDown: boolean;
 }
 
-export async function healthRoutes(
+export function healthRoutes(
   app: FastifyInstance,
   opts: { readiness: () => Readiness; now: () => number },
-): Promise<void> {
+): void {
   app.withTypeProvider<TypeBoxTypeProvider>().get(
     '/health',
     {

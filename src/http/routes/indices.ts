@@ -6,7 +6,7 @@ import { IndexConstituent, IndexLevel } from '../../market/models.ts';
 import { columnsOf, errorResponses, FormatQuery, listEnvelope } from '../schemas.ts';
 import type { RouteDeps } from './deps.ts';
 
-export async function indexRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {
+export function indexRoutes(app: FastifyInstance, deps: RouteDeps): void {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const { datasets, respond, contextOf } = deps;
 

@@ -41,7 +41,7 @@ const IndexHistoricalQuery = query({
 
 const ref = (id: string) => Type.Unsafe({ $ref: `${id}#` });
 
-export async function intradayRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {
+export function intradayRoutes(app: FastifyInstance, deps: RouteDeps): void {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const { datasets, respond, contextOf } = deps;
   const now = deps.marketClock.now;

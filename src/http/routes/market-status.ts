@@ -7,7 +7,7 @@ import { metaTail } from '../envelope.ts';
 import { errorResponses, singleEnvelope } from '../schemas.ts';
 import type { RouteDeps } from './deps.ts';
 
-export async function marketStatusRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {
+export function marketStatusRoutes(app: FastifyInstance, deps: RouteDeps): void {
   const clock = deps.marketClock;
   const now = clock.now;
   const { 400: badRequest, 429: rateLimited, 500: internal } = errorResponses();

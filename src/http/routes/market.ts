@@ -12,7 +12,7 @@ import {
 } from '../schemas.ts';
 import type { RouteDeps } from './deps.ts';
 
-export async function marketRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {
+export function marketRoutes(app: FastifyInstance, deps: RouteDeps): void {
   const { datasets, respond, contextOf } = deps;
 
   app.get(

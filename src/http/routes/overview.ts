@@ -18,7 +18,7 @@ import type { RouteDeps } from './deps.ts';
 const PARTS =
   'Each part is settled on its own and carries `{data, as_of, error}`: a part that could not be had (this client’s budget of exchange fetches spent, the portal down with nothing cached, a page that could not be read) has `data: null` and an `error` in the envelope’s terms with `retry_at`, when it is worth asking again; the rest is served, so an overview is never refused as a whole for one part (only the request limit itself answers 429). An answer with a missing part is fresh only until its `retry_at`.';
 
-export async function overviewRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {
+export function overviewRoutes(app: FastifyInstance, deps: RouteDeps): void {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const { datasets, respond, contextOf } = deps;
   const clock = deps.marketClock;

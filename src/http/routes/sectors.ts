@@ -6,7 +6,7 @@ import { SectorSummary } from '../../market/models.ts';
 import { columnsOf, errorResponses, FormatQuery, listEnvelope, SYMBOL_COLUMNS } from '../schemas.ts';
 import type { RouteDeps } from './deps.ts';
 
-export async function sectorRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {
+export function sectorRoutes(app: FastifyInstance, deps: RouteDeps): void {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const { datasets, respond, contextOf } = deps;
 

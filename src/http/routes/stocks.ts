@@ -50,7 +50,7 @@ const HistoricalQuery = query({
   ),
 });
 
-export async function stockRoutes(app: FastifyInstance, deps: RouteDeps): Promise<void> {
+export function stockRoutes(app: FastifyInstance, deps: RouteDeps): void {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const { datasets, respond, contextOf } = deps;
 

@@ -13,7 +13,7 @@ export interface StreamRouteOptions extends RouteDeps {
   live: LiveQuotes;
 }
 
-export async function streamRoutes(app: FastifyInstance, opts: StreamRouteOptions): Promise<void> {
+export function streamRoutes(app: FastifyInstance, opts: StreamRouteOptions): void {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const { datasets, contextOf, live } = opts;
   const { hub } = live;

@@ -166,7 +166,7 @@ export function screener(rows: ScreenRow[], opts: ScreenerOptions): HTMLElement 
                 class: ['num', dir ?? ''].join(' ').trim(),
                 'data-live': c.live ? r.symbol : null,
                 'data-field': c.live ?? null,
-                // Streamed values are written as the table writes them (src/live.ts).
+                // Streamed values are written as the table writes them (web/src/live.ts).
                 'data-format': c.key === 'volume' ? 'compact' : null,
                 'data-arrow': c.signed && c.key === 'change' ? '' : null,
               },
