@@ -15,22 +15,11 @@ import { generateReports } from './reports.ts';
 import { sectorBoards } from './sector-boards.ts';
 import { INDEX_CODES, SECTORS } from './universe.ts';
 
-export type {
-  Dataset,
-  DatasetOptions,
-  DaySummary,
-  HistoryAnomalies,
-  IndexInfo,
-  Instrument,
-  InstrumentKind,
-  SectorDef,
-  SectorMemberRow,
-} from './dataset-types.ts';
+export type { Dataset, DatasetOptions, Instrument, SectorDef, SectorMemberRow } from './dataset-types.ts';
 export { defaultAsOfTime, priceLimitFraction, tradingDays } from './calendar.ts';
-export { generateHistory, HISTORY_ANOMALIES } from './history.ts';
+export { HISTORY_ANOMALIES } from './history.ts';
 export { hashString, mulberry32, type Rng } from './random.ts';
-export { PDF_BASE } from './reports.ts';
-export { ENGRO_HISTORY_ROWS, INDEX_CODES, SECTORS, STALE_INDEX } from './universe.ts';
+export { ENGRO_HISTORY_ROWS, SECTORS, STALE_INDEX } from './universe.ts';
 
 export const AS_OF_DATE = '2026-11-20';
 export const DEFAULT_SEED = 20261120;

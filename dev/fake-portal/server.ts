@@ -18,9 +18,8 @@ import { renderErrorPage, renderGarbagePage } from './pages.ts';
 import { DEFAULT_CLOCK_MS, marketDayOf } from './portal-clock.ts';
 import { createRouter } from './routes.ts';
 
-export { parseFailureRule, type FailureMode, type FailureRule } from './failures.ts';
-export { makeToken, type GateRejection } from './gate.ts';
-export { marketDayOf } from './portal-clock.ts';
+export { type FailureMode, type FailureRule } from './failures.ts';
+export { type GateRejection } from './gate.ts';
 
 export interface FakePortalOptions {
   /** Default 0 (an ephemeral port). The server listens on 127.0.0.1 only. */
