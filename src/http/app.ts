@@ -43,7 +43,8 @@ import { clientErrorHandler } from './raw-errors.ts';
 import { ErrorEnvelope } from './schemas.ts';
 import type { Logger } from 'pino';
 import { mcpAccess, type McpAccess } from '../mcp/access.ts';
-import { mcpRoutes } from '../mcp/route.ts';
+import { mcpRoutes, mcpTools } from '../mcp/route.ts';
+import { directToolCall } from '../mcp/direct-call.ts';
 
 export interface AppOptions {
   deps: RouteDeps;
@@ -201,11 +202,18 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       }
       done();
     });
-    await scope.register(cors, {
+    // /mcp takes POST (and answers GET and DELETE, which the Streamable HTTP transport sends);
+    // the headers a preflight asks for (Content-Type, Mcp-Protocol-Version, Mcp-Session-Id…) are
+    // allowed as asked.
+    const apiCors = {
       origin: '*',
       methods: ['GET', 'HEAD'],
       exposedHeaders: EXPOSED_HEADERS,
       strictPreflight: false,
+    };
+    const mcpCors = { ...apiCors, methods: ['GET', 'HEAD', 'POST', 'DELETE'] };
+    await scope.register(cors, {
+      delegator: (req, callback) => callback(null, req.url.split('?')[0] === '/mcp' ? mcpCors : apiCors),
     });
   });
 
@@ -273,13 +281,29 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   });
 
   // The Model Context Protocol over HTTP; after the 405 routes above, which it answers itself.
+  // A cached tools/call is answered by the front door, as a repeated GET is replayed.
   door.countedBy('/mcp');
+  const tools = mcpTools(opts.deps, opts.archive);
+  const access = opts.mcpAccess ?? mcpAccess('', [], []);
+  if (opts.hitReplay) {
+    door.answerBodies(
+      '/mcp',
+      directToolCall({
+        tools,
+        limit,
+        clientAddress: opts.clientAddress,
+        access,
+        logger: opts.logger,
+        onRateLimited: opts.onRateLimited,
+      }),
+    );
+  }
   await app.register(mcpRoutes, {
     deps: opts.deps,
-    archive: opts.archive,
+    tools,
     limit,
     clientAddress: opts.clientAddress,
-    access: opts.mcpAccess ?? mcpAccess('', [], []),
+    access,
     version: API_VERSION,
     openapi: () => app.swagger(),
     onRateLimited: opts.onRateLimited,
