@@ -3,7 +3,7 @@
 import type { FastifyInstance } from 'fastify';
 import { pino, type DestinationStream, type Logger, type LoggerOptions } from 'pino';
 import { DatasetCache } from './cache/dataset-cache.ts';
-import { stdoutDestination } from './log-destination.ts';
+import { flushedAtWarn, stdoutDestination } from './log-destination.ts';
 import { marketClockPolicy } from './cache/freshness.ts';
 import { RedisWindowCounter } from './limits/redis-window-counter.ts';
 import { RedisTier } from './cache/redis-tier.ts';
@@ -56,27 +56,16 @@ export interface Service {
 
 /** A logger writing to `destination`, by default standard output, buffered (src/log-destination.ts). */
 export function createLogger(level: string, destination: DestinationStream = stdoutDestination()): Logger {
-  const buffered = destination as DestinationStream & { flush?: () => void };
   const options: LoggerOptions = {
     level,
-    // The buffer is for the access lines' volume; a warning or an error is written at once (with
-    // the lines before it, in order), so whoever watches the log sees it when it happens.
-    hooks: {
-      logMethod(args, method, lineLevel) {
-        method.apply(this, args);
-        if (lineLevel >= WARN_LEVEL) buffered.flush?.();
-      },
-    },
     // Caller proxies may carry credentials; they never reach the logs.
     redact: {
       paths: ['req.headers["x-exchange-proxy"]', 'req.headers["x-psx-proxy"]', 'req.headers.authorization'],
       censor: '[redacted]',
     },
   };
-  return pino(options, destination);
+  return pino(options, flushedAtWarn(destination));
 }
-
-const WARN_LEVEL = 40; // pino's number for `warn`
 
 /** Seams for tests; production passes none. */
 export interface ServiceOverrides {

@@ -97,12 +97,16 @@ export class FrontDoor {
   private readonly selfCountedPaths = new Set<string>();
   private readonly bodyRoutes = new Map<string, BodyRoute>();
   private readonly logsRequests: boolean;
+  private readonly accessLog: Logger;
   private readonly logsReplays: boolean;
   private readonly done: (this: ServerResponse) => void;
 
   constructor(private readonly opts: FrontDoorOptions) {
     this.logsRequests = opts.logger.isLevelEnabled('info');
     this.logsReplays = opts.logger.isLevelEnabled('debug');
+    // The access line's fields are fixed and hold no headers, so the logger's redaction (of
+    // request headers) has nothing to find in it; without it the line costs a third less.
+    this.accessLog = opts.logger.child({}, { redact: [] });
     // One listener for every response ('close' gives it the response as `this`), not a closure each.
     const finish = (res: Tracked): void => this.finish(res);
     this.done = function (this: ServerResponse) {
@@ -263,7 +267,7 @@ export class FrontDoor {
     // A response cut off by its client was not answered: it is logged, not counted.
     if (sent) this.opts.metrics.countRequest(route, method, res.statusCode, ms / 1000);
     if (!this.logsRequests) return;
-    this.opts.logger.info(
+    this.accessLog.info(
       {
         reqId: requestIdOf(req),
         req: { method, url: req.url, remoteAddress: this.opts.clientAddress.of(req) },
