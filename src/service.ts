@@ -17,6 +17,7 @@ import { MemoryWindowCounter, type WindowCounter } from './limits/window-counter
 import { ExchangeClient } from './exchange/client.ts';
 import { Datasets } from './market/datasets.ts';
 import { buildApp } from './http/app.ts';
+import { Shutdown } from './http/shutdown.ts';
 import { mcpAccess } from './mcp/access.ts';
 import type { Readiness } from './http/routes/health.ts';
 import { Metrics } from './http/metrics.ts';
@@ -221,8 +222,9 @@ export async function createService(
       })
     : undefined;
 
-  let shuttingDown = false;
+  const shutdown = new Shutdown();
   const readiness = (): Readiness => {
+    const shuttingDown = shutdown.begun;
     const storeOk = store.isHealthy();
     return {
       // Losing Redis costs sharing, not availability: a replica without it stays in rotation.
@@ -258,6 +260,7 @@ export async function createService(
     live,
     mcpAccess: mcpAccess(config.host, config.mcp.allowedHosts, config.mcp.allowedOrigins),
     archive: { archive, archiver, now },
+    shutdown,
   });
 
   // Connecting overlapped everything above; a replica that listened before its link is up would
@@ -289,7 +292,7 @@ export async function createService(
       compactHeap();
     },
     async close() {
-      shuttingDown = true;
+      shutdown.begin();
       // Streams never finish on their own: they end first (a final comment each), so the server's
       // graceful close only waits for ordinary requests.
       await live.close();

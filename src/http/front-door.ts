@@ -21,12 +21,15 @@ import { CORS_HEADERS, requestIdOf } from './common-headers.ts';
 import type { Metrics } from './metrics.ts';
 import { writeError } from './error-handler.ts';
 import type { Replay } from './respond.ts';
+import type { Shutdown } from './shutdown.ts';
 
 export interface FrontDoorOptions {
   logger: Logger;
   metrics: Metrics;
   limit: RequestLimit;
   clientAddress: ClientAddress;
+  /** Once it has begun, new requests are refused. */
+  shutdown: Shutdown;
   /** A fresh answer's prepared response for a repeated GET; absent, every request goes to Fastify. */
   replay?: (req: IncomingMessage) => Replay | undefined;
   /** Told of each request the limit refuses. */
@@ -85,8 +88,6 @@ export function bodyReadByDoor(req: IncomingMessage): Readable | undefined {
 }
 
 export class FrontDoor {
-  /** Set when shutdown begins: new requests are refused. */
-  closing = false;
   private fastify: Handler = () => {
     throw new Error('the front door was used before Fastify was behind it');
   };
@@ -140,7 +141,7 @@ export class FrontDoor {
     (res as Tracked)[STARTED] = performance.now();
     res.on('close', this.done);
     const headers = ['x-request-id', requestIdOf(req), ...CORS_HEADERS];
-    if (this.closing) {
+    if (this.opts.shutdown.begun) {
       headers.push('connection', 'close');
       writeError(res, new NotReadyError('the service is shutting down; retry on another replica'), headers);
       return;

@@ -14,6 +14,7 @@ import { historySource } from '../market/member-series.ts';
 import type { RequestLimit } from '../limits/request-limit.ts';
 import { allowedRequest, type McpAccess } from './access.ts';
 import { bodyReadByDoor } from '../http/front-door.ts';
+import { SELF_COUNTED } from '../http/limit-rules.ts';
 import { checkPost, JsonTransport } from './json-transport.ts';
 import type { ToolContext } from './tool-kit.ts';
 import { createMcpServer } from './server.ts';
@@ -81,6 +82,7 @@ export async function mcpRoutes(app: FastifyInstance, opts: McpRouteOptions): Pr
     method: ['GET', 'DELETE', 'PUT', 'PATCH'],
     url: '/mcp',
     schema: { hide: true },
+    config: SELF_COUNTED,
     handler: (_req, reply) => {
       // Stateless: no session to end (DELETE) and no stream of server-initiated messages (GET);
       // the specification's answer to both is 405.
@@ -100,6 +102,7 @@ export async function mcpRoutes(app: FastifyInstance, opts: McpRouteOptions): Pr
     '/mcp',
     {
       schema: { hide: true },
+      config: SELF_COUNTED,
       // A body the front door read (to answer a cached tools/call itself) and left to this route.
       preParsing: (req, _reply, payload, done) => done(null, bodyReadByDoor(req.raw) ?? payload),
     },
