@@ -1,8 +1,8 @@
 // A cached quote over MCP against the same quote over REST, in one run: the service in its own
 // process, the same load client (autocannon, which can POST a body) for both sides, rounds
 // alternating, and the CPU the service's process spent per answer on each side. The MCP side
-// is a tools/call of get_quote per POST (stateless Streamable HTTP, JSON answers): it passes the
-// same front door, then Fastify, the SDK's transport and protocol, and the same market service.
+// is a tools/call of get_quote per POST (stateless Streamable HTTP, JSON answers): the front door
+// answers it (src/mcp/direct-call.ts) from the same market service and cached datasets.
 import autocannon from 'autocannon';
 import { startFakePortal } from '../dev/fake-portal/server.ts';
 import { cpuMs } from './cpu.ts';

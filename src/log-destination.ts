@@ -2,8 +2,8 @@
 // access line; pino's default destination makes one write system call per line, a large share of
 // a cached answer's cost. Here lines gather in memory and are written 4 KB at a time (about 15
 // access lines per call), at least every FLUSH_EVERY_MS when the buffer holds anything (a quiet
-// service's lines still appear promptly), at once for a warning or an error (createLogger in
-// src/service.ts), and on every way out of the process (process.exit, which SIGTERM/SIGINT and a
+// service's lines still appear promptly), at once for a warning or an error (flushedAtWarn), and
+// on every way out of the process (process.exit, which SIGTERM/SIGINT and a
 // fatal error end in: src/main.ts), so no line is lost.
 //
 // The writes themselves are synchronous: measured per access line (bench/README.md, "The default
@@ -11,7 +11,7 @@
 // well as in total, than pino's asynchronous mode (sync: false), whose thread-pool writes and
 // callbacks cost more than the system calls they move off the loop; and nothing is in flight when
 // the process exits.
-import { pino } from 'pino';
+import { pino, type DestinationStream } from 'pino';
 
 /** pino's SonicBoom stream: what flushSync needs beside the logger. */
 export type LogDestination = ReturnType<typeof pino.destination>;
@@ -46,4 +46,32 @@ export function stdoutDestination(): LogDestination {
   });
   shared = destination;
   return destination;
+}
+
+const WARN_LEVEL = 40; // pino's number for `warn`
+
+/**
+ * `destination`, written out at once after each line at `warn` or above (with the lines before it,
+ * in order), so whoever watches the log sees a warning when it happens. pino tells a stream that
+ * asks for it (needsMetadataGsym, as its multistream does) each line's level before writing it:
+ * a property read per line, where a logMethod hook cost a call and an arguments array per line.
+ */
+export function flushedAtWarn(
+  destination: DestinationStream & { flush?: (done?: (err?: Error) => void) => void },
+): DestinationStream {
+  const stream = {
+    [pino.symbols.needsMetadataGsym]: true,
+    /** Set by pino before each write. */
+    lastLevel: 0,
+    write(line: string): void {
+      destination.write(line);
+      if (stream.lastLevel >= WARN_LEVEL) destination.flush?.();
+    },
+    /** logger.flush(): the buffer written out now. */
+    flush(done?: (err?: Error) => void): void {
+      if (destination.flush) destination.flush(done);
+      else done?.();
+    },
+  };
+  return stream;
 }

@@ -3,7 +3,7 @@
 import type { FastifyInstance } from 'fastify';
 import { pino, type DestinationStream, type Logger, type LoggerOptions } from 'pino';
 import { DatasetCache } from './cache/dataset-cache.ts';
-import { stdoutDestination } from './log-destination.ts';
+import { flushedAtWarn, stdoutDestination } from './log-destination.ts';
 import { marketClockPolicy } from './cache/freshness.ts';
 import { RedisWindowCounter } from './limits/redis-window-counter.ts';
 import { RedisTier } from './cache/redis-tier.ts';
@@ -17,6 +17,7 @@ import { MemoryWindowCounter, type WindowCounter } from './limits/window-counter
 import { ExchangeClient } from './exchange/client.ts';
 import { Datasets } from './market/datasets.ts';
 import { buildApp } from './http/app.ts';
+import { Shutdown } from './http/shutdown.ts';
 import { mcpAccess } from './mcp/access.ts';
 import type { Readiness } from './http/routes/health.ts';
 import { Metrics } from './http/metrics.ts';
@@ -56,27 +57,16 @@ export interface Service {
 
 /** A logger writing to `destination`, by default standard output, buffered (src/log-destination.ts). */
 export function createLogger(level: string, destination: DestinationStream = stdoutDestination()): Logger {
-  const buffered = destination as DestinationStream & { flush?: () => void };
   const options: LoggerOptions = {
     level,
-    // The buffer is for the access lines' volume; a warning or an error is written at once (with
-    // the lines before it, in order), so whoever watches the log sees it when it happens.
-    hooks: {
-      logMethod(args, method, lineLevel) {
-        method.apply(this, args);
-        if (lineLevel >= WARN_LEVEL) buffered.flush?.();
-      },
-    },
     // Caller proxies may carry credentials; they never reach the logs.
     redact: {
       paths: ['req.headers["x-exchange-proxy"]', 'req.headers["x-psx-proxy"]', 'req.headers.authorization'],
       censor: '[redacted]',
     },
   };
-  return pino(options, destination);
+  return pino(options, flushedAtWarn(destination));
 }
-
-const WARN_LEVEL = 40; // pino's number for `warn`
 
 /** Seams for tests; production passes none. */
 export interface ServiceOverrides {
@@ -234,8 +224,9 @@ export async function createService(
       })
     : undefined;
 
-  let shuttingDown = false;
+  const shutdown = new Shutdown();
   const readiness = (): Readiness => {
+    const shuttingDown = shutdown.begun;
     const storeOk = store.isHealthy();
     return {
       // Losing Redis costs sharing, not availability: a replica without it stays in rotation.
@@ -271,6 +262,7 @@ export async function createService(
     live,
     mcpAccess: mcpAccess(config.host, config.mcp.allowedHosts, config.mcp.allowedOrigins),
     archive: { archive, archiver, now },
+    shutdown,
   });
 
   // Connecting overlapped everything above; a replica that listened before its link is up would
@@ -302,7 +294,7 @@ export async function createService(
       compactHeap();
     },
     async close() {
-      shuttingDown = true;
+      shutdown.begin();
       // Streams never finish on their own: they end first (a final comment each), so the server's
       // graceful close only waits for ordinary requests.
       await live.close();

@@ -1,6 +1,7 @@
 // The market dashboard at /: the single-page app Vite builds from web/ into web/dist. The files
 // are looked up per request, so `npm run build:web` while the service runs takes effect at once,
 // and a missing build is a hint page rather than a failure to start.
+import { UNCOUNTED } from './limit-rules.ts';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
@@ -25,9 +26,8 @@ or <a href="/openapi.json">/openapi.json</a>.</p>
 </body></html>
 `;
 
-// Registered before the API endpoints: the request limit does not count the dashboard's files
-// (src/http/app.ts, src/http/front-door.ts).
-const routeOptions = { schema: { hide: true } } as const;
+// The request limit does not count the dashboard's files (src/http/limit-rules.ts).
+const routeOptions = { schema: { hide: true }, config: UNCOUNTED } as const;
 
 export async function registerDashboard(app: FastifyInstance, opts: DashboardOptions = {}): Promise<void> {
   const root = opts.distDir ?? DEFAULT_DIST_DIR;

@@ -12,6 +12,7 @@
 // Cold requests are not held here: concurrent misses share the cache's single flight.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
+import { Readable } from 'node:stream';
 import type { Logger } from 'pino';
 import { NotReadyError, RateLimitedError } from '../errors.ts';
 import type { LimitDecision, RequestLimit } from '../limits/request-limit.ts';
@@ -20,12 +21,15 @@ import { CORS_HEADERS, requestIdOf } from './common-headers.ts';
 import type { Metrics } from './metrics.ts';
 import { writeError } from './error-handler.ts';
 import type { Replay } from './respond.ts';
+import type { Shutdown } from './shutdown.ts';
 
 export interface FrontDoorOptions {
   logger: Logger;
   metrics: Metrics;
   limit: RequestLimit;
   clientAddress: ClientAddress;
+  /** Once it has begun, new requests are refused. */
+  shutdown: Shutdown;
   /** A fresh answer's prepared response for a repeated GET; absent, every request goes to Fastify. */
   replay?: (req: IncomingMessage) => Replay | undefined;
   /** Told of each request the limit refuses. */
@@ -48,9 +52,42 @@ export function answeredBy(res: ServerResponse, route: string): void {
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
+/** A complete answer made before Fastify: status, headers (name/value pairs) and body. */
+export interface Prepared {
+  status: number;
+  headers: readonly string[];
+  body: string | Buffer;
+  /** The route template it answers for (the metrics label). */
+  route: string;
+}
+
+/**
+ * A path whose POSTs the door may answer itself once it has read the body (a cached tools/call
+ * over MCP, src/mcp/direct-call.ts); what it leaves, Fastify answers from the same body.
+ */
+export interface BodyRoute {
+  /** Whether the request's headers allow an answer here; false: the body is left to Fastify unread. */
+  takes(req: IncomingMessage): boolean;
+  /** The answer to `body`, or undefined for Fastify to answer (it gets the body as read). */
+  answer(req: IncomingMessage, body: Buffer): Promise<Prepared | undefined> | undefined;
+}
+
+/** Bodies larger than this go to Fastify unread (a tools/call is a few hundred bytes). */
+const BODY_READ_MAX = 16 * 1024;
+
+const BODY = Symbol('body');
+type Read = IncomingMessage & { [BODY]?: Buffer };
+
+/**
+ * The body of a request the door read and left to Fastify, as a stream for the route's parser
+ * (a `preParsing` hook hands it over); undefined when the door did not read it.
+ */
+export function bodyReadByDoor(req: IncomingMessage): Readable | undefined {
+  const body = (req as Read)[BODY];
+  return body === undefined ? undefined : Readable.from([body], { objectMode: false });
+}
+
 export class FrontDoor {
-  /** Set when shutdown begins: new requests are refused. */
-  closing = false;
   private fastify: Handler = () => {
     throw new Error('the front door was used before Fastify was behind it');
   };
@@ -59,13 +96,18 @@ export class FrontDoor {
   private readonly uncountedPrefixes: string[] = [];
   // Counted by their own handler, whatever the method (/mcp counts each JSON-RPC request it carries).
   private readonly selfCountedPaths = new Set<string>();
+  private readonly bodyRoutes = new Map<string, BodyRoute>();
   private readonly logsRequests: boolean;
+  private readonly accessLog: Logger;
   private readonly logsReplays: boolean;
   private readonly done: (this: ServerResponse) => void;
 
   constructor(private readonly opts: FrontDoorOptions) {
     this.logsRequests = opts.logger.isLevelEnabled('info');
     this.logsReplays = opts.logger.isLevelEnabled('debug');
+    // The access line's fields are fixed and hold no headers, so the logger's redaction (of
+    // request headers) has nothing to find in it; without it the line costs a third less.
+    this.accessLog = opts.logger.child({}, { redact: [] });
     // One listener for every response ('close' gives it the response as `this`), not a closure each.
     const finish = (res: Tracked): void => this.finish(res);
     this.done = function (this: ServerResponse) {
@@ -89,12 +131,17 @@ export class FrontDoor {
     this.selfCountedPaths.add(url);
   }
 
+  /** POSTs to `url` the door may answer itself, after reading their body (BodyRoute). */
+  answerBodies(url: string, route: BodyRoute): void {
+    this.bodyRoutes.set(url, route);
+  }
+
   /** The server's 'request' listener. */
   readonly handle = (req: IncomingMessage, res: ServerResponse): void => {
     (res as Tracked)[STARTED] = performance.now();
     res.on('close', this.done);
     const headers = ['x-request-id', requestIdOf(req), ...CORS_HEADERS];
-    if (this.closing) {
+    if (this.opts.shutdown.begun) {
       headers.push('connection', 'close');
       writeError(res, new NotReadyError('the service is shutting down; retry on another replica'), headers);
       return;
@@ -132,9 +179,10 @@ export class FrontDoor {
     writeError(res, new RateLimitedError('Rate limit exceeded', d.resetSeconds), headers);
   }
 
-  /** Past the limit: a replay, or Fastify with the common headers already on the response. */
+  /** Past the limit: a replay, an answer to a body, or Fastify with the common headers on the response. */
   private admit(req: IncomingMessage, res: ServerResponse, headers: string[]): void {
-    const replay = req.method === 'GET' ? this.opts.replay?.(req) : undefined;
+    const { method } = req;
+    const replay = method === 'GET' ? this.opts.replay?.(req) : undefined;
     if (replay !== undefined) {
       answeredBy(res, replay.route);
       if (this.logsReplays) this.opts.logger.debug({ reqId: requestIdOf(req) }, 'replayed a fresh answer');
@@ -143,9 +191,58 @@ export class FrontDoor {
       res.end(replay.body);
       return;
     }
+    if (method === 'POST' && this.bodyRoutes.size > 0) {
+      const route = this.bodyRoutes.get(pathOf(req));
+      const length = Number(req.headers['content-length']);
+      if (route !== undefined && length <= BODY_READ_MAX && route.takes(req)) {
+        this.readBody(req, res, headers, route);
+        return;
+      }
+    }
+    this.handOn(req, res, headers);
+  }
+
+  private handOn(req: IncomingMessage, res: ServerResponse, headers: string[]): void {
     for (let i = 0; i < headers.length; i += 2) res.setHeader(headers[i] as string, headers[i + 1] as string);
     answeredBy(res, UNMATCHED); // until a route's hook names itself
     this.fastify(req, res);
+  }
+
+  private readBody(req: IncomingMessage, res: ServerResponse, headers: string[], route: BodyRoute): void {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    // A client gone before its body ended has nothing to be answered ('close' logs it as aborted).
+    req.on('end', () => {
+      const body = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
+      const leave = (): void => {
+        (req as Read)[BODY] = body;
+        this.handOn(req, res, headers);
+      };
+      const answering = route.answer(req, body);
+      if (answering === undefined) {
+        leave();
+        return;
+      }
+      answering.then(
+        (prepared) => {
+          if (prepared === undefined) {
+            leave();
+            return;
+          }
+          answeredBy(res, prepared.route);
+          if (this.logsReplays)
+            this.opts.logger.debug({ reqId: requestIdOf(req) }, 'answered before routing');
+          headers.push(...prepared.headers);
+          res.writeHead(prepared.status, headers);
+          res.end(prepared.body);
+        },
+        (err: unknown) => {
+          // Fastify answers it instead, and says what failed the way it does for every route.
+          this.opts.logger.error({ err, reqId: requestIdOf(req) }, 'answer before routing failed');
+          leave();
+        },
+      );
+    });
   }
 
   private counted(req: IncomingMessage): boolean {
@@ -153,9 +250,7 @@ export class FrontDoor {
     // the API (answered 405) wherever it is sent.
     const { method } = req;
     if (method === 'OPTIONS') return false;
-    const url = req.url ?? '/';
-    const query = url.indexOf('?');
-    const path = query === -1 ? url : url.slice(0, query);
+    const path = pathOf(req);
     if (this.selfCountedPaths.size > 0 && this.selfCountedPaths.has(path)) return false;
     if (method !== 'GET' && method !== 'HEAD') return true;
     if (this.uncountedPaths.has(path)) return false;
@@ -173,7 +268,7 @@ export class FrontDoor {
     // A response cut off by its client was not answered: it is logged, not counted.
     if (sent) this.opts.metrics.countRequest(route, method, res.statusCode, ms / 1000);
     if (!this.logsRequests) return;
-    this.opts.logger.info(
+    this.accessLog.info(
       {
         reqId: requestIdOf(req),
         req: { method, url: req.url, remoteAddress: this.opts.clientAddress.of(req) },
@@ -184,4 +279,10 @@ export class FrontDoor {
       sent ? 'request completed' : 'request aborted',
     );
   }
+}
+
+function pathOf(req: IncomingMessage): string {
+  const url = req.url ?? '/';
+  const query = url.indexOf('?');
+  return query === -1 ? url : url.slice(0, query);
 }

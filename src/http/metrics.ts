@@ -1,5 +1,6 @@
 // Prometheus metrics (prom-client). Labels are bounded: route templates, never raw paths; page
 // kinds and outcomes from fixed lists; nothing a caller controls (no IPs, no proxy addresses).
+import { UNCOUNTED } from './limit-rules.ts';
 import type { FastifyInstance } from 'fastify';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { RequestLatency, type LatencySeries } from './request-latency.ts';
@@ -157,7 +158,7 @@ export class Metrics {
 
 /** GET /metrics: the Prometheus exposition (the front door counts the requests). */
 export function registerMetrics(app: FastifyInstance, metrics: Metrics): void {
-  app.get('/metrics', { schema: { hide: true } }, async (_req, reply) => {
+  app.get('/metrics', { schema: { hide: true }, config: UNCOUNTED }, async (_req, reply) => {
     reply.header('cache-control', 'no-store');
     return reply.type(metrics.registry.contentType).send(await metrics.registry.metrics());
   });

@@ -13,7 +13,10 @@ import { FeedDatasets } from '../market/feed-datasets.ts';
 import { historySource } from '../market/member-series.ts';
 import type { RequestLimit } from '../limits/request-limit.ts';
 import { allowedRequest, type McpAccess } from './access.ts';
+import { bodyReadByDoor } from '../http/front-door.ts';
+import { SELF_COUNTED } from '../http/limit-rules.ts';
 import { checkPost, JsonTransport } from './json-transport.ts';
+import type { ToolContext } from './tool-kit.ts';
 import { createMcpServer } from './server.ts';
 
 /** A JSON-RPC message is small (tool arguments); a batch of them stays far below this. */
@@ -23,8 +26,8 @@ export const MCP_MAX_BATCH = 100;
 
 export interface McpRouteOptions {
   deps: RouteDeps;
-  /** The archive as the archive routes get it; absent: no archive tools (as no archive routes). */
-  archive?: ArchiveDeps;
+  /** The tools' context but the request's part (mcpTools), shared with the front door's answers. */
+  tools: Omit<ToolContext, 'ctx'>;
   limit: RequestLimit;
   clientAddress: ClientAddress;
   access: McpAccess;
@@ -46,10 +49,19 @@ interface RpcRequest {
   method?: unknown;
 }
 
+/** What every tool call is given beside the request's context. */
+export function mcpTools(deps: RouteDeps, archive: ArchiveDeps | undefined): Omit<ToolContext, 'ctx'> {
+  return {
+    datasets: deps.datasets,
+    marketClock: deps.marketClock,
+    feeds: new FeedDatasets(deps.datasets),
+    memberSeries: deps.memberSeries ?? historySource(deps.datasets),
+    archive,
+  };
+}
+
 export function mcpRoutes(app: FastifyInstance, opts: McpRouteOptions): void {
   const { deps } = opts;
-  const feeds = new FeedDatasets(deps.datasets);
-  const memberSeries = deps.memberSeries ?? historySource(deps.datasets);
   // The API takes no bodies; this route takes JSON-RPC, read here as text so that a body that is
   // not JSON is a JSON-RPC parse error rather than the API's envelope.
   app.removeAllContentTypeParsers();
@@ -67,6 +79,7 @@ export function mcpRoutes(app: FastifyInstance, opts: McpRouteOptions): void {
     method: ['GET', 'DELETE', 'PUT', 'PATCH'],
     url: '/mcp',
     schema: { hide: true },
+    config: SELF_COUNTED,
     handler: (_req, reply) => {
       // Stateless: no session to end (DELETE) and no stream of server-initiated messages (GET);
       // the specification's answer to both is 405.
@@ -82,63 +95,65 @@ export function mcpRoutes(app: FastifyInstance, opts: McpRouteOptions): void {
     },
   });
 
-  app.post('/mcp', { schema: { hide: true } }, async (req, reply) => {
-    const refused = allowedRequest(req.headers, opts.access);
-    if (refused !== undefined) {
-      return rpcError(reply, new HttpError(ERROR_KINDS.badRequest, refused), TRANSPORT_ERROR);
-    }
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(typeof req.body === 'string' ? req.body : '');
-    } catch {
-      return rpcError(
-        reply,
-        new HttpError(ERROR_KINDS.badRequest, 'Parse error: the body is not JSON'),
-        PARSE_ERROR,
-      );
-    }
-    const messages = Array.isArray(parsed) ? (parsed as unknown[]) : [parsed];
-    if (messages.length === 0 || messages.length > MCP_MAX_BATCH) {
-      return rpcError(
-        reply,
-        new HttpError(
-          ERROR_KINDS.badRequest,
-          `a batch holds 1 to ${MCP_MAX_BATCH} messages, got ${messages.length}`,
-        ),
-        INVALID_REQUEST,
-      );
-    }
-    const checked = checkPost(req.headers, messages);
-    if ('refusal' in checked) {
-      const { status, rpcCode, message } = checked.refusal;
-      const kind = status === 406 ? { ...ERROR_KINDS.badRequest, status } : ERROR_KINDS.badRequest;
-      return rpcError(reply, new HttpError(kind, message), rpcCode);
-    }
-    // Only notifications or responses: nothing to answer (the specification's 202).
-    if (checked.requests === 0) return reply.code(202).send();
-    const refusals = await count(req, reply, messages, opts);
-    const ctx = deps.contextOf(req);
-    const server = createMcpServer({
-      version: opts.version,
-      logger: req.log,
-      openapi: opts.openapi,
-      refusal: (id) => refusals?.get(id),
-      tool: {
-        datasets: deps.datasets,
-        ctx,
-        marketClock: deps.marketClock,
-        feeds,
-        memberSeries,
-        archive: opts.archive,
-      },
-    });
-    const transport = new JsonTransport();
-    await server.connect(transport);
-    const answers = await transport.exchange(checked.messages, req.headers);
-    // A batch is answered with an array, a single request with its one answer (JSON-RPC 2.0).
-    const body = Array.isArray(parsed) ? answers : answers[0];
-    return reply.code(200).header('cache-control', 'no-store').type(JSON_TYPE).send(JSON.stringify(body));
-  });
+  app.post(
+    '/mcp',
+    {
+      schema: { hide: true },
+      config: SELF_COUNTED,
+      // A body the front door read (to answer a cached tools/call itself) and left to this route.
+      preParsing: (req, _reply, payload, done) => done(null, bodyReadByDoor(req.raw) ?? payload),
+    },
+    async (req, reply) => {
+      const refused = allowedRequest(req.headers, opts.access);
+      if (refused !== undefined) {
+        return rpcError(reply, new HttpError(ERROR_KINDS.badRequest, refused), TRANSPORT_ERROR);
+      }
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(typeof req.body === 'string' ? req.body : '');
+      } catch {
+        return rpcError(
+          reply,
+          new HttpError(ERROR_KINDS.badRequest, 'Parse error: the body is not JSON'),
+          PARSE_ERROR,
+        );
+      }
+      const messages = Array.isArray(parsed) ? (parsed as unknown[]) : [parsed];
+      if (messages.length === 0 || messages.length > MCP_MAX_BATCH) {
+        return rpcError(
+          reply,
+          new HttpError(
+            ERROR_KINDS.badRequest,
+            `a batch holds 1 to ${MCP_MAX_BATCH} messages, got ${messages.length}`,
+          ),
+          INVALID_REQUEST,
+        );
+      }
+      const checked = checkPost(req.headers, messages);
+      if ('refusal' in checked) {
+        const { status, rpcCode, message } = checked.refusal;
+        const kind = status === 406 ? { ...ERROR_KINDS.badRequest, status } : ERROR_KINDS.badRequest;
+        return rpcError(reply, new HttpError(kind, message), rpcCode);
+      }
+      // Only notifications or responses: nothing to answer (the specification's 202).
+      if (checked.requests === 0) return reply.code(202).send();
+      const refusals = await count(req, reply, messages, opts);
+      const ctx = deps.contextOf(req);
+      const server = createMcpServer({
+        version: opts.version,
+        logger: req.log,
+        openapi: opts.openapi,
+        refusal: (id) => refusals?.get(id),
+        tool: { ...opts.tools, ctx },
+      });
+      const transport = new JsonTransport();
+      await server.connect(transport);
+      const answers = await transport.exchange(checked.messages, req.headers);
+      // A batch is answered with an array, a single request with its one answer (JSON-RPC 2.0).
+      const body = Array.isArray(parsed) ? answers : answers[0];
+      return reply.code(200).header('cache-control', 'no-store').type(JSON_TYPE).send(JSON.stringify(body));
+    },
+  );
 }
 
 /**

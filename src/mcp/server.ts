@@ -23,7 +23,7 @@ import { InternalError, RateLimitedError, ServiceError, ValidationError } from '
 import { argumentFailure } from './arguments.ts';
 import { RESOURCE_TEMPLATES, RESOURCES, readResource } from './resources.ts';
 import { PROMPTS, getPrompt } from './prompts.ts';
-import type { Tool, ToolContext } from './tool-kit.ts';
+import type { Structured, Tool, ToolContext } from './tool-kit.ts';
 import { TOOLS, TOOL_BY_NAME } from './tools.ts';
 
 export const SERVER_INFO = { name: 'psx-market-data', title: 'PSX market data' };
@@ -97,7 +97,12 @@ export function createMcpServer(opts: McpRequestOptions): Server {
   server.setRequestHandler(CallToolRequestSchema, async (req, extra) => {
     const refused = opts.refusal(extra.requestId);
     if (refused !== undefined) return toolError(refused);
-    return callTool(req.params.name, req.params.arguments ?? {}, opts);
+    const offered = offeredTool(req.params.name, opts.tool);
+    // An unknown tool is the protocol's invalid params (the client asked for something not listed).
+    if (offered === undefined) {
+      throw new McpError(ErrorCode.InvalidParams, `unknown tool ${JSON.stringify(req.params.name)}`);
+    }
+    return callTool(offered, req.params.arguments ?? {}, opts.tool, opts.logger);
   });
   server.setRequestHandler(ListResourcesRequestSchema, (_req, extra) => {
     refuse(extra.requestId);
@@ -126,26 +131,49 @@ export function createMcpServer(opts: McpRequestOptions): Server {
   return server;
 }
 
-async function callTool(
-  name: string,
-  input: Record<string, unknown>,
-  opts: McpRequestOptions,
-): Promise<CallToolResult> {
+/** The tool of that name, if this service offers it (the archive's only with the archive). */
+export function offeredTool(name: string, t: Pick<ToolContext, 'archive'>): Tool | undefined {
   const found = TOOL_BY_NAME.get(name);
-  const t = found?.needs === 'archive' && opts.tool.archive === undefined ? undefined : found;
-  // An unknown tool is the protocol's invalid params (the client asked for something not listed).
-  if (t === undefined) throw new McpError(ErrorCode.InvalidParams, `unknown tool ${JSON.stringify(name)}`);
+  return found?.needs === 'archive' && t.archive === undefined ? undefined : found;
+}
+
+// A tool's result for each structured result it made: a cached answer gives the same structured
+// result (tool-kit.ts, `one`) until the data changes, so its text is rendered once per version.
+const results = new Map<Tool, WeakMap<Structured, CallToolResult>>();
+
+/** A tools/call of an offered tool: its result, or a tool error (bad arguments, a failure). */
+export async function callTool(
+  t: Tool,
+  input: Record<string, unknown>,
+  tool: ToolContext,
+  logger: ErrorLog,
+): Promise<CallToolResult> {
   const validator = validatorOf(t);
   if (!validator.Check(input)) return toolError(argumentFailure(t, input, [...validator.Errors(input)]));
   try {
-    const result = await t.run(input as Static<typeof t.input>, opts.tool);
-    return { content: [{ type: 'text', text: t.render(result) }], structuredContent: result };
+    const structured = await t.run(input as Static<typeof t.input>, tool);
+    let made = results.get(t);
+    if (made === undefined) {
+      made = new WeakMap();
+      results.set(t, made);
+    }
+    let result = made.get(structured);
+    if (result === undefined) {
+      result = { content: [{ type: 'text', text: t.render(structured) }], structuredContent: structured };
+      made.set(structured, result);
+    }
+    return result;
   } catch (err) {
-    return toolError(asServiceError(err, opts.logger));
+    return toolError(asServiceError(err, logger));
   }
 }
 
-function asServiceError(err: unknown, logger: Pick<Logger, 'error'>): ServiceError {
+/** Where an unexpected failure is logged (with the request's id). */
+export interface ErrorLog {
+  error(fields: object, message: string): void;
+}
+
+function asServiceError(err: unknown, logger: ErrorLog): ServiceError {
   if (err instanceof ServiceError) return err;
   logger.error({ err }, 'unexpected error in an MCP handler');
   return new InternalError('internal server error');

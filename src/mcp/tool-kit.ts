@@ -135,9 +135,18 @@ export function paging(defaultLimit: number, maxLimit: number) {
   };
 }
 
+// A cached answer is the same object until its data changes (the market services memoise them):
+// so is its structured result, and what is made from it (its text, its JSON) is made once.
+const singles = new WeakMap<Answer<unknown>, Structured>();
+
 /** The structured result of a single-object answer. */
 export function one(answer: Answer<unknown>): Structured {
-  return { as_of: answer.asOf, data: answer.data, ...(answer.meta ?? {}) };
+  let structured = singles.get(answer);
+  if (structured === undefined) {
+    structured = { as_of: answer.asOf, data: answer.data, ...(answer.meta ?? {}) };
+    singles.set(answer, structured);
+  }
+  return structured;
 }
 
 /** The structured result of a page of a list answer. */
