@@ -2,7 +2,8 @@
 // slowdown) on every dashboard view, in Debian's Chromium, against the demo's fake portal and the
 // service, all on 127.0.0.1. Prints the scores and writes them to test-results/lighthouse.json.
 // A benchmark-like measure, not a test: docs/lighthouse.md records the figures and the targets.
-//   npm run lighthouse [-- --runs N]   (the median run of N per view; default 3)
+//   npm run lighthouse [-- --runs N] [-- --views market,sector]   (the median run of N per view;
+//   default 3; every view unless --views names some)
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -66,6 +67,8 @@ const CATEGORIES = ['performance', 'accessibility', 'best-practices'] as const;
 
 const runsArg = process.argv.indexOf('--runs');
 const RUNS = runsArg > 0 ? Math.max(1, Number(process.argv[runsArg + 1]) || 3) : 3;
+const viewsArg = process.argv.indexOf('--views');
+const ONLY = viewsArg > 0 ? new Set((process.argv[viewsArg + 1] ?? '').split(',')) : null;
 
 interface Scores {
   performance: number;
@@ -100,7 +103,7 @@ async function main(): Promise<void> {
   const chrome = await startChromium();
   const results: Record<string, Scores> = {};
   try {
-    for (const view of VIEWS) {
+    for (const view of VIEWS.filter((v) => !ONLY || ONLY.has(v.name))) {
       const runs: Scores[] = [];
       for (let i = 0; i < RUNS; i++) runs.push(await measure(`${base}/${view.hash}`, chrome.port));
       runs.sort((a, b) => a.performance - b.performance);

@@ -31,16 +31,21 @@ export function indicatorSpecs(list: string): IndicatorSpec[] {
 }
 
 const POW10 = Array.from({ length: 23 }, (_, k) => 10 ** k);
+/** 1e-6, 1e-5 … 1e8: the decades denoiseFast scales within. */
+const DECADES = Array.from({ length: 15 }, (_, k) => Number(`1e${k - 6}`));
 
 /**
  * `denoise` (12 significant digits) by scaled rounding, the same value (near a tie it is `denoise`
  * itself), several times faster over the tens of thousands of values of one table than
  * the decimal string round trip (bench/README.md). Outside 1e-6 … 1e8 it is `denoise` itself.
+ * The value's decade is found by comparison with exact powers of ten (a logarithm costs more).
  */
 export function denoiseFast(value: number): number {
   const a = Math.abs(value);
   if (!(a >= 1e-6 && a < 1e8)) return denoise(value);
-  const p = POW10[11 - Math.floor(Math.log10(a))]!;
+  let decade = 0;
+  while (a >= DECADES[decade + 1]!) decade++;
+  const p = POW10[17 - decade]!;
   const scaled = value * p;
   // Near a tie the product's own rounding may tip it: there the decimal round trip decides.
   if (Math.abs(scaled - Math.floor(scaled) - 0.5) < 1e-3) return denoise(value);
@@ -66,18 +71,48 @@ export function indicatorTable(bars: readonly Bar[], specs: IndicatorSpec[]): In
     names.push(...spec.columns);
     lines.push(...spec.compute(cols));
   }
-  const rows = bars.map((b, t) => {
-    const row: IndicatorRowT = { date: b.date, close: b.close };
-    for (let k = 0; k < names.length; k++) {
-      const v = lines[k]![t]!;
-      row[names[k]!] = v === null ? null : denoiseFast(v);
-    }
-    return row;
-  });
+  const make = rowMaker(names);
+  const rows = bars.map((b, t) => make(b, t, lines, denoiseCell));
   if (bySpecs.size >= TABLES_PER_SERIES) bySpecs.delete(bySpecs.keys().next().value as string);
   bySpecs.set(key, rows);
   return rows;
 }
+
+const denoiseCell = (v: number | null): number | null => (v === null ? null : denoiseFast(v));
+
+type RowMaker = (
+  bar: Bar,
+  t: number,
+  lines: Line[],
+  clean: (v: number | null) => number | null,
+) => IndicatorRowT;
+const makers = new Map<string, RowMaker>();
+
+/**
+ * Builds one row object as a literal of its columns (date, close, then each indicator's), compiled
+ * once per column list: a table is 2,500 rows of up to 32 columns, and adding each column to an
+ * object by a computed name costs several times what the literal does. The names are the specs'
+ * own column names (letters, digits, `_` and `.`), written into the source as JSON strings.
+ */
+function rowMaker(names: string[]): RowMaker {
+  const key = names.join(',');
+  let make = makers.get(key);
+  if (make === undefined) {
+    const cells = names.map((name, k) => `${JSON.stringify(name)}: clean(lines[${k}][t])`);
+    make = new Function(
+      'bar',
+      't',
+      'lines',
+      'clean',
+      `return { date: bar.date, close: bar.close, ${cells.join(', ')} };`,
+    ) as RowMaker;
+    if (makers.size >= MAKERS_KEPT) makers.delete(makers.keys().next().value as string);
+    makers.set(key, make);
+  }
+  return make;
+}
+/** Compiled row builders kept (one per distinct column list asked for). */
+const MAKERS_KEPT = 64;
 
 export function indicatorColumns(specs: IndicatorSpec[]): string[] {
   return ['date', 'close', ...specs.flatMap((s) => s.columns)];

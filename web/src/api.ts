@@ -2,6 +2,7 @@
 // endpoints its types know, plain fetch for the rest (see data.ts), and one error vocabulary for
 // both that a person can act on (no status codes, no patterns on screen).
 import { createClient } from 'psx-market-data-client';
+import { readServicePaths } from './openapi-paths.ts';
 
 export const api = createClient({ baseUrl: window.location.origin });
 
@@ -79,14 +80,30 @@ export async function viaClient<T>(
 }
 
 // Which paths the service has, from its own OpenAPI document (fetched once, exempt from the
-// request limit): a part whose endpoint is missing is left out without a failed request.
+// request limit): a part whose endpoint is missing is left out without a failed request. Read in
+// a worker where the browser has them (the document is large to parse on the main thread).
 let paths: Promise<Set<string> | null> | undefined;
 function servicePaths(): Promise<Set<string> | null> {
-  paths ??= fetch('/openapi.json')
-    .then((r) => (r.ok ? (r.json() as Promise<{ paths?: Record<string, unknown> }>) : null))
-    .then((doc) => (doc?.paths ? new Set(Object.keys(doc.paths).map(shape)) : null))
-    .catch(() => null);
+  paths ??= pathsOffThread()
+    .catch(() => readServicePaths())
+    .then((list) => (list ? new Set(list.map(shape)) : null));
   return paths;
+}
+
+function pathsOffThread(): Promise<string[] | null> {
+  return new Promise((resolve, reject) => {
+    if (typeof Worker === 'undefined') return reject(new Error('no workers'));
+    const worker = new Worker(new URL('./openapi-paths.worker.ts', import.meta.url), { type: 'module' });
+    worker.addEventListener('message', (e: MessageEvent<string[] | null>) => {
+      worker.terminate();
+      resolve(e.data);
+    });
+    worker.addEventListener('error', (e) => {
+      e.preventDefault();
+      worker.terminate();
+      reject(new Error('worker failed'));
+    });
+  });
 }
 
 /** A path template without its parameter names: `/stocks/{symbol}` and `/stocks/{sym}` agree. */

@@ -71,3 +71,21 @@ export function monthsBefore(date: string, months: number): string {
   const lastDay = new Date(Date.UTC(year, month, 0)).getUTCDate();
   return `${year}-${String(month).padStart(2, '0')}-${String(Math.min(d, lastDay)).padStart(2, '0')}`;
 }
+
+/** A pause in trading this long (Friday's break, a halt) is marked where trading resumes. */
+const BREAK_SECONDS = 20 * 60;
+
+/** Where trading resumed after a pause (intraday points), and the pause in words. */
+export function sessionBreaks(points: Point[]): { index: number; text: string }[] {
+  const out: { index: number; text: string }[] = [];
+  for (let i = 1; i < points.length; i++) {
+    const gap = (points[i]!.time as number) - (points[i - 1]!.time as number);
+    if (gap < BREAK_SECONDS) continue;
+    const minutes = Math.round(gap / 60);
+    out.push({
+      index: i,
+      text: `resumed after ${minutes >= 90 ? `${Math.round(minutes / 6) / 10} h` : `${minutes} min`} break`,
+    });
+  }
+  return out;
+}

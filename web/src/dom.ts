@@ -52,3 +52,13 @@ export function whenVisible(el: Element, show: () => void, margin = '200px'): ()
   observer.observe(el);
   return () => observer.disconnect();
 }
+
+/**
+ * Resolves in a new task: a long render split at these points lets the browser paint and answer
+ * input in between, instead of blocking a phone's main thread for the whole page at once.
+ */
+export function nextTask(): Promise<void> {
+  const scheduler = (globalThis as { scheduler?: { yield?: () => Promise<void> } }).scheduler;
+  if (typeof scheduler?.yield === 'function') return scheduler.yield();
+  return new Promise((resolve) => setTimeout(resolve, 0));
+}

@@ -9,7 +9,7 @@ import {
   type SeriesMarker,
   type Time,
 } from 'lightweight-charts';
-import type { Point } from './chart-data.ts';
+import { sessionBreaks, type Point } from './chart-data.ts';
 import { fmtCompact, fmtPrice } from './format.ts';
 import { COLORS, VOLUME_PANE_HEIGHT } from './chart-theme.ts';
 
@@ -86,26 +86,16 @@ export function createLineChart(
   return { destroy: () => chart.remove() };
 }
 
-/** A pause in trading this long (Friday's break, a halt) is marked where trading resumes. */
-const GAP_SECONDS = 20 * 60;
-
 /**
  * The time axis has no room for hours without trades (it places bars side by side), so where
  * trading resumed after a pause, a marker says so: Friday's midday break, a halt.
  */
 export function sessionGaps(points: Point[]): SeriesMarker<Time>[] {
-  const out: SeriesMarker<Time>[] = [];
-  for (let i = 1; i < points.length; i++) {
-    const gap = (points[i]!.time as number) - (points[i - 1]!.time as number);
-    if (gap < GAP_SECONDS) continue;
-    const minutes = Math.round(gap / 60);
-    out.push({
-      time: points[i]!.time,
-      position: 'belowBar',
-      shape: 'square',
-      color: COLORS.muted,
-      text: `resumed after ${minutes >= 90 ? `${Math.round(minutes / 6) / 10} h` : `${minutes} min`} break`,
-    });
-  }
-  return out;
+  return sessionBreaks(points).map((b) => ({
+    time: points[b.index]!.time,
+    position: 'belowBar',
+    shape: 'square',
+    color: COLORS.muted,
+    text: b.text,
+  }));
 }

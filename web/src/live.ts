@@ -124,9 +124,11 @@ function apply(q: FullQuote): void {
       el.classList.remove('up', 'down', 'flat');
       el.classList.add(dir);
     }
-    // A brief highlight so a change is noticed; reduced-motion users get none (styles.css).
-    el.classList.remove('tick');
-    void el.offsetWidth;
-    el.classList.add('tick');
+    // A brief highlight so a change is noticed; reduced-motion users get none (styles.css). Two
+    // classes with the same animation take turns, so a repeated tick restarts it without forcing
+    // a layout per cell (a stream's first snapshot changes dozens at once).
+    const again = el.classList.contains('tick');
+    el.classList.remove(again ? 'tick' : 'tick-again');
+    el.classList.add(again ? 'tick-again' : 'tick');
   }
 }

@@ -16,10 +16,10 @@ import {
   type Mover,
   type Part,
 } from '../data.ts';
-import { h, replace } from '../dom.ts';
+import { h, nextTask, replace } from '../dom.ts';
 import { arrow, direction, fmtPct, fmtPrice, fmtSigned, SPOKEN_DIRECTION } from '../format.ts';
 import { dailyPoints, intradayPoints } from '../chart-data.ts';
-import type { LineChart } from '../line-chart.ts';
+import { createAreaChart, type AreaChart } from '../area-chart.ts';
 import { watch } from '../live.ts';
 import { failureBox, keptNote, load } from '../load.ts';
 import { navigate } from '../router.ts';
@@ -98,7 +98,7 @@ export function marketView(main: HTMLElement): () => void {
     ),
   );
 
-  let chart: LineChart | undefined;
+  let chart: AreaChart | undefined;
   let disposed = false;
   const chosen = (): string => localStorage.getItem(CHOSEN_KEY) ?? 'KSE100';
 
@@ -115,12 +115,23 @@ export function marketView(main: HTMLElement): () => void {
     }
   };
 
-  const show = (ov: MarketOverview, fresh: boolean): void => {
+  /**
+   * Draws the overview panel by panel, each in a task of its own (the hero first: it is what the
+   * reader looks at), so a phone's main thread is never blocked for the whole page at once.
+   * Resolves false when the view was left meanwhile.
+   */
+  const show = async (ov: MarketOverview, fresh: boolean): Promise<boolean> => {
     noteMarketState(ov.market);
     if (ov.breadth.as_of) noteAsOf(ov.breadth.as_of);
     const levelsNow = ov.indices.data ?? [];
+    if (fresh) showIndex(ov, levelsNow);
+    else updateHero(hero, levelsNow);
+    await nextTask();
+    if (disposed) return false;
     part(levels, ov.indices, 'index levels', (rows) => indexTable(rows, ov.indices.as_of));
     part(breadthBox, ov.breadth, 'market breadth', (b) => breadthPanel(b as Breadth));
+    await nextTask();
+    if (disposed) return false;
     const streamed: string[] = [];
     MOVER_KINDS.forEach((k, i) => {
       const rows = (ov.movers.data?.[k.by] ?? null) as Mover[] | null;
@@ -129,9 +140,10 @@ export function marketView(main: HTMLElement): () => void {
     });
     if (streamed.length > 0) watch(streamed);
     if (ov.sectors.data) learnSectorNames(ov.sectors.data);
+    await nextTask();
+    if (disposed) return false;
     part(sectorPanel, ov.sectors, 'sectors', sectorTable);
-    if (fresh) showIndex(ov, levelsNow);
-    else updateHero(hero, levelsNow);
+    return true;
   };
 
   const showIndex = (ov: MarketOverview, all: IndexLevel[]): void => {
@@ -181,10 +193,10 @@ export function marketView(main: HTMLElement): () => void {
       host,
       contrib,
     );
-    void drawIndexChart(host, level, ov.index.intraday as Part<IntradayBar[]>);
     const members = ov.index.constituents as Part<IndexConstituent[]>;
     if (members.data) replace(contrib, contributors(level.index, members.data));
     else replace(contrib, partNote(members, `${level.index} contributions`));
+    void drawIndexChart(host, level, ov.index.intraday as Part<IntradayBar[]>);
   };
 
   const drawIndexChart = async (
@@ -200,10 +212,7 @@ export function marketView(main: HTMLElement): () => void {
     if (points.length > 1) {
       label('today, every 5 minutes');
       host.dataset.chart = 'intraday';
-      // The charting library is loaded only when there is something to draw.
-      const { createLineChart } = await import('../line-chart.ts');
-      if (disposed || !host.isConnected) return;
-      chart = createLineChart(host, points, { baseline, intraday: true });
+      chart = createAreaChart(host, points, { baseline, intraday: true });
       return;
     }
     // No bars today (before the open, a holiday): the daily closes, asked for only then.
@@ -213,9 +222,7 @@ export function marketView(main: HTMLElement): () => void {
       if (days.length > 1) {
         label('daily closes, last six months');
         host.dataset.chart = 'daily';
-        const { createLineChart } = await import('../line-chart.ts');
-        if (disposed || !host.isConnected) return;
-        chart = createLineChart(host, days, { intraday: false });
+        chart = createAreaChart(host, days, { intraday: false });
         return;
       }
     } catch {
@@ -240,7 +247,7 @@ export function marketView(main: HTMLElement): () => void {
       const ov = (await marketOverview(chosen(), again)).data;
       if (disposed) return;
       replace(statusLine);
-      show(ov, shownAt === undefined || hero.dataset.index !== ov.index.code);
+      if (!(await show(ov, shownAt === undefined || hero.dataset.index !== ov.index.code))) return;
       shownAt = Date.now();
       // A part that will follow is asked for when the service said, if that is sooner.
       const parts = [ov.indices, ov.breadth, ov.movers, ov.sectors, ov.index.intraday, ov.index.constituents];
