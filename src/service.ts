@@ -27,6 +27,7 @@ import { createResponder } from './http/respond.ts';
 import { LiveQuotes } from './stream/live-quotes.ts';
 import { openArchive } from './archive/open.ts';
 import { karachiDate } from './time/market-clock.ts';
+import { observeAnalyses } from './market/corporate-actions.ts';
 import { MarketArchive } from './market/archive.ts';
 import { Archiver } from './archiver/archiver.ts';
 import { RedisLease, soleLease } from './archiver/lease.ts';
@@ -170,6 +171,15 @@ export async function createService(
     onDisagreements: (n) => archiveMetrics.disagreements.inc(n),
     onRowsWritten: (n) => archiveMetrics.rowsWritten.inc(n),
   });
+  // With the archiver on, every corporate-actions analysis the service makes is kept, so the
+  // archive's adjusted bars follow what the symbols' own adjusted histories apply.
+  if (config.archive.enabled) {
+    observeAnalyses(datasets, (symbol, raw, analysis) => {
+      void archive.recordAdjustment(symbol, raw, analysis, now()).catch((err: unknown) => {
+        logger.warn({ err, symbol }, 'corporate actions not archived');
+      });
+    });
+  }
   // A shared store can go away on its own: looked at now and then, so readiness tells the truth
   // even while nobody reads it.
   const live = new LiveQuotes({
