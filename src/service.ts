@@ -28,6 +28,8 @@ import { LiveQuotes } from './stream/live-quotes.ts';
 import { openArchive } from './archive/open.ts';
 import { karachiDate } from './time/market-clock.ts';
 import { observeAnalyses } from './market/corporate-actions.ts';
+import { archiveMemberSource } from './market/archive-member-series.ts';
+import { historySource } from './market/member-series.ts';
 import { MarketArchive } from './market/archive.ts';
 import { Archiver } from './archiver/archiver.ts';
 import { RedisLease, soleLease } from './archiver/lease.ts';
@@ -262,6 +264,10 @@ export async function createService(
       respond: createResponder(Math.floor(memoryBytes * 0.25), now, () => cache.revision),
       marketClock: { followMarketClock: config.cache.followMarketClock, now },
       archive,
+      // With the archiver on, rankings read members' adjusted closes from the archive.
+      memberSeries: config.archive.enabled
+        ? archiveMemberSource(archive, historySource(datasets), now)
+        : undefined,
       contextOf: contextBuilder(
         clientAddress,
         config.proxy.passthrough

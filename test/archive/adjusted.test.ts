@@ -138,6 +138,30 @@ function suite(name: string, env: () => Record<string, string>) {
       assert.equal(long.json.meta.adjustment.status, 'unavailable');
     });
 
+    test("rankings read members' adjusted closes from the archive: the returns their own tables give", async () => {
+      const before = portal.counts().total;
+      const ranking = await http(svc.url, '/market/performance?index=KSE30&period=1Y');
+      assert.equal(ranking.status, 200, ranking.text);
+      const { coverage } = ranking.json.meta;
+      assert.equal(coverage.with_data, coverage.members);
+      assert.deepEqual(coverage.sources, { archive: coverage.members, portal: 0 });
+      assert.ok(portal.counts().total - before <= 3, 'no member fetched from the portal');
+      for (const row of ranking.json.data as Array<Record<string, number | string | null>>) {
+        const own = await http(svc.url, `/stocks/${row.symbol}/performance?benchmark=none`);
+        const period = own.json.data.returns.find((r: { period: string }) => r.period === '1Y');
+        assert.equal(row.return_pct, period.return_pct, `${row.symbol} 1Y`);
+        assert.equal(row.start_date, period.start_date);
+      }
+      // A member without kept actions (a right's ticker has no adjusted series) comes from the portal.
+      const sector = await http(svc.url, '/market/performance?sector=0813&period=1M');
+      assert.equal(sector.status, 200, sector.text);
+      assert.ok(sector.json.meta.coverage.sources.portal >= 1, JSON.stringify(sector.json.meta.coverage));
+      assert.ok(sector.json.meta.coverage.sources.archive >= 1);
+      const sectors = await http(svc.url, '/sectors/performance?period=3M');
+      assert.equal(sectors.status, 200, sectors.text);
+      assert.ok(sectors.json.meta.coverage.sources.archive > 50);
+    });
+
     test('dividends without adjusted is refused as on a symbol’s history', async () => {
       const res = await http(svc.url, '/historical?symbols=HBL&dividends=true');
       assert.equal(res.status, 400);
