@@ -58,15 +58,24 @@ const round4 = (x: number | null): number | null => (x === null ? null : Math.ro
 /** The factors an adjustment applies: from an analysis, or as the archive kept them. */
 export type AppliedFactors = Pick<ActionsAnalysis, 'applied' | 'dividendFactors'>;
 
+/** The price factors in the order adjust() multiplies them: newest ex-date first. */
+export function factorSteps(
+  analysis: AppliedFactors,
+  dividends: boolean,
+): Array<{ exDate: string; factor: number }> {
+  const steps = analysis.applied.map((a) => ({ exDate: a.exDate, factor: 1 / a.ratio }));
+  if (dividends) steps.push(...analysis.dividendFactors);
+  steps.sort((a, b) => (a.exDate < b.exDate ? 1 : -1)); // newest first
+  return steps;
+}
+
 /** Rows oldest first; each gets the product of the factors of every action after its date. */
 export function adjust(
   rows: readonly HistoricalRowT[],
   analysis: AppliedFactors,
   dividends: boolean,
 ): AdjustedHistoricalRowT[] {
-  const steps = analysis.applied.map((a) => ({ exDate: a.exDate, factor: 1 / a.ratio }));
-  if (dividends) steps.push(...analysis.dividendFactors);
-  steps.sort((a, b) => (a.exDate < b.exDate ? 1 : -1)); // newest first
+  const steps = factorSteps(analysis, dividends);
   const exDates = new Set(analysis.applied.map((a) => a.exDate));
   const out = new Array<AdjustedHistoricalRowT>(rows.length);
   let factor = 1;

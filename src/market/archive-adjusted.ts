@@ -3,7 +3,7 @@
 // history applies its analysis (adjusted-history.ts). A symbol without a kept record is served raw
 // with a null factor and named in meta.adjustment.unavailable, never silently raw.
 import type { AdjustmentRecord, DailyBar } from '../archive/store.ts';
-import { adjust, type AppliedFactors } from './adjusted-history.ts';
+import { adjust, factorSteps, type AppliedFactors } from './adjusted-history.ts';
 import type { AdjustmentMeta } from './adjusted-history.ts';
 import type { AdjustedHistoricalRowT, HistoricalRowT } from './models.ts';
 import type { AdjustedDailyBarT, ArchiveAdjustmentMetaT } from './models-archive.ts';
@@ -109,6 +109,52 @@ export function adjustArchived(
       reason: reasons.join('; '),
     },
   };
+}
+
+const round4 = (x: number): number => Math.round(x * 1e4) / 1e4;
+
+/**
+ * Adjusted closes and volumes only (what a ranking reads), computed as adjust() computes them,
+ * without a row object per day. Input and output oldest first; days without a close are left out.
+ */
+export function adjustedCloses(
+  dates: readonly string[],
+  closes: readonly (number | null)[],
+  volumes: readonly (number | null)[],
+  record: AdjustmentRecord,
+): {
+  dates: string[];
+  bars: Array<{ date: string; open: null; high: null; low: null; close: number; volume: number | null }>;
+} {
+  const steps = factorSteps(appliedOf(record), false);
+  const n = dates.length;
+  const bars = new Array<{
+    date: string;
+    open: null;
+    high: null;
+    low: null;
+    close: number;
+    volume: number | null;
+  }>();
+  let factor = 1;
+  let next = 0;
+  for (let i = n - 1; i >= 0; i--) {
+    const date = dates[i]!;
+    while (next < steps.length && steps[next]!.exDate > date) factor *= steps[next++]!.factor;
+    const close = closes[i];
+    if (close === null || close === undefined || !Number.isFinite(close)) continue;
+    const volume = volumes[i] ?? null;
+    bars.push({
+      date,
+      open: null,
+      high: null,
+      low: null,
+      close: round4(close * factor),
+      volume: volume === null ? null : Math.round(Math.round(volume) / factor),
+    });
+  }
+  bars.reverse();
+  return { dates: bars.map((b) => b.date), bars };
 }
 
 /** A symbol's own adjusted history's meta (from the portal) in the whole-market form. */

@@ -6,12 +6,12 @@
 import { minusDays } from '../analytics/dates.ts';
 import { periodReturn } from '../analytics/returns.ts';
 import { periodTarget, type Period } from '../analytics/periods.ts';
-import { withClose, type Bar } from '../analytics/series.ts';
-import type { DailyBar } from '../archive/store.ts';
+import type { AdjustmentRecord } from '../archive/store.ts';
+import type { Series } from './analytics-rows.ts';
 import { karachiDate } from '../time/market-clock.ts';
 import { karachiTime } from './answer.ts';
 import type { MarketArchive } from './archive.ts';
-import { adjustArchived } from './archive-adjusted.ts';
+import { adjustedCloses } from './archive-adjusted.ts';
 import type { MemberSeries, MemberSeriesSource } from './member-series.ts';
 
 /** Calendar days read before a period's start: the exchange's longest closures (Eid) fit in it. */
@@ -25,34 +25,29 @@ function cutoffOf(period: Period | undefined, today: string): string | undefined
   return minusDays(target, MARGIN_DAYS);
 }
 
+type Held = { symbol: string; dates: string[]; closes: Array<number | null>; volumes: Array<number | null> };
+
 export function archiveMemberSource(
   archive: MarketArchive,
   fallback: MemberSeriesSource,
   now: () => number,
 ): MemberSeriesSource {
-  const seriesOf = (
-    symbol: string,
-    bars: readonly DailyBar[],
-    record: Parameters<typeof adjustArchived>[2],
-  ) => {
-    const rows = adjustArchived(symbol, bars, record, false).rows;
-    const withCloses: Bar[] = withClose(rows);
-    const dates = withCloses.map((b) => b.date);
+  const seriesOf = (held: Held, record: AdjustmentRecord): Series => {
+    const { bars, dates } = adjustedCloses(held.dates, held.closes, held.volumes, record);
     const at = now();
-    const last = dates.at(-1) ?? '';
     return {
-      bars: withCloses,
+      bars,
       dates,
       adjustment: null,
       answer: {
-        key: `archive-series:${symbol}`,
+        key: `archive-series:${held.symbol}`,
         data: null,
         asOf: karachiTime(at),
         provenance: {
-          state: 'HIT' as const,
+          state: 'HIT',
           fetchedAt: at,
           freshUntil: at + FRESH_MS,
-          version: `${symbol}@${last}/${dates.length}/${record?.checkedAt ?? 0}`,
+          version: `${held.symbol}@${dates.at(-1) ?? ''}/${dates.length}/${record.checkedAt}`,
         },
       },
     };
@@ -62,29 +57,28 @@ export function archiveMemberSource(
       const [done, records] = await Promise.all([archive.backfilled(), archive.adjustments(symbols)]);
       const held = symbols.filter((s) => done.has(s) && records.has(s));
       const cutoff = cutoffOf(period, karachiDate(now()));
-      const bars = held.length > 0 ? await archive.bars(held, cutoff) : [];
-      const grouped = new Map<string, DailyBar[]>(held.map((s) => [s, []]));
-      for (const b of bars) grouped.get(b.symbol)!.push(b);
       const out = new Map<string, MemberSeries>();
       const reread: string[] = [];
-      for (const [symbol, rows] of grouped) {
-        const series = seriesOf(symbol, rows, records.get(symbol));
+      for (const h of held.length > 0 ? await archive.closesAndVolumes(held, cutoff) : []) {
+        const series = seriesOf(h, records.get(h.symbol)!);
         // A member that stopped trading may start its period before the cutoff: read it whole.
         if (
           cutoff !== undefined &&
           period !== undefined &&
           periodReturn(series.bars, series.dates, period).value === null
         ) {
-          reread.push(symbol);
+          reread.push(h.symbol);
           continue;
         }
-        out.set(symbol, { symbol, series, source: 'archive' });
+        out.set(h.symbol, { symbol: h.symbol, series, source: 'archive' });
       }
       if (reread.length > 0) {
-        const whole = new Map<string, DailyBar[]>(reread.map((s) => [s, []]));
-        for (const b of await archive.bars(reread)) whole.get(b.symbol)!.push(b);
-        for (const [symbol, rows] of whole)
-          out.set(symbol, { symbol, series: seriesOf(symbol, rows, records.get(symbol)), source: 'archive' });
+        for (const h of await archive.closesAndVolumes(reread))
+          out.set(h.symbol, {
+            symbol: h.symbol,
+            series: seriesOf(h, records.get(h.symbol)!),
+            source: 'archive',
+          });
       }
       const rest = symbols.filter((s) => !out.has(s));
       if (rest.length > 0) {

@@ -75,6 +75,26 @@ export class MarketArchive {
     return this.use((s) => s.bars(symbols, start, end));
   }
 
+  /** Per symbol (in the order given) its dates, raw closes and volumes within [start, end], oldest first. */
+  async closesAndVolumes(
+    symbols: readonly string[],
+    start?: string,
+    end?: string,
+  ): Promise<
+    Array<{ symbol: string; dates: string[]; closes: Array<number | null>; volumes: Array<number | null> }>
+  > {
+    const [closes, volumes] = await Promise.all([
+      this.use((s) => s.field(symbols, 'close', start, end)),
+      this.use((s) => s.field(symbols, 'volume', start, end)),
+    ]);
+    return closes.map((c, k) => ({
+      symbol: c.symbol,
+      dates: c.dates,
+      closes: c.values,
+      volumes: volumes[k]!.values,
+    }));
+  }
+
   /** Raw closes of `symbols` on every date any of them has a bar within [start, end]. */
   async closePanel(symbols: readonly string[], start?: string, end?: string): Promise<ClosePanel> {
     const series = await this.use((s) => s.field(symbols, 'close', start, end));
