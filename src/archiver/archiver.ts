@@ -27,6 +27,8 @@ import type { Lease } from './lease.ts';
 // The archiver's fetches are the service's own: one budget address for all of them.
 const ARCHIVER: RequestContext = { clientIp: 'archiver' };
 const MINUTE = 60_000;
+// A symbol's corporate actions are looked at again after a new closing record, at most this often.
+const RECHECK_MS = 20 * 60 * MINUTE;
 // The closing pages settle a few minutes after the last session's close.
 const CLOSE_SETTLE_MS = 10 * MINUTE;
 
@@ -195,8 +197,23 @@ export class Archiver {
    */
   private async backfillActions(): Promise<boolean> {
     const { archive, datasets, logger, now } = this.opts;
-    const [done, recorded] = await Promise.all([archive.backfilled(), archive.adjustments()]);
-    const todo = [...done].filter((s) => !recorded.has(s) && !this.noSeries.has(s)).sort();
+    const [done, recorded, days] = await Promise.all([
+      archive.backfilled(),
+      archive.adjustments(),
+      archive.recordedDays(),
+    ]);
+    const lastDay = [...days].reduce((a, b) => (a > b ? a : b), '');
+    // Only symbols that traded on that day have rows their check has not seen.
+    const traded = new Set(lastDay === '' ? [] : (await archive.dailyBars(lastDay)).map((b) => b.symbol));
+    const at = now();
+    // A record older than the last closing record is looked at again, at most once per RECHECK_MS:
+    // an action since its check would otherwise be missing (the answers say `partial` meanwhile).
+    const stale = (s: string): boolean => {
+      const r = recorded.get(s);
+      if (r === undefined) return !this.noSeries.has(s);
+      return r.checkedThrough < lastDay && traded.has(s) && at - r.checkedAt >= RECHECK_MS;
+    };
+    const todo = [...done].filter(stale).sort();
     let count = 0;
     for (const symbol of todo) {
       if (!this.running && this.loop !== undefined) return false;

@@ -9,6 +9,8 @@ import { startFakePortal, type FakePortal } from '../../dev/fake-portal/server.t
 import { waitForBackfill } from '../helpers/archive.ts';
 import { postgresUnavailableReason, startPostgres, type TestPostgres } from '../helpers/postgres.ts';
 import { http, startService, type RunningService } from '../helpers/service.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { MarketWatchRow } from '../../src/exchange/types.ts';
 
 // Friday 2026-11-20, 17:00 Karachi: the fake market's day, after the close settled.
 const NOW = Date.parse('2026-11-20T12:00:00Z');
@@ -20,6 +22,7 @@ const ARCHIVE_ENV = {
   ARCHIVE_BUDGET_SHARE: '0.5',
   ARCHIVE_BACKOFF_MS: '200',
   ARCHIVE_PROGRESS_EVERY: '50',
+  ARCHIVE_IDLE_MS: '500',
 };
 
 type Row = Record<string, unknown> & { date: string; symbol?: string };
@@ -30,9 +33,10 @@ function suite(name: string, env: () => Record<string, string>) {
   describe(`archive adjusted bars: ${name}`, () => {
     let portal: FakePortal;
     let svc: RunningService;
+    let clock = NOW;
     before(async () => {
       portal = await startFakePortal();
-      svc = await startService(portal.url, { ...ARCHIVE_ENV, ...env() }, { overrides: { now: () => NOW } });
+      svc = await startService(portal.url, { ...ARCHIVE_ENV, ...env() }, { overrides: { now: () => clock } });
       await waitForBackfill(svc.url, 120_000);
     });
     after(async () => {
@@ -168,6 +172,48 @@ function suite(name: string, env: () => Record<string, string>) {
       assert.match(res.json.error.message, /with adjusted=true/);
       const daily = await http(svc.url, '/market/daily?date=2026-11-19&dividends=true');
       assert.equal(daily.status, 400);
+    });
+
+    test('a symbol that traded after its check says so, and is looked at again after that closing record', async () => {
+      const eodFetches = () => portal.counts().requests['GET /timeseries/eod/HBL'] ?? 0;
+      const fetched = eodFetches();
+      const friday = (await http(svc.url, '/market/daily?date=2026-11-20&symbols=HBL')).json.data[0];
+      // Monday's closing record (written as the archiver's closing record writes it), then Monday evening.
+      await svc.service.archive.recordDay(
+        '2026-11-23',
+        [
+          {
+            symbol: 'HBL',
+            ldcp: friday.close,
+            open: friday.close,
+            high: friday.close,
+            low: friday.close,
+            current: friday.close,
+            volume: 1000,
+          } as MarketWatchRow,
+        ],
+        { asOf: '2026-11-23T15:30:00+05:00', rows: [] },
+        Date.parse('2026-11-23T11:00:00Z'),
+      );
+      const monday = await http(svc.url, '/historical?symbols=HBL&start=2026-11-16&adjusted=true');
+      assert.deepEqual(
+        monday.json.meta.adjustment.partial.map((p: { symbol: string; checked_through: string }) => [
+          p.symbol,
+          p.checked_through,
+        ]),
+        [['HBL', '2026-11-20']],
+      );
+      assert.match(monday.json.meta.adjustment.partial[0].reason, /last checked through 2026-11-20/);
+      clock = Date.parse('2026-11-23T12:00:00Z');
+      for (let i = 0; i < 200 && eodFetches() === fetched; i++) await sleep(100);
+      assert.equal(eodFetches(), fetched + 1, 'the adjusted series asked for again, once');
+      let after = monday;
+      for (let i = 0; i < 100; i++) {
+        after = await http(svc.url, '/historical?symbols=HBL&start=2026-11-16&adjusted=true');
+        if (after.json.meta.adjustment.status === 'full') break;
+        await sleep(100);
+      }
+      assert.deepEqual(after.json.meta.adjustment.full, ['HBL']);
     });
   });
 }
