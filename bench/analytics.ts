@@ -1,8 +1,17 @@
 // Analytics: computation cost without I/O. A performance table over 2,500 rows (uncached: a fresh
 // series each run), ten indicators over 2,500 rows (computation and number cleaning), and a
 // 100-member ranking from member series already in memory (as an archive would hand them over),
-// through the market service with a stub dataset for the index's constituents and levels.
+// through the market service with a stub dataset for the index's constituents and levels; and
+// the same ranking read from a SQLite archive (100 symbols × 2,500 days with kept corporate
+// actions), as the service does with the archiver on.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { SqliteArchive } from '../src/archive/sqlite-archive.ts';
+import { MarketArchive } from '../src/market/archive.ts';
+import { archiveMemberSource } from '../src/market/archive-member-series.ts';
+import { fillArchive } from './archive-data.ts';
 import { parseIndicators } from '../src/analytics/indicator-spec.ts';
 import type { Bar } from '../src/analytics/series.ts';
 import type { Cached } from '../src/cache/types.ts';
@@ -133,6 +142,54 @@ export async function runAnalytics(): Promise<Section> {
     marketPerformance(datasets, source, { period: '1Y', index: 'KSE100' }, CTX),
   );
 
+  // The same ranking from the archive: bars read from SQLite (the period's rows), adjusted with
+  // each symbol's kept factors. The portal is never asked (every member is archived).
+  const dir = mkdtempSync(join(tmpdir(), 'psxmd-bench-ranking-'));
+  const store = new SqliteArchive(dir);
+  let fromArchive: number[];
+  try {
+    const names = await fillArchive(store, 100, ROWS);
+    for (const [k, symbol] of names.entries()) {
+      await store.writeAdjustments({
+        symbol,
+        checkedAt: 0,
+        checkedThrough: dates.at(-1)!,
+        seriesStart: dates[ROWS - 1250]!,
+        dividendsFrom: null,
+        dividendsKnown: false,
+        factors: [
+          {
+            exDate: dates[ROWS - 100 - k]!,
+            kind: 'capital_change',
+            factor: 1 / 1.1,
+            ratio: 1.1,
+            amount: null,
+          },
+        ],
+      });
+    }
+    const archivePage: IndexConstituentsPage = {
+      ...page,
+      rows: names.map((symbol) => ({ symbol }) as IndexConstituentsPage['rows'][number]),
+    };
+    const archiveDatasets = {
+      ...datasets,
+      indexConstituents: async () => fresh(archivePage),
+    } as unknown as Datasets;
+    const noPortal: MemberSeriesSource = {
+      load: () => Promise.reject(new Error('the bench archive holds every member')),
+    };
+    const archived = archiveMemberSource(new MarketArchive({ store }), noPortal, () =>
+      Date.parse(`${dates.at(-1)}T12:00:00Z`),
+    );
+    fromArchive = await timeAsync(RUNS / 4, () =>
+      marketPerformance(archiveDatasets, archived, { period: '1Y', index: 'KSE100' }, CTX),
+    );
+  } finally {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+
   const figure = (id: string, label: string, values: number[], limit: number): Figure[] => [
     {
       id: `${id}.p50`,
@@ -153,6 +210,7 @@ export async function runAnalytics(): Promise<Section> {
       ...figure('performance', 'performance table, 2,500 rows, uncached', table, 3),
       ...figure('indicators', '10 indicators, 2,500 rows', indicators, 5),
       ...figure('ranking', '100-member ranking from series in memory', ranking, 50),
+      ...figure('ranking-archive', '100-member 1Y ranking from the archive (SQLite)', fromArchive, 50),
     ],
     tables: [],
     notes: [`indicators: ${INDICATORS}`, `${RUNS} runs each, in one process`],

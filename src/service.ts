@@ -28,6 +28,9 @@ import { createResponder } from './http/respond.ts';
 import { LiveQuotes } from './stream/live-quotes.ts';
 import { openArchive } from './archive/open.ts';
 import { karachiDate } from './time/market-clock.ts';
+import { observeAnalyses } from './market/corporate-actions.ts';
+import { archiveMemberSource } from './market/archive-member-series.ts';
+import { historySource } from './market/member-series.ts';
 import { MarketArchive } from './market/archive.ts';
 import { Archiver } from './archiver/archiver.ts';
 import { RedisLease, soleLease } from './archiver/lease.ts';
@@ -162,6 +165,15 @@ export async function createService(
     onDisagreements: (n) => archiveMetrics.disagreements.inc(n),
     onRowsWritten: (n) => archiveMetrics.rowsWritten.inc(n),
   });
+  // With the archiver on, every corporate-actions analysis the service makes is kept, so the
+  // archive's adjusted bars follow what the symbols' own adjusted histories apply.
+  if (config.archive.enabled) {
+    observeAnalyses(datasets, (symbol, raw, analysis) => {
+      void archive.recordAdjustment(symbol, raw, analysis, now()).catch((err: unknown) => {
+        logger.warn({ err, symbol }, 'corporate actions not archived');
+      });
+    });
+  }
   // A shared store can go away on its own: looked at now and then, so readiness tells the truth
   // even while nobody reads it.
   const live = new LiveQuotes({
@@ -245,6 +257,10 @@ export async function createService(
       respond: createResponder(Math.floor(memoryBytes * 0.25), now, () => cache.revision),
       marketClock: { followMarketClock: config.cache.followMarketClock, now },
       archive,
+      // With the archiver on, rankings read members' adjusted closes from the archive.
+      memberSeries: config.archive.enabled
+        ? archiveMemberSource(archive, historySource(datasets), now)
+        : undefined,
       contextOf: contextBuilder(
         clientAddress,
         config.proxy.passthrough

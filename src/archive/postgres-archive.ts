@@ -4,12 +4,22 @@
 // is made, if needed, on the first call that reaches it.
 import postgres from 'postgres';
 import {
+  adjustmentRecords,
+  compareFactors,
+  factorRows,
+  mergedCoverage,
+  POSTGRES_ADJUSTMENT_SCHEMA,
+  type CoverageRow,
+  type FactorRow,
+} from './adjustments.ts';
+import {
   ArchiveUnavailableError,
   compareBar,
   dayNumber,
   dayText,
   reasonsList,
   reasonsText,
+  type AdjustmentRecord,
   type ArchivedPayout,
   type ArchiveStats,
   type ArchiveStore,
@@ -305,6 +315,47 @@ export class PostgresArchive implements ArchiveStore {
     }));
   }
 
+  async writeAdjustments(record: AdjustmentRecord): Promise<WriteResult> {
+    return this.write(async (tx) => {
+      const held = await tx<FactorRow[]>`SELECT symbol, day, kind, seq, factor, ratio, amount
+        FROM archive_adjustment_factors WHERE symbol = ${record.symbol}`;
+      const { fresh, result } = compareFactors(held, factorRows(record));
+      for (const f of fresh) {
+        await tx`INSERT INTO archive_adjustment_factors (symbol, day, kind, seq, factor, ratio, amount)
+          VALUES (${f.symbol}, ${f.day}, ${f.kind}, ${f.seq}, ${f.factor}, ${f.ratio}, ${f.amount})`;
+      }
+      const [coverage] = await tx<CoverageRow[]>`SELECT * FROM archive_adjustment_coverage
+        WHERE symbol = ${record.symbol} FOR UPDATE`;
+      const c = mergedCoverage(coverage, record);
+      await tx`INSERT INTO archive_adjustment_coverage
+          (symbol, checked_at, checked_through, series_start, dividends_from, dividends_known)
+        VALUES (${c.symbol}, ${c.checked_at}, ${c.checked_through}, ${c.series_start}, ${c.dividends_from}, ${Boolean(c.dividends_known)})
+        ON CONFLICT (symbol) DO UPDATE SET checked_at = excluded.checked_at,
+          checked_through = excluded.checked_through, series_start = excluded.series_start,
+          dividends_from = excluded.dividends_from, dividends_known = excluded.dividends_known`;
+      return result;
+    });
+  }
+
+  async adjustments(symbols?: readonly string[]) {
+    const [coverage, factors] = await this.read(async (sql) =>
+      symbols === undefined
+        ? Promise.all([
+            sql<CoverageRow[]>`SELECT * FROM archive_adjustment_coverage`,
+            sql<FactorRow[]>`SELECT * FROM archive_adjustment_factors`,
+          ])
+        : Promise.all([
+            sql<
+              CoverageRow[]
+            >`SELECT * FROM archive_adjustment_coverage WHERE symbol = ANY(${sql.array([...symbols])})`,
+            sql<
+              FactorRow[]
+            >`SELECT * FROM archive_adjustment_factors WHERE symbol = ANY(${sql.array([...symbols])})`,
+          ]),
+    );
+    return adjustmentRecords(coverage, factors);
+  }
+
   async ping(): Promise<void> {
     await this.read((sql) => sql`SELECT 1`);
   }
@@ -315,7 +366,7 @@ export class PostgresArchive implements ArchiveStore {
 
   private async ready(): Promise<void> {
     this.schema ??= this.sql
-      .unsafe(SCHEMA)
+      .unsafe(SCHEMA + POSTGRES_ADJUSTMENT_SCHEMA)
       .then(() => undefined)
       .catch((err: unknown) => {
         this.schema = undefined;

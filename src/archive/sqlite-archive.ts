@@ -6,12 +6,22 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import {
+  adjustmentRecords,
+  compareFactors,
+  factorRows,
+  mergedCoverage,
+  SQLITE_ADJUSTMENT_SCHEMA,
+  type CoverageRow,
+  type FactorRow,
+} from './adjustments.ts';
+import {
   ArchiveUnavailableError,
   compareBar,
   dayNumber,
   dayText,
   reasonsList,
   reasonsText,
+  type AdjustmentRecord,
   type ArchivedPayout,
   type ArchiveStats,
   type ArchiveStore,
@@ -72,6 +82,7 @@ export class SqliteArchive implements ArchiveStore {
     this.db.exec('PRAGMA synchronous = NORMAL');
     this.db.exec('PRAGMA busy_timeout = 5000');
     this.db.exec(SCHEMA);
+    this.db.exec(SQLITE_ADJUSTMENT_SCHEMA);
     const p = (sql: string) => this.db.prepare(sql);
     const fieldStatement = (f: BarField) => {
       // The column name is one of five fixed words, never input.
@@ -313,6 +324,58 @@ export class SqliteArchive implements ArchiveStore {
         row: JSON.parse(r.row) as unknown,
       })),
     );
+  }
+
+  writeAdjustments(record: AdjustmentRecord): Promise<WriteResult> {
+    return this.transaction(() => {
+      const held = this.db
+        .prepare(
+          'SELECT symbol, day, kind, seq, factor, ratio, amount FROM adjustment_factors WHERE symbol = ?',
+        )
+        .all(record.symbol) as unknown as FactorRow[];
+      const { fresh, result } = compareFactors(held, factorRows(record));
+      const put = this.db.prepare(
+        'INSERT INTO adjustment_factors (symbol, day, kind, seq, factor, ratio, amount) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      );
+      for (const f of fresh) put.run(f.symbol, f.day, f.kind, f.seq, f.factor, f.ratio, f.amount);
+      const coverage = this.db
+        .prepare('SELECT * FROM adjustment_coverage WHERE symbol = ?')
+        .get(record.symbol) as unknown as CoverageRow | undefined;
+      const c = mergedCoverage(coverage, record);
+      this.db
+        .prepare(
+          `INSERT INTO adjustment_coverage (symbol, checked_at, checked_through, series_start, dividends_from, dividends_known)
+           VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT(symbol) DO UPDATE SET checked_at = excluded.checked_at,
+           checked_through = excluded.checked_through, series_start = excluded.series_start,
+           dividends_from = excluded.dividends_from, dividends_known = excluded.dividends_known`,
+        )
+        .run(
+          c.symbol,
+          c.checked_at,
+          c.checked_through,
+          c.series_start,
+          c.dividends_from,
+          c.dividends_known ? 1 : 0,
+        );
+      return result;
+    });
+  }
+
+  adjustments(symbols?: readonly string[]) {
+    return this.read(() => {
+      if (symbols === undefined) {
+        return adjustmentRecords(
+          this.db.prepare('SELECT * FROM adjustment_coverage').all() as unknown as CoverageRow[],
+          this.db.prepare('SELECT * FROM adjustment_factors').all() as unknown as FactorRow[],
+        );
+      }
+      const coverage = this.db.prepare('SELECT * FROM adjustment_coverage WHERE symbol = ?');
+      const factors = this.db.prepare('SELECT * FROM adjustment_factors WHERE symbol = ?');
+      return adjustmentRecords(
+        symbols.flatMap((s) => coverage.all(s) as unknown as CoverageRow[]),
+        symbols.flatMap((s) => factors.all(s) as unknown as FactorRow[]),
+      );
+    });
   }
 
   ping(): Promise<void> {

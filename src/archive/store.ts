@@ -59,6 +59,40 @@ export interface ArchivedPayout {
   row: unknown;
 }
 
+/** One price factor of a symbol's adjustment: a capital change confirmed by the raw prices, or a cash dividend. */
+export interface AdjustmentFactor {
+  /** The ex-date, YYYY-MM-DD: rows before it are multiplied by `factor`. */
+  exDate: string;
+  kind: 'capital_change' | 'cash_dividend';
+  /** Price factor: 1 ÷ ratio for a capital change, 1 − dividend ÷ the close before for a dividend. */
+  factor: number;
+  /** Capital change: shares after ÷ shares before (or a right issue's price factor); else null. */
+  ratio: number | null;
+  /** Cash dividend: PKR a share; else null. */
+  amount: number | null;
+}
+
+/**
+ * What the evidence (src/market/corporate-actions.ts) said about a symbol's corporate actions.
+ * Factors are kept as first written, like bars: the portal's adjusted series reaches back about
+ * five years and its payouts page 17 months, so the archive remembers actions they forget.
+ */
+export interface AdjustmentRecord {
+  symbol: string;
+  /** When the actions were last analysed (epoch ms). */
+  checkedAt: number;
+  /** The newest raw day the analyses saw: later rows may carry an action not known yet. */
+  checkedThrough: string;
+  /** The oldest day of the adjusted series seen: older capital changes are unknown. */
+  seriesStart: string | null;
+  /** The oldest payouts-page announcement seen: older dividends are unknown. */
+  dividendsFrom: string | null;
+  /** Whether an analysis had the payouts page (dividends are known from dividendsFrom). */
+  dividendsKnown: boolean;
+  /** Oldest first. */
+  factors: AdjustmentFactor[];
+}
+
 /** A stored value that the portal now prints differently: reported, never written over. */
 export interface Disagreement {
   key: string;
@@ -137,6 +171,13 @@ export interface ArchiveStore {
   /** Payout rows not held yet are added (keyed by symbol, announcement and details). */
   writePayouts(rows: readonly ArchivedPayout[]): Promise<number>;
   payouts(symbol: string): Promise<ArchivedPayout[]>;
+  /**
+   * A symbol's corporate-actions analysis: factors not held are added (a held one that now reads
+   * differently is a disagreement, kept as stored), the coverage widened; one transaction.
+   */
+  writeAdjustments(record: AdjustmentRecord): Promise<WriteResult>;
+  /** The adjustment records of `symbols` (every symbol's when absent); symbols never analysed are absent. */
+  adjustments(symbols?: readonly string[]): Promise<Map<string, AdjustmentRecord>>;
   /** Throws ArchiveUnavailableError when the store cannot be reached. */
   ping(): Promise<void>;
   close(): Promise<void>;

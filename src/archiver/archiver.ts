@@ -3,6 +3,8 @@
 //   `perMinute` fetches in any minute (a share of the portal budget, config ARCHIVE_BUDGET_SHARE).
 //   A symbol's rows and its done mark are one transaction, so a restart (even after kill -9)
 //   resumes with the symbols not yet done and never fetches a done one again.
+// - Corporate actions: once a symbol's bars are in, its adjusted series and payouts page (two more
+//   fetches, same pacing) give the factors adjusted=true applies to the archive's bars.
 // - Closing record: after each session's close, the closing market watch and index levels give
 //   every symbol's bar and every index's level for the day (a few fetches, not one per symbol),
 //   and each index's ticks of the day are kept.
@@ -17,12 +19,16 @@ import type { ArchiverStatus, MarketArchive } from '../market/archive.ts';
 import type { RequestContext } from '../market/context.ts';
 import type { Datasets } from '../market/datasets.ts';
 import { INDEX_CODES } from '../market/indices.ts';
+import { analyseActions } from '../market/corporate-actions.ts';
+import type { HistoryRow, PayoutRow } from '../exchange/types.ts';
 import { karachiDate, sessionsOfDay } from '../time/market-clock.ts';
 import type { Lease } from './lease.ts';
 
 // The archiver's fetches are the service's own: one budget address for all of them.
 const ARCHIVER: RequestContext = { clientIp: 'archiver' };
 const MINUTE = 60_000;
+// A symbol's corporate actions are looked at again after a new closing record, at most this often.
+const RECHECK_MS = 20 * 60 * MINUTE;
 // The closing pages settle a few minutes after the last session's close.
 const CLOSE_SETTLE_MS = 10 * MINUTE;
 
@@ -56,6 +62,8 @@ export class Archiver {
   private indicesDone = false;
   private checkedCloseOf: string | undefined;
   private started: { at: number; done: number } | undefined;
+  /** Symbols whose adjusted series is empty: asked for once a process, not every round. */
+  private readonly noSeries = new Set<string>();
 
   constructor(private readonly opts: ArchiverOptions) {
     this.backoff = opts.backoffMs;
@@ -97,7 +105,7 @@ export class Archiver {
       return 'follower';
     }
     await this.recordClosedDay();
-    const finished = await this.backfill();
+    const finished = (await this.backfill()) && (await this.backfillActions());
     if (!finished) return 'stopped';
     if (!this.indicesDone) await this.backfillIndices();
     this.state.phase = 'idle';
@@ -178,6 +186,71 @@ export class Archiver {
           'archive backfill progress',
         );
       }
+    }
+    return true;
+  }
+
+  /**
+   * Each backfilled symbol without a corporate-actions record: its adjusted series and payouts
+   * page, analysed over its archived bars (as adjusted-history.ts does), kept in the archive.
+   * True when every such symbol is done; false when stopped or the lease lost.
+   */
+  private async backfillActions(): Promise<boolean> {
+    const { archive, datasets, logger, now } = this.opts;
+    const [done, recorded, days] = await Promise.all([
+      archive.backfilled(),
+      archive.adjustments(),
+      archive.recordedDays(),
+    ]);
+    const lastDay = [...days].reduce((a, b) => (a > b ? a : b), '');
+    // Only symbols that traded on that day have rows their check has not seen.
+    const traded = new Set(lastDay === '' ? [] : (await archive.dailyBars(lastDay)).map((b) => b.symbol));
+    const at = now();
+    // A record older than the last closing record is looked at again, at most once per RECHECK_MS:
+    // an action since its check would otherwise be missing (the answers say `partial` meanwhile).
+    const stale = (s: string): boolean => {
+      const r = recorded.get(s);
+      if (r === undefined) return !this.noSeries.has(s);
+      return r.checkedThrough < lastDay && traded.has(s) && at - r.checkedAt >= RECHECK_MS;
+    };
+    const todo = [...done].filter(stale).sort();
+    let count = 0;
+    for (const symbol of todo) {
+      if (!this.running && this.loop !== undefined) return false;
+      if (!(await this.opts.lease.lead())) return false;
+      let eod;
+      let payouts: PayoutRow[] | null;
+      try {
+        await this.pace();
+        eod = await datasets.fetchEod(symbol, ARCHIVER);
+        this.opts.onFetch?.('ok');
+      } catch (err) {
+        this.opts.onFetch?.('failed');
+        if (!(err instanceof UpstreamDataError)) throw err;
+        this.state.lastError = { at: now(), message: `${symbol} adjusted series: ${err.message}` };
+        continue;
+      }
+      if (eod.length === 0) {
+        this.noSeries.add(symbol);
+        continue;
+      }
+      try {
+        await this.pace();
+        payouts = await datasets.fetchPayouts(symbol, ARCHIVER);
+        this.opts.onFetch?.('ok');
+      } catch (err) {
+        this.opts.onFetch?.('failed');
+        if (!(err instanceof UpstreamDataError)) throw err;
+        // Capital changes are kept without the dividends; a later analysis can add them.
+        payouts = null;
+      }
+      const raw: HistoryRow[] = (await archive.bars([symbol]))
+        .map(({ date, open, high, low, close, volume }) => ({ date, open, high, low, close, volume }))
+        .reverse();
+      await archive.recordAdjustment(symbol, raw, analyseActions(raw, eod, payouts), now());
+      this.backoff = this.opts.backoffMs;
+      if (++count % this.opts.progressEvery === 0 || count === todo.length)
+        logger?.info({ done: count, total: todo.length }, 'archive corporate actions progress');
     }
     return true;
   }

@@ -9,7 +9,7 @@ import type { EodRow, PayoutRow } from '../exchange/types.ts';
 import type { Answer } from './answer.ts';
 import { answerKey, derived, marketAsOf } from './answer.ts';
 import type { RequestContext } from './context.ts';
-import { analyseActionsOnce, type ActionsAnalysis } from './corporate-actions.ts';
+import { analyseActionsOnce, reportAnalysis, type ActionsAnalysis } from './corporate-actions.ts';
 import type { Datasets } from './datasets.ts';
 import { historyRows, selectRange, type HistoryQuery } from './history.ts';
 import type { AdjustedHistoricalRowT, HistoricalRowT } from './models.ts';
@@ -55,15 +55,27 @@ function adjustedRows(
 
 const round4 = (x: number | null): number | null => (x === null ? null : Math.round(x * 1e4) / 1e4);
 
-/** Rows oldest first; each gets the product of the factors of every action after its date. */
-function adjust(
-  rows: HistoricalRowT[],
-  analysis: ActionsAnalysis,
+/** The factors an adjustment applies: from an analysis, or as the archive kept them. */
+export type AppliedFactors = Pick<ActionsAnalysis, 'applied' | 'dividendFactors'>;
+
+/** The price factors in the order adjust() multiplies them: newest ex-date first. */
+export function factorSteps(
+  analysis: AppliedFactors,
   dividends: boolean,
-): AdjustedHistoricalRowT[] {
+): Array<{ exDate: string; factor: number }> {
   const steps = analysis.applied.map((a) => ({ exDate: a.exDate, factor: 1 / a.ratio }));
   if (dividends) steps.push(...analysis.dividendFactors);
   steps.sort((a, b) => (a.exDate < b.exDate ? 1 : -1)); // newest first
+  return steps;
+}
+
+/** Rows oldest first; each gets the product of the factors of every action after its date. */
+export function adjust(
+  rows: readonly HistoricalRowT[],
+  analysis: AppliedFactors,
+  dividends: boolean,
+): AdjustedHistoricalRowT[] {
+  const steps = factorSteps(analysis, dividends);
   const exDates = new Set(analysis.applied.map((a) => a.exDate));
   const out = new Array<AdjustedHistoricalRowT>(rows.length);
   let factor = 1;
@@ -144,6 +156,7 @@ export async function adjustedHistorical(
 
   const payoutsOk = payouts !== null && !(payouts instanceof Missing);
   const analysis = analyseActionsOnce(raw, eod.value, payoutsOk ? payouts.value : null);
+  reportAnalysis(datasets, symbol, raw, analysis);
   const rows = selectRange(adjustedRows(all, analysis, payoutsOk), query);
   const oldest = rows.reduce<string | null>((min, r) => (min === null || r.date < min ? r.date : min), null);
   const partial = analysis.seriesStart !== null && oldest !== null && oldest < analysis.seriesStart;

@@ -18,6 +18,14 @@ import type { IntradayBarT } from './models-live.ts';
 import { constituentSymbols } from './indices.ts';
 import type { ArchiveStatusT, DailyBarT, TradingDayT } from './models-archive.ts';
 import { isKnownSymbol } from './symbols.ts';
+import { adjustedHistorical, type AdjustmentMeta } from './adjusted-history.ts';
+import {
+  adjustArchived,
+  adjustmentSummary,
+  fromHistoryMeta,
+  type SymbolAdjustment,
+} from './archive-adjusted.ts';
+import type { AdjustedDailyBarT } from './models-archive.ts';
 
 /** An archive answer is as fresh as the next write could make it: a minute. */
 const ARCHIVE_FRESH_MS = 60_000;
@@ -67,6 +75,10 @@ export interface DailyQuery {
   index?: string;
   sector?: string;
   symbols?: string[];
+  /** Prices adjusted with the corporate-action factors the archive keeps. */
+  adjusted?: boolean;
+  /** With adjusted: cash dividends too. */
+  dividends?: boolean;
 }
 
 /** Every symbol's bar on one date (grouped daily), optionally narrowed to an index, a sector or a list. */
@@ -111,13 +123,23 @@ export async function marketDaily(
     const listed = new Set(query.symbols);
     wanted = wanted ? new Set([...wanted].filter((s) => listed.has(s))) : listed;
   }
-  const rows = (wanted ? bars.filter((b) => wanted.has(b.symbol)) : bars).map(apiBar);
+  const kept = wanted ? bars.filter((b) => wanted.has(b.symbol)) : bars;
   const key = answerKey('market-daily', date, {
     index,
     sector: query.sector,
     symbols: query.symbols?.join(','),
+    ...(query.adjusted ? { adjusted: true, dividends: query.dividends === true } : {}),
   });
-  return archiveAnswer(key, rows, now, closeOf(date));
+  if (!query.adjusted) return archiveAnswer(key, kept.map(apiBar), now, closeOf(date));
+  const dividends = query.dividends === true;
+  const records = await archive.adjustments(wanted ? kept.map((b) => b.symbol) : undefined);
+  const parts: SymbolAdjustment[] = [];
+  const rows = kept.map((bar) => {
+    const one = adjustArchived(bar.symbol, [bar], records.get(bar.symbol), dividends);
+    parts.push(one.adjustment);
+    return one.rows[0]!;
+  });
+  return archiveAnswer(key, rows, now, closeOf(date), { adjustment: adjustmentSummary(parts, dividends) });
 }
 
 export interface PanelQuery {
@@ -126,6 +148,8 @@ export interface PanelQuery {
   end?: string;
   layout: 'long' | 'wide';
   field: PanelField;
+  adjusted?: boolean;
+  dividends?: boolean;
 }
 
 export interface PanelMeta {
@@ -136,7 +160,7 @@ export interface PanelMeta {
   sources: { archive: string[]; portal: string[] };
 }
 
-export type PanelRow = DailyBarT | Record<string, string | number | null>;
+export type PanelRow = DailyBarT | AdjustedDailyBarT | Record<string, string | number | null>;
 
 /** Many symbols' daily bars: long rows (symbol, date, OHLCV) or a wide date × symbol table of one field. */
 export async function historicalPanel(
@@ -154,6 +178,8 @@ export async function historicalPanel(
   const done = await archive.backfilled();
   const fromArchive = known.filter((s) => done.has(s));
   const fromPortal = known.filter((s) => !done.has(s));
+  if (query.adjusted)
+    return adjustedPanel(archive, datasets, query, { known, notFound, fromArchive, fromPortal }, ctx, now);
   const bars = fromArchive.length > 0 ? await archive.bars(fromArchive, start, end) : [];
   const incomplete: PanelMeta['incomplete'] = [];
   const portalDone: string[] = [];
@@ -195,6 +221,83 @@ export async function historicalPanel(
     return row;
   });
   return archiveAnswer(key, rows, now, asOf, { ...meta });
+}
+
+/** historicalPanel with adjusted=true: archived symbols with their kept factors, the rest as their own adjusted history. */
+async function adjustedPanel(
+  archive: MarketArchive,
+  datasets: Datasets,
+  query: PanelQuery,
+  split: { known: string[]; notFound: string[]; fromArchive: string[]; fromPortal: string[] },
+  ctx: RequestContext,
+  now: number,
+): Promise<Answer<PanelRow[]>> {
+  const { start, end } = query;
+  const dividends = query.dividends === true;
+  const { known, notFound, fromArchive, fromPortal } = split;
+  const bySymbol = new Map<string, AdjustedDailyBarT[]>();
+  const parts = new Map<string, SymbolAdjustment>();
+  if (fromArchive.length > 0) {
+    const [bars, records] = await Promise.all([
+      archive.bars(fromArchive, start, end),
+      archive.adjustments(fromArchive),
+    ]);
+    const grouped = new Map<string, DailyBar[]>(fromArchive.map((s) => [s, []]));
+    for (const b of bars) grouped.get(b.symbol)!.push(b);
+    for (const [symbol, held] of grouped) {
+      const one = adjustArchived(symbol, held, records.get(symbol), dividends);
+      bySymbol.set(symbol, one.rows);
+      parts.set(symbol, one.adjustment);
+    }
+  }
+  const incomplete: PanelMeta['incomplete'] = [];
+  const portalDone: string[] = [];
+  for (const symbol of fromPortal) {
+    try {
+      const answer = await adjustedHistorical(datasets, symbol, { dividends, start, end }, ctx);
+      bySymbol.set(
+        symbol,
+        answer.data.map((r) => ({ symbol, ...r })),
+      );
+      parts.set(
+        symbol,
+        fromHistoryMeta(symbol, answer.meta?.adjustment as AdjustmentMeta | undefined, dividends),
+      );
+      portalDone.push(symbol);
+    } catch (err) {
+      if (!(err instanceof ServiceError) || !err.staleServable) throw err;
+      incomplete.push({ symbol, reason: err.message });
+    }
+  }
+  const present = known.filter((s) => bySymbol.has(s));
+  const rows = present.flatMap((s) => bySymbol.get(s)!);
+  const meta = {
+    not_found: notFound,
+    incomplete,
+    sources: { archive: fromArchive, portal: portalDone },
+    adjustment: adjustmentSummary(
+      present.map((s) => parts.get(s)!),
+      dividends,
+    ),
+  };
+  const lastDate = rows.reduce((m, b) => (b.date > m ? b.date : m), '');
+  const asOf = lastDate ? closeOf(lastDate) : karachiTime(now);
+  const key = answerKey('panel', known.join(','), {
+    start,
+    end,
+    layout: query.layout,
+    field: query.field,
+    adjusted: true,
+    dividends,
+  });
+  if (query.layout === 'long') return archiveAnswer(key, rows, now, asOf, meta);
+  const panel = widePanel(rows, present, query.field);
+  const wide = panel.dates.map((date, i) => {
+    const row: Record<string, string | number | null> = { date };
+    for (const s of present) row[s] = panel.closes.get(s)![i] ?? null;
+    return row;
+  });
+  return archiveAnswer(key, wide, now, asOf, meta);
 }
 
 const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];

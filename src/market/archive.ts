@@ -5,6 +5,8 @@
 import type { Logger } from 'pino';
 import {
   ArchiveUnavailableError,
+  type AdjustmentFactor,
+  type AdjustmentRecord,
   type ArchiveStore,
   type DailyBar,
   type WriteResult,
@@ -19,6 +21,7 @@ import type {
   MarketWatchRow,
 } from '../exchange/types.ts';
 import { flagAnomalies } from './anomalies.ts';
+import type { ActionsAnalysis } from './corporate-actions.ts';
 
 /** Seconds a client is told to wait when the archive cannot be reached. */
 export const ARCHIVE_RETRY_AFTER_S = 10;
@@ -73,6 +76,26 @@ export class MarketArchive {
     return this.use((s) => s.bars(symbols, start, end));
   }
 
+  /** Per symbol (in the order given) its dates, raw closes and volumes within [start, end], oldest first. */
+  async closesAndVolumes(
+    symbols: readonly string[],
+    start?: string,
+    end?: string,
+  ): Promise<
+    Array<{ symbol: string; dates: string[]; closes: Array<number | null>; volumes: Array<number | null> }>
+  > {
+    const [closes, volumes] = await Promise.all([
+      this.use((s) => s.field(symbols, 'close', start, end)),
+      this.use((s) => s.field(symbols, 'volume', start, end)),
+    ]);
+    return closes.map((c, k) => ({
+      symbol: c.symbol,
+      dates: c.dates,
+      closes: c.values,
+      volumes: volumes[k]!.values,
+    }));
+  }
+
   /** Raw closes of `symbols` on every date any of them has a bar within [start, end]. */
   async closePanel(symbols: readonly string[], start?: string, end?: string): Promise<ClosePanel> {
     const series = await this.use((s) => s.field(symbols, 'close', start, end));
@@ -115,6 +138,54 @@ export class MarketArchive {
 
   snapshots(date: string) {
     return this.use((s) => s.snapshots(date));
+  }
+
+  /** The corporate-action records of `symbols` (every symbol's when absent). */
+  adjustments(symbols?: readonly string[]): Promise<Map<string, AdjustmentRecord>> {
+    return this.use((s) => s.adjustments(symbols));
+  }
+
+  /**
+   * A symbol's corporate-actions analysis (over its raw history, newest first): the factors it
+   * applies (capital changes the raw prices confirmed, cash dividends) and how far it reached.
+   */
+  async recordAdjustment(
+    symbol: string,
+    rawNewestFirst: readonly HistoryRow[],
+    analysis: ActionsAnalysis,
+    at: number,
+  ): Promise<WriteResult | undefined> {
+    const newest = rawNewestFirst[0]?.date;
+    if (newest === undefined || analysis.seriesStart === null) return undefined;
+    const factors: AdjustmentFactor[] = [
+      ...analysis.applied.map((a): AdjustmentFactor => ({
+        exDate: a.exDate,
+        kind: 'capital_change',
+        factor: 1 / a.ratio,
+        ratio: a.ratio,
+        amount: null,
+      })),
+      ...analysis.dividendFactors.map((d): AdjustmentFactor => ({
+        exDate: d.exDate,
+        kind: 'cash_dividend',
+        factor: d.factor,
+        ratio: null,
+        amount: dividendAmount(analysis, d.exDate),
+      })),
+    ];
+    const record: AdjustmentRecord = {
+      symbol,
+      checkedAt: at,
+      checkedThrough: newest,
+      seriesStart: analysis.seriesStart,
+      dividendsFrom: analysis.payoutsSince,
+      dividendsKnown: analysis.payoutsRead,
+      factors,
+    };
+    const result = await this.use((s) => s.writeAdjustments(record));
+    // Disagreements are reported like a bar's; factors are not bars (rows_written counts bars).
+    this.report({ ...result, inserted: 0 });
+    return result;
   }
 
   /** Whether the store answers now (readiness). */
@@ -274,7 +345,7 @@ export type PanelField = 'open' | 'high' | 'low' | 'close' | 'volume';
 
 /** Long bars → one column per symbol on the union of their dates. */
 export function widePanel(
-  bars: readonly DailyBar[],
+  bars: readonly Pick<DailyBar, 'symbol' | 'date' | PanelField>[],
   symbols: readonly string[],
   field: PanelField,
 ): ClosePanel {
@@ -286,6 +357,14 @@ export function widePanel(
   for (const s of symbols) closes.set(s, new Array<number | null>(dates.length).fill(null));
   for (const b of bars) closes.get(b.symbol)![at.get(b.date)!] = b[field];
   return { dates, closes };
+}
+
+/** The applied cash dividends of an ex-date, PKR a share. */
+function dividendAmount(analysis: ActionsAnalysis, exDate: string): number | null {
+  let total = 0;
+  for (const a of analysis.actions)
+    if (a.kind === 'cash_dividend' && a.applied && a.ex_date === exDate) total += a.amount ?? 0;
+  return total > 0 ? Math.round(total * 1e4) / 1e4 : null;
 }
 
 function dayBefore(date: string): string {

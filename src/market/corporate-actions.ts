@@ -52,6 +52,8 @@ export interface ActionsAnalysis {
   seriesStart: string | null;
   /** Oldest announcement on the payouts page (a rolling window of about 17–18 months); null when none. */
   payoutsSince: string | null;
+  /** Whether the payouts page was read (false: dividends unknown, not absent). */
+  payoutsRead: boolean;
 }
 
 interface LevelPoint {
@@ -214,6 +216,7 @@ export function analyseActions(
     dividendFactors: fromPayouts.dividendFactors,
     seriesStart: eodNewestFirst.length > 0 ? eodNewestFirst[eodNewestFirst.length - 1]!.date : null,
     payoutsSince: announced.length > 0 ? announced.reduce((a, b) => (a < b ? a : b)) : null,
+    payoutsRead: payouts !== null,
   };
 }
 
@@ -400,6 +403,8 @@ export async function corporateActions(
     eod instanceof Missing ? NO_EOD : eod.value,
     payouts instanceof Missing ? null : payouts.value,
   );
+  if (!(eod instanceof Missing) && eod.value.length > 0)
+    reportAnalysis(datasets, symbol, history.value.rows, analysis);
   const missingParts = missingMeta(missing);
   return {
     key: answerKey('corporate-actions', symbol),
@@ -415,6 +420,35 @@ export async function corporateActions(
       ...(missingParts ? { missing: missingParts } : {}),
     },
   };
+}
+
+/** Told of each new analysis made over a symbol's adjusted series (the archive keeps its factors). */
+export type AnalysisObserver = (
+  symbol: string,
+  rawNewestFirst: readonly HistoryRow[],
+  analysis: ActionsAnalysis,
+) => void;
+
+// Per Datasets (one per service): a process may run several services, each with its own archive.
+const observers = new WeakMap<Datasets, AnalysisObserver>();
+const reported = new WeakSet<ActionsAnalysis>();
+
+/** `observer` hears of every analysis the market services make with `datasets`, once each. */
+export function observeAnalyses(datasets: Datasets, observer: AnalysisObserver): void {
+  observers.set(datasets, observer);
+}
+
+/** Passes an analysis made over a non-empty adjusted series to the observer, once. */
+export function reportAnalysis(
+  datasets: Datasets,
+  symbol: string,
+  rawNewestFirst: readonly HistoryRow[],
+  analysis: ActionsAnalysis,
+): void {
+  const observer = observers.get(datasets);
+  if (observer === undefined || reported.has(analysis) || analysis.seriesStart === null) return;
+  reported.add(analysis);
+  observer(symbol, rawNewestFirst, analysis);
 }
 
 // Memoised per (history, eod, payouts) identity: cached datasets are immutable.

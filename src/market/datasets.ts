@@ -287,6 +287,27 @@ export class Datasets {
     });
   }
 
+  /** The adjusted series fetched now and not cached (the archiver keeps its analysis instead). */
+  fetchEod(symbol: string, ctx: RequestContext): Promise<EodRow[]> {
+    const req: PortalRequest = {
+      kind: 'eod',
+      method: 'GET',
+      path: `/timeseries/eod/${encodeURIComponent(symbol)}`,
+    };
+    return this.fetch(req, ctx, parseEod);
+  }
+
+  /** The payouts page fetched now and not cached (the archiver keeps its analysis instead). */
+  fetchPayouts(symbol: string, ctx: RequestContext): Promise<PayoutRow[]> {
+    const req: PortalRequest = {
+      kind: 'payouts',
+      method: 'POST',
+      path: '/company/payouts',
+      form: { symbol },
+    };
+    return this.fetch(req, ctx, parsePayouts);
+  }
+
   /** The company's payouts (dividends, bonus, rights) of about the last 17–18 months, newest first. */
   payouts(symbol: string, ctx: RequestContext): Promise<Cached<PayoutRow[]>> {
     const req: PortalRequest = {

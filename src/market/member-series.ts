@@ -2,16 +2,25 @@
 // cached market services (adjusted, one portal fetch per cold dataset, within the portal budget);
 // a whole-market archive can stand in by implementing the same interface. A member whose series
 // cannot be had is reported with the reason, never dropped silently.
+import type { Period } from '../analytics/periods.ts';
 import { RateLimitedError, ServiceError } from '../errors.ts';
 import { stockSeries, type Series } from './analytics-rows.ts';
 import type { RequestContext } from './context.ts';
 import type { Datasets } from './datasets.ts';
 
-export type MemberSeries = { symbol: string; series: Series } | { symbol: string; reason: string };
+/** Where a member's series came from: the archive, or the portal through the cached datasets. */
+export type MemberSource = 'archive' | 'portal';
+
+export type MemberSeries =
+  | { symbol: string; series: Series; source?: MemberSource }
+  | { symbol: string; reason: string; source?: MemberSource };
 
 export interface MemberSeriesSource {
-  /** Each symbol's adjusted daily series, or why it has none, in the symbols' order. */
-  load(symbols: readonly string[], ctx: RequestContext): Promise<MemberSeries[]>;
+  /**
+   * Each symbol's adjusted daily series, or why it has none, in the symbols' order. With `period`
+   * a source may leave out rows older than that period can reach from today.
+   */
+  load(symbols: readonly string[], ctx: RequestContext, period?: Period): Promise<MemberSeries[]>;
 }
 
 // Portal fetches for one ranking run a few at a time: the portal rate-limits this server's IP.

@@ -1,6 +1,6 @@
 // Resources of the whole-market endpoints served from the archive (docs/archive.md).
 import { Type, type Static } from 'typebox';
-import { HistoricalRow } from './models.ts';
+import { AdjustedHistoricalRow, HistoricalRow } from './models.ts';
 
 export const DailyBar = Type.Object(
   {
@@ -8,6 +8,49 @@ export const DailyBar = Type.Object(
     ...HistoricalRow.properties,
   },
   { $id: 'DailyBar', description: "one symbol's raw daily bar (as traded), with its anomaly flags" },
+);
+
+export const AdjustedDailyBar = Type.Object(
+  {
+    symbol: Type.String(),
+    ...AdjustedHistoricalRow.properties,
+  },
+  {
+    $id: 'AdjustedDailyBar',
+    description:
+      "one symbol's daily bar adjusted with the corporate-action factors the archive keeps (adjusted=true)",
+  },
+);
+
+/** `meta.adjustment` of the whole-market endpoints with adjusted=true. */
+export const ArchiveAdjustmentMeta = Type.Object(
+  {
+    status: Type.Union([Type.Literal('full'), Type.Literal('partial'), Type.Literal('unavailable')], {
+      description:
+        'full: every symbol fully adjusted; unavailable: none could be (raw prices, adjustment_factor null); partial: anything between',
+    }),
+    dividends: Type.Boolean({ description: 'whether cash dividends were asked for (dividends=true)' }),
+    full: Type.Array(Type.String(), { description: 'symbols adjusted over every row served' }),
+    partial: Type.Array(
+      Type.Object({
+        symbol: Type.String(),
+        partial_before: Type.Union([Type.String({ format: 'date' }), Type.Null()], {
+          description:
+            'rows before this date (the oldest adjusted series seen) carry the factor known then: older capital changes are unknown',
+        }),
+        checked_through: Type.Union([Type.String({ format: 'date' }), Type.Null()], {
+          description:
+            'the actions were last checked through this date: later rows may lack an action taken since',
+        }),
+        reason: Type.String(),
+      }),
+      { description: 'symbols adjusted over part of the rows, and why not all' },
+    ),
+    unavailable: Type.Array(Type.Object({ symbol: Type.String(), reason: Type.String() }), {
+      description: 'symbols served raw (adjustment_factor null), and why',
+    }),
+  },
+  { description: 'per symbol, how far the prices could be adjusted' },
 );
 
 export const TradingDay = Type.Object(
@@ -70,8 +113,10 @@ export const ArchiveStatus = Type.Object(
   { $id: 'ArchiveStatus' },
 );
 
-export const archiveModelSchemas = [DailyBar, TradingDay, ArchiveStatus];
+export const archiveModelSchemas = [DailyBar, AdjustedDailyBar, TradingDay, ArchiveStatus];
 
 export type DailyBarT = Static<typeof DailyBar>;
+export type AdjustedDailyBarT = Static<typeof AdjustedDailyBar>;
+export type ArchiveAdjustmentMetaT = Static<typeof ArchiveAdjustmentMeta>;
 export type TradingDayT = Static<typeof TradingDay>;
 export type ArchiveStatusT = Static<typeof ArchiveStatus>;

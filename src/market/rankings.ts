@@ -15,7 +15,7 @@ import { indexSeriesOf } from './analytics-rows.ts';
 import type { RequestContext } from './context.ts';
 import type { Datasets } from './datasets.ts';
 import { constituentSymbols, resolveIndexCode } from './indices.ts';
-import type { MemberSeriesSource } from './member-series.ts';
+import type { MemberSeries, MemberSeriesSource } from './member-series.ts';
 import type { MemberReturnT, SectorReturnT } from './models-analytics.ts';
 import { sectorMembers } from './sectors.ts';
 
@@ -23,6 +23,14 @@ export interface Coverage {
   members: number;
   with_data: number;
   missing: { symbol: string; reason: string }[];
+  /** Members with data by where their series came from (when the source can read the archive). */
+  sources?: { archive: number; portal: number };
+}
+
+function countSource(coverage: Coverage, m: MemberSeries): void {
+  if (m.source === undefined) return;
+  coverage.sources ??= { archive: 0, portal: 0 };
+  coverage.sources[m.source]++;
 }
 
 const PARTIAL_FRESH_MS = 60_000;
@@ -85,11 +93,15 @@ export async function marketPerformance(
     : await sectorMembers(datasets, query.sector!, ctx);
   const code = indexName ? resolveIndexCode(indexName)! : null;
   const [loaded, index] = await Promise.all([
-    source.load(members.data, ctx),
+    source.load(members.data, ctx, query.period),
     code ? indexSeriesOf(datasets, code, ctx).catch(() => null) : Promise.resolve(null),
   ]);
   const rows: MemberReturnT[] = [];
-  const coverage: Coverage = { members: loaded.length, with_data: 0, missing: [] };
+  const coverage: Coverage = {
+    members: loaded.length,
+    with_data: 0,
+    missing: [],
+  };
   const parts: Provenance[] = [members.provenance];
   for (const m of loaded) {
     if ('reason' in m) {
@@ -101,6 +113,7 @@ export async function marketPerformance(
       continue;
     }
     coverage.with_data++;
+    countSource(coverage, m);
     parts.push(m.series.answer.provenance);
     rows.push(memberReturn(m.symbol, m.series, query.period));
   }
@@ -173,9 +186,13 @@ export async function sectorPerformance(
     symbols: m.symbols,
   }));
   const all = [...new Set(bySector.flatMap((s) => s.symbols))];
-  const loaded = await source.load(all, ctx);
+  const loaded = await source.load(all, ctx, period);
   const returns = new Map<string, number | null>();
-  const coverage: Coverage = { members: loaded.length, with_data: 0, missing: [] };
+  const coverage: Coverage = {
+    members: loaded.length,
+    with_data: 0,
+    missing: [],
+  };
   const parts: Provenance[] = [page, screener];
   for (const m of loaded) {
     if ('reason' in m || m.series.bars.length === 0) {
@@ -185,6 +202,7 @@ export async function sectorPerformance(
       continue;
     }
     coverage.with_data++;
+    countSource(coverage, m);
     parts.push(m.series.answer.provenance);
     const r = periodReturn(m.series.bars, m.series.dates, period);
     returns.set(m.symbol, r.value);

@@ -148,6 +148,65 @@ function contract(
       assert.deepEqual(await store.payouts('AAA'), [payout]);
     });
 
+    test('corporate actions: factors kept as first written, the coverage only widens', async () => {
+      const first = {
+        symbol: 'AAA',
+        checkedAt: 10,
+        checkedThrough: '2026-11-19',
+        seriesStart: '2021-11-19',
+        dividendsFrom: '2025-06-01',
+        dividendsKnown: true,
+        factors: [
+          {
+            exDate: '2023-06-14',
+            kind: 'capital_change' as const,
+            factor: 1 / 1.1,
+            ratio: 1.1,
+            amount: null,
+          },
+          { exDate: '2025-09-16', kind: 'cash_dividend' as const, factor: 0.97, ratio: null, amount: 5 },
+          { exDate: '2025-09-16', kind: 'cash_dividend' as const, factor: 0.99, ratio: null, amount: 1 },
+        ],
+      };
+      assert.equal((await store.writeAdjustments(first)).inserted, 3);
+      // A later look: the series window moved on (the 2023 step is gone from it), a new dividend,
+      // and one held factor now reads differently: reported, the stored one stays.
+      const later = await store.writeAdjustments({
+        symbol: 'AAA',
+        checkedAt: 20,
+        checkedThrough: '2026-11-20',
+        seriesStart: '2021-12-01',
+        dividendsFrom: null,
+        dividendsKnown: false,
+        factors: [
+          { exDate: '2025-09-16', kind: 'cash_dividend', factor: 0.96, ratio: null, amount: 6 },
+          { exDate: '2026-11-18', kind: 'cash_dividend', factor: 0.98, ratio: null, amount: 2 },
+        ],
+      });
+      assert.equal(later.inserted, 1);
+      assert.deepEqual(
+        later.disagreements.map((d) => [d.key, d.date, d.field, d.stored, d.seen]),
+        [['AAA', '2025-09-16', 'cash_dividend_factor', 0.97, 0.96]],
+      );
+      const held = await store.adjustments(['AAA', 'NONE']);
+      assert.deepEqual([...held.keys()], ['AAA']);
+      assert.deepEqual(held.get('AAA'), {
+        symbol: 'AAA',
+        checkedAt: 20,
+        checkedThrough: '2026-11-20',
+        seriesStart: '2021-11-19',
+        dividendsFrom: '2025-06-01',
+        dividendsKnown: true,
+        factors: [
+          first.factors[0],
+          first.factors[1],
+          first.factors[2],
+          { exDate: '2026-11-18', kind: 'cash_dividend', factor: 0.98, ratio: null, amount: 2 },
+        ],
+      });
+      assert.deepEqual([...(await store.adjustments()).keys()], ['AAA']);
+    });
+
     extra?.(() => store);
   });
 }

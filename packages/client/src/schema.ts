@@ -1194,7 +1194,7 @@ export interface paths {
     };
     /**
      * Every symbol's bar on one date
-     * @description Grouped daily: each symbol's raw bar (as traded) on `date`, by symbol, from the archive. Narrow with index= (the index's current constituents), sector= (4-digit code) or symbols=. A date without a session is a 404 naming the previous and next trading days.
+     * @description Grouped daily: each symbol's raw bar (as traded) on `date`, by symbol, from the archive. Narrow with index= (the index's current constituents), sector= (4-digit code) or symbols=. A date without a session is a 404 naming the previous and next trading days. With adjusted=true each row is an AdjustedDailyBar: prices × adjustment_factor from the corporate-action factors the archive keeps for the symbol (recorded by the archiver with each backfilled symbol, and whenever the service analyses a symbol’s actions), exactly as /stocks/{symbol}/historical?adjusted=true applies them; dividends=true also folds in the cash dividends kept. meta.adjustment says per symbol whether that was full, partial (and why: rows older than the adjusted series seen, or newer than the last check) or unavailable (no kept record: raw prices, adjustment_factor null).
      *
      *     **Example request**
      *
@@ -1226,7 +1226,7 @@ export interface paths {
     };
     /**
      * Many symbols' daily history as one panel
-     * @description Up to 100 symbols' raw daily bars over [start, end]. layout=long (default): rows of DailyBar by symbol then date. layout=wide: one row per date with one column per symbol holding `field` (close by default); as CSV, `pandas.read_csv(url, index_col=0, parse_dates=True)` reads it as a panel. Symbols the archive holds are read from it; the rest come from the portal within the budget. meta.not_found lists symbols the exchange does not list, meta.incomplete those whose rows could not be had now (and why), meta.sources where each came from.
+     * @description Up to 100 symbols' raw daily bars over [start, end]. layout=long (default): rows of DailyBar by symbol then date. layout=wide: one row per date with one column per symbol holding `field` (close by default); as CSV, `pandas.read_csv(url, index_col=0, parse_dates=True)` reads it as a panel. Symbols the archive holds are read from it; the rest come from the portal within the budget. meta.not_found lists symbols the exchange does not list, meta.incomplete those whose rows could not be had now (and why), meta.sources where each came from. With adjusted=true each row is an AdjustedDailyBar: prices × adjustment_factor from the corporate-action factors the archive keeps for the symbol (recorded by the archiver with each backfilled symbol, and whenever the service analyses a symbol’s actions), exactly as /stocks/{symbol}/historical?adjusted=true applies them; dividends=true also folds in the cash dividends kept. meta.adjustment says per symbol whether that was full, partial (and why: rows older than the adjusted series seen, or newer than the last check) or unavailable (no kept record: raw prices, adjustment_factor null). A symbol not in the archive is adjusted as its own adjusted history is (from the portal, within the budget).
      *
      *     **Example request**
      *
@@ -2085,6 +2085,40 @@ export interface components {
         | 'beyond_price_limit'
         | 'corporate_action'
       )[];
+    };
+    /** @description one symbol's daily bar adjusted with the corporate-action factors the archive keeps (adjusted=true) */
+    AdjustedDailyBar: {
+      symbol: string;
+      /**
+       * Format: date
+       * @description trading day, YYYY-MM-DD (Asia/Karachi)
+       */
+      date: string;
+      /** @description PKR, adjusted: raw open × adjustment_factor */
+      open: number | null;
+      /** @description PKR, adjusted */
+      high: number | null;
+      /** @description PKR, adjusted */
+      low: number | null;
+      /** @description PKR, adjusted */
+      close: number | null;
+      /** @description shares, adjusted: raw volume ÷ adjustment_factor, rounded to an integer */
+      volume: number | null;
+      /** @description true flags a data point that may be suspect because of corporate actions or data-feed issues */
+      is_anomaly: boolean;
+      /** @description anomaly codes; empty when the row is clean */
+      anomaly_reasons: (
+        | 'invalid_date'
+        | 'duplicate_date'
+        | 'non_positive_price'
+        | 'ohlc_inconsistent'
+        | 'negative_volume'
+        | 'zero_volume_move'
+        | 'beyond_price_limit'
+        | 'corporate_action'
+      )[];
+      /** @description raw price × adjustment_factor = adjusted price; 1 after the last action; null (and raw prices) when no adjustment could be made, with the reason in meta.adjustment.reason */
+      adjustment_factor: number | null;
     };
     TradingDay: {
       /**
@@ -7761,7 +7795,7 @@ export interface operations {
                 end_date: string | null;
                 reason: string | null;
               };
-              /** @description how many members had data: each member’s series comes from its own cached history (fetched within the portal budget); a partial answer is kept only a minute, so the missing members are asked for again */
+              /** @description how many members had data and from where: with the archiver on, each member the archive holds (its bars and corporate actions) is read from it; the rest from its own cached history (fetched within the portal budget). A partial answer is kept only a minute, so the missing members are asked for again */
               coverage: {
                 /** @description members asked for */
                 members: number;
@@ -7772,6 +7806,13 @@ export interface operations {
                   symbol: string;
                   reason: string;
                 }[];
+                /** @description members with data, by where their series came from (present when the archiver is on) */
+                sources?: {
+                  /** @description members whose adjusted closes came from the archive */
+                  archive: number;
+                  /** @description members whose series came from their own cached history (the portal) */
+                  portal: number;
+                };
               };
             };
           };
@@ -7944,7 +7985,7 @@ export interface operations {
               /** @description the time the data describes, ISO 8601 with the market's offset (+05:00): the page's own time where the portal prints one (the index levels' `As of …`); for market data otherwise the fetch when it was made during a session, else the end of the last session (prices do not move in between); for the listing and filings the fetch. Part of the cached answer: a stale copy carries its own, older as_of */
               as_of: string;
               period: string;
-              /** @description how many members had data: each member’s series comes from its own cached history (fetched within the portal budget); a partial answer is kept only a minute, so the missing members are asked for again */
+              /** @description how many members had data and from where: with the archiver on, each member the archive holds (its bars and corporate actions) is read from it; the rest from its own cached history (fetched within the portal budget). A partial answer is kept only a minute, so the missing members are asked for again */
               coverage: {
                 /** @description members asked for */
                 members: number;
@@ -7955,6 +7996,13 @@ export interface operations {
                   symbol: string;
                   reason: string;
                 }[];
+                /** @description members with data, by where their series came from (present when the archiver is on) */
+                sources?: {
+                  /** @description members whose adjusted closes came from the archive */
+                  archive: number;
+                  /** @description members whose series came from their own cached history (the portal) */
+                  portal: number;
+                };
               };
             };
           };
@@ -8435,10 +8483,12 @@ export interface operations {
          */
         symbols?: string;
         /**
-         * @description `false` (default): raw prices as traded
+         * @description `true`: prices adjusted for capital changes with the factors the archive keeps; `false` (default): raw prices as traded
          * @example false
          */
         adjusted?: boolean;
+        /** @description with adjusted=true: `true` also adjusts for the cash dividends kept (total-return prices) */
+        dividends?: boolean;
         /**
          * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
          * @example json
@@ -8451,7 +8501,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description bars by symbol */
+      /** @description bars by symbol: DailyBar, or AdjustedDailyBar with adjusted=true */
       200: {
         headers: {
           ETag: components['headers']['ETag'];
@@ -8467,7 +8517,7 @@ export interface operations {
         };
         content: {
           'application/json': {
-            data: components['schemas']['DailyBar'][];
+            data: (components['schemas']['AdjustedDailyBar'] | components['schemas']['DailyBar'])[];
             meta: {
               /** @description server time of the response, ISO 8601 with UTC offset, to the second */
               timestamp: string;
@@ -8477,6 +8527,29 @@ export interface operations {
               count: number;
               /** @description the time the data describes, ISO 8601 with the market's offset (+05:00): the page's own time where the portal prints one (the index levels' `As of …`); for market data otherwise the fetch when it was made during a session, else the end of the last session (prices do not move in between); for the listing and filings the fetch. Part of the cached answer: a stale copy carries its own, older as_of */
               as_of: string;
+              /** @description per symbol, how far the prices could be adjusted */
+              adjustment?: {
+                /** @description full: every symbol fully adjusted; unavailable: none could be (raw prices, adjustment_factor null); partial: anything between */
+                status: 'full' | 'partial' | 'unavailable';
+                /** @description whether cash dividends were asked for (dividends=true) */
+                dividends: boolean;
+                /** @description symbols adjusted over every row served */
+                full: string[];
+                /** @description symbols adjusted over part of the rows, and why not all */
+                partial: {
+                  symbol: string;
+                  /** @description rows before this date (the oldest adjusted series seen) carry the factor known then: older capital changes are unknown */
+                  partial_before: string | null;
+                  /** @description the actions were last checked through this date: later rows may lack an action taken since */
+                  checked_through: string | null;
+                  reason: string;
+                }[];
+                /** @description symbols served raw (adjustment_factor null), and why */
+                unavailable: {
+                  symbol: string;
+                  reason: string;
+                }[];
+              };
             };
           };
           /**
@@ -8503,7 +8576,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description invalid query (code bad_request): a parameter the endpoint does not take, one given empty or more than once, or parameters that contradict each other; also: date in the future; more than 100 symbols; a malformed sector; adjusted=true */
+      /** @description invalid query (code bad_request): a parameter the endpoint does not take, one given empty or more than once, or parameters that contradict each other; also: date in the future; more than 100 symbols; a malformed sector; dividends=true without adjusted=true */
       400: {
         headers: {
           'Cache-Control': components['headers']['CacheControl'];
@@ -8630,10 +8703,12 @@ export interface operations {
          */
         field?: 'close' | 'open' | 'high' | 'low' | 'volume';
         /**
-         * @description `false` (default): raw prices as traded
+         * @description `true`: prices adjusted for capital changes with the factors the archive keeps; `false` (default): raw prices as traded
          * @example false
          */
         adjusted?: boolean;
+        /** @description with adjusted=true: `true` also adjusts for the cash dividends kept (total-return prices) */
+        dividends?: boolean;
         /**
          * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
          * @example json
@@ -8646,7 +8721,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description long: DailyBar rows; wide: {date, SYMBOL: value, …} rows */
+      /** @description long: DailyBar rows (AdjustedDailyBar with adjusted=true); wide: {date, SYMBOL: value, …} rows */
       200: {
         headers: {
           ETag: components['headers']['ETag'];
@@ -8663,6 +8738,7 @@ export interface operations {
         content: {
           'application/json': {
             data: (
+              | components['schemas']['AdjustedDailyBar']
               | components['schemas']['DailyBar']
               | {
                   [key: string]: string | number | null;
@@ -8687,6 +8763,29 @@ export interface operations {
               sources: {
                 archive: string[];
                 portal: string[];
+              };
+              /** @description per symbol, how far the prices could be adjusted */
+              adjustment?: {
+                /** @description full: every symbol fully adjusted; unavailable: none could be (raw prices, adjustment_factor null); partial: anything between */
+                status: 'full' | 'partial' | 'unavailable';
+                /** @description whether cash dividends were asked for (dividends=true) */
+                dividends: boolean;
+                /** @description symbols adjusted over every row served */
+                full: string[];
+                /** @description symbols adjusted over part of the rows, and why not all */
+                partial: {
+                  symbol: string;
+                  /** @description rows before this date (the oldest adjusted series seen) carry the factor known then: older capital changes are unknown */
+                  partial_before: string | null;
+                  /** @description the actions were last checked through this date: later rows may lack an action taken since */
+                  checked_through: string | null;
+                  reason: string;
+                }[];
+                /** @description symbols served raw (adjustment_factor null), and why */
+                unavailable: {
+                  symbol: string;
+                  reason: string;
+                }[];
               };
             };
           };
@@ -8713,7 +8812,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description invalid query (code bad_request): a parameter the endpoint does not take, one given empty or more than once, or parameters that contradict each other; also: no symbols, more than 100, a malformed one; start after end; adjusted=true */
+      /** @description invalid query (code bad_request): a parameter the endpoint does not take, one given empty or more than once, or parameters that contradict each other; also: no symbols, more than 100, a malformed one; start after end; dividends=true without adjusted=true */
       400: {
         headers: {
           'Cache-Control': components['headers']['CacheControl'];

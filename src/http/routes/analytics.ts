@@ -208,10 +208,24 @@ export function analyticsRoutes(app: FastifyInstance, deps: RouteDeps): void {
       missing: Type.Array(Type.Object({ symbol: Type.String(), reason: Type.String() }), {
         description: 'members without a series and why (not fetched once the exchange-fetch budget is spent)',
       }),
+      sources: Type.Optional(
+        Type.Object(
+          {
+            archive: Type.Integer({ description: 'members whose adjusted closes came from the archive' }),
+            portal: Type.Integer({
+              description: 'members whose series came from their own cached history (the portal)',
+            }),
+          },
+          {
+            description:
+              'members with data, by where their series came from (present when the archiver is on)',
+          },
+        ),
+      ),
     },
     {
       description:
-        'how many members had data: each member’s series comes from its own cached history (fetched within the portal budget); a partial answer is kept only a minute, so the missing members are asked for again',
+        'how many members had data and from where: with the archiver on, each member the archive holds (its bars and corporate actions) is read from it; the rest from its own cached history (fetched within the portal budget). A partial answer is kept only a minute, so the missing members are asked for again',
     },
   );
 

@@ -3,10 +3,16 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { BadRequestError } from '../../errors.ts';
 import type { MarketArchive } from '../../market/archive.ts';
 import { archiveStatus, historicalPanel, marketDaily, tradingDays } from '../../market/archive-answers.ts';
-import { archiveModelSchemas, DailyBar, TradingDay } from '../../market/models-archive.ts';
+import { parseAdjustedFlags } from '../../market/adjusted-history.ts';
+import {
+  AdjustedDailyBar,
+  ArchiveAdjustmentMeta,
+  archiveModelSchemas,
+  DailyBar,
+  TradingDay,
+} from '../../market/models-archive.ts';
 import { MAX_BATCH_SYMBOLS } from '../../market/quotes.ts';
 import { addDays } from '../../time/karachi.ts';
 import { karachiDate } from '../../time/market-clock.ts';
@@ -27,8 +33,25 @@ const DateParam = (description: string) => Type.String({ format: 'date', descrip
 
 const FIELDS = ['close', 'open', 'high', 'low', 'volume'] as const;
 
-const NOT_ADJUSTED =
-  'adjusted=true is not offered on the archive yet: the archive keeps raw bars as traded; use /stocks/{symbol}/historical?adjusted=true per symbol';
+const ADJUSTED_DOC =
+  ' With adjusted=true each row is an AdjustedDailyBar: prices × adjustment_factor from the corporate-action factors the archive keeps for the symbol (recorded by the archiver with each backfilled symbol, and whenever the service analyses a symbol’s actions), exactly as /stocks/{symbol}/historical?adjusted=true applies them; dividends=true also folds in the cash dividends kept. meta.adjustment says per symbol whether that was full, partial (and why: rows older than the adjusted series seen, or newer than the last check) or unavailable (no kept record: raw prices, adjustment_factor null).';
+
+const AdjustFlags = {
+  adjusted: Type.Optional(
+    Type.Boolean({
+      description:
+        '`true`: prices adjusted for capital changes with the factors the archive keeps; `false` (default): raw prices as traded',
+    }),
+  ),
+  dividends: Type.Optional(
+    Type.Boolean({
+      description:
+        'with adjusted=true: `true` also adjusts for the cash dividends kept (total-return prices)',
+    }),
+  ),
+};
+
+const BarRow = Type.Union([Type.Unsafe({ $ref: 'AdjustedDailyBar#' }), Type.Unsafe({ $ref: 'DailyBar#' })]);
 
 export function archiveRoutes(app: FastifyInstance, deps: RouteDeps & ArchiveDeps): void {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
@@ -44,7 +67,8 @@ export function archiveRoutes(app: FastifyInstance, deps: RouteDeps & ArchiveDep
         operationId: 'listMarketDaily',
         summary: "Every symbol's bar on one date",
         description:
-          "Grouped daily: each symbol's raw bar (as traded) on `date`, by symbol, from the archive. Narrow with index= (the index's current constituents), sector= (4-digit code) or symbols=. A date without a session is a 404 naming the previous and next trading days.",
+          "Grouped daily: each symbol's raw bar (as traded) on `date`, by symbol, from the archive. Narrow with index= (the index's current constituents), sector= (4-digit code) or symbols=. A date without a session is a 404 naming the previous and next trading days." +
+          ADJUSTED_DOC,
         tags: ['market'],
         querystring: query({
           date: DateParam('the trading day, YYYY-MM-DD (Karachi), e.g. date=2026-11-20'),
@@ -61,12 +85,14 @@ export function archiveRoutes(app: FastifyInstance, deps: RouteDeps & ArchiveDep
               description: `only these, comma-separated, at most ${MAX_BATCH_SYMBOLS}`,
             }),
           ),
-          adjusted: Type.Optional(Type.Boolean({ description: '`false` (default): raw prices as traded' })),
+          ...AdjustFlags,
         }),
         response: {
-          200: listEnvelope('DailyBar', 'bars by symbol'),
+          200: listEnvelope(BarRow, 'bars by symbol: DailyBar, or AdjustedDailyBar with adjusted=true', {
+            adjustment: Type.Optional(ArchiveAdjustmentMeta),
+          }),
           ...errorResponses({
-            400: 'date in the future; more than 100 symbols; a malformed sector; adjusted=true',
+            400: 'date in the future; more than 100 symbols; a malformed sector; dividends=true without adjusted=true',
             404: 'no session on that date (naming the previous and next), unknown index or sector',
             ...unavailable,
           }),
@@ -75,18 +101,18 @@ export function archiveRoutes(app: FastifyInstance, deps: RouteDeps & ArchiveDep
     },
     async (req, reply) => {
       const { date, index, sector } = req.query;
-      if (req.query.adjusted === true) throw new BadRequestError(NOT_ADJUSTED);
+      const flags = parseAdjustedFlags(req.query.adjusted, req.query.dividends);
       const symbols = req.query.symbols === undefined ? undefined : symbolList(req.query.symbols);
       const answer = await marketDaily(
         archive,
         datasets,
-        { date, index, sector, symbols },
+        { date, index, sector, symbols, ...flags },
         contextOf(req),
         now(),
       );
       return respond.send(req, reply, answer, {
-        filename: `market-daily-${date}`,
-        columns: columnsOf(DailyBar),
+        filename: `market-daily-${date}${flags.adjusted ? '-adjusted' : ''}`,
+        columns: columnsOf(flags.adjusted ? AdjustedDailyBar : DailyBar),
       });
     },
   );
@@ -98,7 +124,9 @@ export function archiveRoutes(app: FastifyInstance, deps: RouteDeps & ArchiveDep
         operationId: 'listPanel',
         summary: "Many symbols' daily history as one panel",
         description:
-          "Up to 100 symbols' raw daily bars over [start, end]. layout=long (default): rows of DailyBar by symbol then date. layout=wide: one row per date with one column per symbol holding `field` (close by default); as CSV, `pandas.read_csv(url, index_col=0, parse_dates=True)` reads it as a panel. Symbols the archive holds are read from it; the rest come from the portal within the budget. meta.not_found lists symbols the exchange does not list, meta.incomplete those whose rows could not be had now (and why), meta.sources where each came from.",
+          "Up to 100 symbols' raw daily bars over [start, end]. layout=long (default): rows of DailyBar by symbol then date. layout=wide: one row per date with one column per symbol holding `field` (close by default); as CSV, `pandas.read_csv(url, index_col=0, parse_dates=True)` reads it as a panel. Symbols the archive holds are read from it; the rest come from the portal within the budget. meta.not_found lists symbols the exchange does not list, meta.incomplete those whose rows could not be had now (and why), meta.sources where each came from." +
+          ADJUSTED_DOC +
+          ' A symbol not in the archive is adjusted as its own adjusted history is (from the portal, within the budget).',
         tags: ['stocks'],
         querystring: query({
           ...SymbolsQuery.properties,
@@ -108,45 +136,49 @@ export function archiveRoutes(app: FastifyInstance, deps: RouteDeps & ArchiveDep
           field: Type.Optional(
             Type.Enum([...FIELDS], { description: 'the value in a wide table; close by default' }),
           ),
-          adjusted: Type.Optional(Type.Boolean({ description: '`false` (default): raw prices as traded' })),
+          ...AdjustFlags,
         }),
         response: {
           200: listEnvelope(
             Type.Union([
+              Type.Unsafe({ $ref: 'AdjustedDailyBar#' }),
               Type.Unsafe({ $ref: 'DailyBar#' }),
               Type.Record(Type.String(), Type.Union([Type.String(), Type.Number(), Type.Null()])),
             ]),
-            'long: DailyBar rows; wide: {date, SYMBOL: value, …} rows',
+            'long: DailyBar rows (AdjustedDailyBar with adjusted=true); wide: {date, SYMBOL: value, …} rows',
             {
               not_found: Type.Array(Type.String(), { description: 'symbols the exchange does not list' }),
               incomplete: Type.Array(Type.Object({ symbol: Type.String(), reason: Type.String() }), {
                 description: 'symbols whose rows are missing now, and why',
               }),
               sources: Type.Object({ archive: Type.Array(Type.String()), portal: Type.Array(Type.String()) }),
+              adjustment: Type.Optional(ArchiveAdjustmentMeta),
             },
           ),
           ...errorResponses({
-            400: 'no symbols, more than 100, a malformed one; start after end; adjusted=true',
+            400: 'no symbols, more than 100, a malformed one; start after end; dividends=true without adjusted=true',
             ...unavailable,
           }),
         },
       },
     },
     async (req, reply) => {
-      if (req.query.adjusted === true) throw new BadRequestError(NOT_ADJUSTED);
+      const flags = parseAdjustedFlags(req.query.adjusted, req.query.dividends);
       const symbols = symbolList(req.query.symbols);
       const layout = req.query.layout ?? 'long';
       const field = req.query.field ?? 'close';
       const answer = await historicalPanel(
         archive,
         datasets,
-        { symbols, start: req.query.start, end: req.query.end, layout, field },
+        { symbols, start: req.query.start, end: req.query.end, layout, field, ...flags },
         contextOf(req),
         now(),
       );
+      const suffix = flags.adjusted ? '-adjusted' : '';
       return respond.send(req, reply, answer, {
-        filename: layout === 'wide' ? `panel-${field}` : 'panel',
-        columns: layout === 'wide' ? ['date', ...symbols] : columnsOf(DailyBar),
+        filename: layout === 'wide' ? `panel-${field}${suffix}` : `panel${suffix}`,
+        columns:
+          layout === 'wide' ? ['date', ...symbols] : columnsOf(flags.adjusted ? AdjustedDailyBar : DailyBar),
       });
     },
   );
