@@ -4,11 +4,12 @@
 import { ServiceError } from '../errors.ts';
 import type { MarketPayoutRow } from '../exchange/feed-types.ts';
 import { denoise } from '../exchange/parsers/cells.ts';
-import { entitlementDates } from '../time/settlement.ts';
+import { entitlementDatesOn, type TradingCalendar } from '../time/settlement.ts';
 import { combine, type Cached } from '../cache/types.ts';
 import type { MarketPayoutsPage } from '../exchange/feed-types.ts';
 import { answerKey, karachiTime, type Answer } from './answer.ts';
 import type { MarketArchive } from './archive.ts';
+import { ArchiveCalendar } from './trading-calendar.ts';
 import type { RequestContext } from './context.ts';
 import { FACE_VALUE } from './corporate-actions.ts';
 import type { DateRange } from './date-range.ts';
@@ -32,8 +33,8 @@ const KIND: Record<'dividend' | 'bonus' | 'right', PayoutKind> = {
   right: 'right',
 };
 
-function rowsOf(row: MarketPayoutRow): MarketPayoutT[] {
-  const dates = row.bookClosureFrom === null ? null : entitlementDates(row.bookClosureFrom);
+function rowsOf(row: MarketPayoutRow, calendar: TradingCalendar | undefined): MarketPayoutT[] {
+  const dates = row.bookClosureFrom === null ? null : entitlementDatesOn(row.bookClosureFrom, calendar);
   const unread: string[] = [];
   if (row.entries.length === 0) unread.push(row.details);
   if (row.bookClosureText !== null) unread.push(`book closure: ${row.bookClosureText}`);
@@ -94,7 +95,7 @@ export async function marketPayouts(
     if (!(err instanceof ServiceError) || kept === undefined) throw err;
     const archived = await archivedOnly(kept, filter, symbol);
     if (archived.length === 0) throw err;
-    return fromArchiveOnly(archived, filter, symbol, kept.now, err.message);
+    return fromArchiveOnly(kept, archived, filter, symbol, kept.now, err.message);
   }
   const pages: Cached<MarketPayoutsPage>[] = [firstPage];
   const first = firstPage.value;
@@ -123,12 +124,9 @@ export async function marketPayouts(
     kept === undefined
       ? { rows: [], reason: null }
       : await archivedBeyond(kept, filter, symbol, portalRows, missing !== null);
-  const { data, archivedAt } = entitlementRows(
-    [...portalRows, ...extra.rows],
-    extra.rows.length,
-    filter,
-    symbol,
-  );
+  const rows = [...portalRows, ...extra.rows];
+  const calendar = await calendarFor(kept, rows);
+  const { data, archivedAt, onWeekdays } = entitlementRows(rows, extra.rows.length, filter, symbol, calendar);
   const provenance = combine(pages);
   if (extra.rows.length > 0) provenance.version += `+archive:${extra.rows.length}`;
   if (missing !== null) {
@@ -153,9 +151,30 @@ export async function marketPayouts(
       },
       ...(kept === undefined
         ? {}
-        : { archive: { rows: archivedAt.length, positions: archivedAt, reason: extra.reason } }),
+        : {
+            archive: { rows: archivedAt.length, positions: archivedAt, reason: extra.reason },
+            trading_days: tradingDaysMeta(calendar, onWeekdays),
+          }),
     },
   };
+}
+
+/** The archive's trading days around the rows' book closures; undefined without an archive. */
+async function calendarFor(
+  kept: PayoutsArchive | undefined,
+  rows: readonly MarketPayoutRow[],
+): Promise<ArchiveCalendar | undefined> {
+  if (kept === undefined) return undefined;
+  const closures = rows.map((r) => r.bookClosureFrom).filter((d): d is string => d !== null);
+  if (closures.length === 0) return undefined;
+  const from = closures.reduce((a, b) => (a < b ? a : b));
+  const to = closures.reduce((a, b) => (a > b ? a : b));
+  return (await ArchiveCalendar.around(kept.archive, from, to)) ?? undefined;
+}
+
+function tradingDaysMeta(calendar: ArchiveCalendar | undefined, onWeekdays: number) {
+  const span = calendar?.span ?? null;
+  return { archive_from: span?.from ?? null, archive_to: span?.to ?? null, rows_on_weekdays: onWeekdays };
 }
 
 /** Portal rows then `archivedCount` archived ones → entitlement rows, newest announcement first. */
@@ -164,7 +183,8 @@ function entitlementRows(
   archivedCount: number,
   filter: PayoutsFilter,
   symbol: string | undefined,
-): { data: MarketPayoutT[]; archivedAt: number[] } {
+  calendar: TradingCalendar | undefined,
+): { data: MarketPayoutT[]; archivedAt: number[]; onWeekdays: number } {
   const firstArchived = rows.length - archivedCount;
   const order = rows.map((row, i) => ({ row, archived: i >= firstArchived }));
   // Archived rows join the portal's in the portal's order (newest first, an unreadable time last).
@@ -172,18 +192,25 @@ function entitlementRows(
     order.sort((a, b) => (b.row.announced ?? '').localeCompare(a.row.announced ?? ''));
   const data: MarketPayoutT[] = [];
   const archivedAt: number[] = [];
+  let onWeekdays = 0;
   for (const { row, archived } of order) {
     // The portal prefix-matches the symbol field: `HBL` also brings `HBLTFC3`.
     if (symbol !== undefined && row.symbol !== symbol) continue;
-    for (const item of rowsOf(row)) {
+    for (const item of rowsOf(row, calendar)) {
       // A row whose kind could not be read is kept whatever the filter: it may be of that kind.
       if (filter.kind !== undefined && item.kind !== null && item.kind !== filter.kind) continue;
       if (archived) archivedAt.push(data.length);
+      if (item.last_day_to_buy !== null && calendar !== undefined && onWeekdaysOnly(row, calendar))
+        onWeekdays++;
       data.push(item);
     }
   }
-  return { data, archivedAt };
+  return { data, archivedAt, onWeekdays };
 }
+
+const onWeekdaysOnly = (row: MarketPayoutRow, calendar: TradingCalendar): boolean =>
+  row.bookClosureFrom !== null &&
+  entitlementDatesOn(row.bookClosureFrom, calendar)?.tradingDays === 'weekdays';
 
 const payoutKey = (r: MarketPayoutRow): string => `${r.symbol}|${r.announced ?? ''}|${r.details}`;
 
@@ -233,14 +260,16 @@ async function archivedBeyond(
 }
 
 /** The portal failed and the archive kept rows of the range: those, said to be the archive's. */
-function fromArchiveOnly(
+async function fromArchiveOnly(
+  kept: PayoutsArchive,
   rows: readonly MarketPayoutRow[],
   filter: PayoutsFilter,
   symbol: string | undefined,
   now: number,
   failure: string,
-): Answer<MarketPayoutT[]> {
-  const { data, archivedAt } = entitlementRows(rows, rows.length, filter, symbol);
+): Promise<Answer<MarketPayoutT[]>> {
+  const calendar = await calendarFor(kept, rows);
+  const { data, archivedAt, onWeekdays } = entitlementRows(rows, rows.length, filter, symbol, calendar);
   const newest = rows.map((r) => r.announced ?? '').reduce((a, b) => (a > b ? a : b), '');
   return {
     key: answerKey('market-payouts', { from: filter.from, to: filter.to, kind: filter.kind, symbol }),
@@ -267,6 +296,7 @@ function fromArchiveOnly(
         positions: archivedAt,
         reason: 'the portal failed; every row is from the archive, kept when the portal printed it',
       },
+      trading_days: tradingDaysMeta(calendar, onWeekdays),
     },
   };
 }

@@ -149,6 +149,45 @@ function suite(name: string, env: () => Record<string, string>) {
         portal.clear();
       }
     });
+
+    test('a holiday the archive knows moves the last day to buy; beyond the archive, weekdays', async () => {
+      // Weekdays from 2026-10-19 to 2026-11-20 traded, but Friday 2026-11-13 (a holiday): no bars.
+      const days: string[] = [];
+      for (
+        let t = Date.parse('2026-10-19T00:00:00Z');
+        t <= Date.parse('2026-11-20T00:00:00Z');
+        t += 86_400_000
+      ) {
+        const d = new Date(t);
+        if (d.getUTCDay() !== 0 && d.getUTCDay() !== 6) days.push(d.toISOString().slice(0, 10));
+      }
+      const bars = days
+        .filter((d) => d !== '2026-11-13')
+        .reverse()
+        .map((date) => ({ date, open: 10, high: 10, low: 10, close: 10, volume: 100 }));
+      await svc.service.archive.recordHistory('HOLIDAY', bars, NOW);
+      const res = await http(svc.url, '/market/payouts?from=2026-11-01&to=2026-11-20&symbol=UBL');
+      assert.equal(res.status, 200, res.text);
+      // Book closure from Tuesday 11-17: record day Monday 11-16, T+1 → Friday 11-13, a holiday.
+      const ubl = res.json.data.find(
+        (r: { book_closure_from: string }) => r.book_closure_from === '2026-11-17',
+      );
+      assert.equal(ubl.last_day_to_buy, '2026-11-12');
+      assert.equal(ubl.ex_date, '2026-11-16');
+      assert.deepEqual(res.json.meta.trading_days, {
+        // The days read: three weeks either side of the rows' book closures.
+        archive_from: '2026-10-27',
+        archive_to: '2026-11-20',
+        rows_on_weekdays: 0,
+      });
+      // ENGRO's closure (Tuesday 11-24) counts days after the archive's last: weekdays, and said so.
+      const engro = await http(svc.url, '/market/payouts?from=2026-11-01&to=2026-11-20&symbol=ENGRO');
+      const row = engro.json.data.find(
+        (r: { book_closure_from: string }) => r.book_closure_from === '2026-11-24',
+      );
+      assert.equal(row.last_day_to_buy, '2026-11-20');
+      assert.equal(engro.json.meta.trading_days.rows_on_weekdays, engro.json.data.length);
+    });
   });
 }
 
