@@ -26,7 +26,8 @@ export async function withKeptPayouts(
 ): Promise<KeptPayouts> {
   let kept: PayoutRow[] = [];
   try {
-    if (archive) kept = await archive.companyPayouts(symbol);
+    // While the store is away (readiness pings it back) a request does not wait on it.
+    if (archive?.available) kept = await archive.companyPayouts(symbol);
   } catch {
     // The archive away: the page alone, as without one.
   }

@@ -220,6 +220,8 @@ async function archivedOnly(
   filter: PayoutsFilter,
   symbol: string | undefined,
 ): Promise<MarketPayoutRow[]> {
+  // While the store is away (readiness pings it back) a request does not wait on it.
+  if (!kept.archive.available) return [];
   try {
     return await kept.archive.marketPayouts(filter.from, filter.to, symbol);
   } catch {

@@ -58,6 +58,7 @@ export class ArchiveCalendar implements TradingCalendar {
   static async around(archive: MarketArchive, from: string, to: string): Promise<ArchiveCalendar | null> {
     const shift = (date: string, days: number) =>
       new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+    if (!archive.available) return null;
     try {
       return new ArchiveCalendar(
         await archive.tradingDays(shift(from, -MARGIN_DAYS), shift(to, MARGIN_DAYS)),
