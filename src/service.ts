@@ -150,6 +150,8 @@ export async function createService(
     logger,
     now,
     onSectionMissing: (section) => metrics.sectionsMissing.inc({ section }),
+    // Every company payouts page read is kept (the portal forgets rows after about 17 months).
+    onPayouts: (symbol, rows) => archive.keepCompanyPayouts(symbol, rows),
     freshness: marketClockPolicy({
       followMarketClock: config.cache.followMarketClock,
       intradayTtlSec: config.cache.intradayTtlSec,

@@ -13,7 +13,9 @@ import {
   type FactorRow,
 } from './adjustments.ts';
 import {
+  announcedBounds,
   ArchiveUnavailableError,
+  comparePayout,
   compareBar,
   dayNumber,
   dayText,
@@ -21,6 +23,7 @@ import {
   reasonsText,
   type AdjustmentRecord,
   type ArchivedPayout,
+  type PayoutSource,
   type ArchiveStats,
   type ArchiveStore,
   type BarField,
@@ -53,7 +56,16 @@ CREATE TABLE IF NOT EXISTS archive_payouts (
   symbol TEXT NOT NULL, announced TEXT NOT NULL, details TEXT NOT NULL, row TEXT NOT NULL,
   PRIMARY KEY (symbol, announced, details)
 );
+CREATE INDEX IF NOT EXISTS archive_payouts_by_announced ON archive_payouts (announced);
+CREATE TABLE IF NOT EXISTS archive_market_payouts (
+  symbol TEXT NOT NULL, announced TEXT NOT NULL, details TEXT NOT NULL, row TEXT NOT NULL,
+  PRIMARY KEY (symbol, announced, details)
+);
+CREATE INDEX IF NOT EXISTS archive_market_payouts_by_announced ON archive_market_payouts (announced);
 `;
+
+/** The table of each payouts page's kept rows. */
+const PAYOUT_TABLES = { company: 'archive_payouts', market: 'archive_market_payouts' } as const;
 
 type Sql = postgres.Sql | postgres.TransactionSql;
 
@@ -337,6 +349,28 @@ export class PostgresArchive implements ArchiveStore {
     });
   }
 
+  async keepPayouts(source: PayoutSource, rows: readonly ArchivedPayout[]): Promise<WriteResult> {
+    const table = PAYOUT_TABLES[source];
+    return this.write(async (tx) => {
+      const result: WriteResult = { inserted: 0, unchanged: 0, disagreements: [] };
+      for (const r of rows) {
+        const json = JSON.stringify(r.row);
+        const held = await tx<Array<{ row: string }>>`SELECT row FROM ${tx(table)}
+          WHERE symbol = ${r.symbol} AND announced = ${r.announced ?? ''} AND details = ${r.details}`;
+        if (held.length === 0) {
+          await tx`INSERT INTO ${tx(table)} (symbol, announced, details, row)
+            VALUES (${r.symbol}, ${r.announced ?? ''}, ${r.details}, ${json}) ON CONFLICT DO NOTHING`;
+          result.inserted++;
+          continue;
+        }
+        const diff = comparePayout(r, held[0]!.row, json);
+        if (diff.length === 0) result.unchanged++;
+        else result.disagreements.push(...diff);
+      }
+      return result;
+    });
+  }
+
   async adjustments(symbols?: readonly string[]) {
     const [coverage, factors] = await this.read(async (sql) =>
       symbols === undefined
@@ -354,6 +388,29 @@ export class PostgresArchive implements ArchiveStore {
           ]),
     );
     return adjustmentRecords(coverage, factors);
+  }
+
+  async keptPayouts(
+    source: PayoutSource,
+    from: string,
+    to: string,
+    symbol?: string,
+  ): Promise<ArchivedPayout[]> {
+    const table = PAYOUT_TABLES[source];
+    const [lo, hi] = announcedBounds(from, to);
+    const rows = await this.read(
+      (sql) =>
+        sql<Array<{ symbol: string; announced: string; details: string; row: string }>>`
+          SELECT symbol, announced, details, row FROM ${sql(table)}
+          WHERE announced >= ${lo} AND announced < ${hi} ${symbol === undefined ? sql`` : sql`AND symbol = ${symbol}`}
+          ORDER BY announced DESC, symbol, details`,
+    );
+    return rows.map((r) => ({
+      symbol: r.symbol,
+      announced: r.announced,
+      details: r.details,
+      row: JSON.parse(r.row) as unknown,
+    }));
   }
 
   async ping(): Promise<void> {

@@ -15,8 +15,10 @@ import {
   type FactorRow,
 } from './adjustments.ts';
 import {
+  announcedBounds,
   ArchiveUnavailableError,
   compareBar,
+  comparePayout,
   dayNumber,
   dayText,
   reasonsList,
@@ -26,6 +28,7 @@ import {
   type ArchiveStats,
   type ArchiveStore,
   type BarField,
+  type PayoutSource,
   type DailyBar,
   type IndexLevel,
   type IntradayPoint,
@@ -55,7 +58,16 @@ CREATE TABLE IF NOT EXISTS payouts (
   symbol TEXT NOT NULL, announced TEXT NOT NULL, details TEXT NOT NULL, row TEXT NOT NULL,
   PRIMARY KEY (symbol, announced, details)
 ) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS payouts_by_announced ON payouts (announced);
+CREATE TABLE IF NOT EXISTS market_payouts (
+  symbol TEXT NOT NULL, announced TEXT NOT NULL, details TEXT NOT NULL, row TEXT NOT NULL,
+  PRIMARY KEY (symbol, announced, details)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS market_payouts_by_announced ON market_payouts (announced);
 `;
+
+/** The table of each payouts page's kept rows. */
+const PAYOUT_TABLES = { company: 'payouts', market: 'market_payouts' } as const;
 
 interface BarRow {
   symbol: string;
@@ -358,6 +370,58 @@ export class SqliteArchive implements ArchiveStore {
           c.dividends_known ? 1 : 0,
         );
       return result;
+    });
+  }
+
+  keepPayouts(source: PayoutSource, rows: readonly ArchivedPayout[]): Promise<WriteResult> {
+    const table = PAYOUT_TABLES[source];
+    return this.transaction(() => {
+      const get = this.db.prepare(
+        `SELECT row FROM ${table} WHERE symbol = ? AND announced = ? AND details = ?`,
+      );
+      const put = this.db.prepare(
+        `INSERT INTO ${table} (symbol, announced, details, row) VALUES (?, ?, ?, ?)`,
+      );
+      const result: WriteResult = { inserted: 0, unchanged: 0, disagreements: [] };
+      for (const r of rows) {
+        const json = JSON.stringify(r.row);
+        const held = get.get(r.symbol, r.announced ?? '', r.details) as { row: string } | undefined;
+        if (held === undefined) {
+          put.run(r.symbol, r.announced ?? '', r.details, json);
+          result.inserted++;
+          continue;
+        }
+        const diff = comparePayout(r, held.row, json);
+        if (diff.length === 0) result.unchanged++;
+        else result.disagreements.push(...diff);
+      }
+      return result;
+    });
+  }
+
+  keptPayouts(source: PayoutSource, from: string, to: string, symbol?: string): Promise<ArchivedPayout[]> {
+    const table = PAYOUT_TABLES[source];
+    const [lo, hi] = announcedBounds(from, to);
+    return this.read(() => {
+      const rows = (
+        symbol === undefined
+          ? this.db
+              .prepare(
+                `SELECT symbol, announced, details, row FROM ${table} WHERE announced >= ? AND announced < ? ORDER BY announced DESC, symbol, details`,
+              )
+              .all(lo, hi)
+          : this.db
+              .prepare(
+                `SELECT symbol, announced, details, row FROM ${table} WHERE symbol = ? AND announced >= ? AND announced < ? ORDER BY announced DESC, details`,
+              )
+              .all(symbol, lo, hi)
+      ) as Array<{ symbol: string; announced: string; details: string; row: string }>;
+      return rows.map((r) => ({
+        symbol: r.symbol,
+        announced: r.announced,
+        details: r.details,
+        row: JSON.parse(r.row) as unknown,
+      }));
     });
   }
 

@@ -93,6 +93,31 @@ export interface AdjustmentRecord {
   factors: AdjustmentFactor[];
 }
 
+/** Which payouts page a kept row is from: the company's (`POST /company/payouts`) or the market's (`POST /payouts`). */
+export type PayoutSource = 'company' | 'market';
+
+/**
+ * [from, to] as bounds on announcement times held as ISO text: at or after `from`, before the day
+ * after `to` (fixed-width ISO text sorts by time, whatever the database's collation).
+ */
+export function announcedBounds(from: string, to: string): [string, string] {
+  return [from, dayText(dayNumber(to) + 1)];
+}
+
+/** A kept payout row read again: the same JSON is unchanged, any other is a disagreement. */
+export function comparePayout(p: ArchivedPayout, storedJson: string, seenJson: string): Disagreement[] {
+  if (storedJson === seenJson) return [];
+  return [
+    {
+      key: p.symbol,
+      date: p.announced ?? '',
+      field: `payout ${p.details}`,
+      stored: storedJson,
+      seen: seenJson,
+    },
+  ];
+}
+
 /** A stored value that the portal now prints differently: reported, never written over. */
 export interface Disagreement {
   key: string;
@@ -178,6 +203,14 @@ export interface ArchiveStore {
   writeAdjustments(record: AdjustmentRecord): Promise<WriteResult>;
   /** The adjustment records of `symbols` (every symbol's when absent); symbols never analysed are absent. */
   adjustments(symbols?: readonly string[]): Promise<Map<string, AdjustmentRecord>>;
+  /**
+   * Payout rows as the service read them, kept for good: `company` rows (the company payouts
+   * page) and `market` rows (the market-wide payouts page) in tables of their own. A row held
+   * already is compared, never rewritten: a different reading is a disagreement.
+   */
+  keepPayouts(source: PayoutSource, rows: readonly ArchivedPayout[]): Promise<WriteResult>;
+  /** Kept rows of `source` announced within [from, to] (YYYY-MM-DD), newest first; one symbol when given. */
+  keptPayouts(source: PayoutSource, from: string, to: string, symbol?: string): Promise<ArchivedPayout[]>;
   /** Throws ArchiveUnavailableError when the store cannot be reached. */
   ping(): Promise<void>;
   close(): Promise<void>;

@@ -8,6 +8,7 @@
 // - Closing record: after each session's close, the closing market watch and index levels give
 //   every symbol's bar and every index's level for the day (a few fetches, not one per symbol),
 //   and each index's ticks of the day are kept.
+// - Payouts: once a day, the market-wide payouts page's last week (a few pages).
 // - Backs off while the portal is down, answers 429 or the budget says no, and while the archive
 //   cannot be written; the last error is in the status.
 // - Runs on one replica at a time (a Redis lease, like the stream poller's).
@@ -18,6 +19,7 @@ import { UpstreamDataError } from '../errors.ts';
 import type { ArchiverStatus, MarketArchive } from '../market/archive.ts';
 import type { RequestContext } from '../market/context.ts';
 import type { Datasets } from '../market/datasets.ts';
+import { FeedDatasets } from '../market/feed-datasets.ts';
 import { INDEX_CODES } from '../market/indices.ts';
 import { analyseActions } from '../market/corporate-actions.ts';
 import type { HistoryRow, PayoutRow } from '../exchange/types.ts';
@@ -31,6 +33,14 @@ const MINUTE = 60_000;
 const RECHECK_MS = 20 * 60 * MINUTE;
 // The closing pages settle a few minutes after the last session's close.
 const CLOSE_SETTLE_MS = 10 * MINUTE;
+// The payouts recorded each day: the last week's announcements, at most three portal pages
+// (100 rows each; a busy week at results season has about 200).
+const PAYOUT_DAYS = 7;
+const PAYOUT_PAGES = 3;
+
+function shiftDays(date: string, days: number): string {
+  return new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+}
 
 export interface ArchiverOptions {
   archive: MarketArchive;
@@ -61,6 +71,7 @@ export class Archiver {
   private backoff: number;
   private indicesDone = false;
   private checkedCloseOf: string | undefined;
+  private payoutsOf: string | undefined;
   private started: { at: number; done: number } | undefined;
   /** Symbols whose adjusted series is empty: asked for once a process, not every round. */
   private readonly noSeries = new Set<string>();
@@ -105,6 +116,7 @@ export class Archiver {
       return 'follower';
     }
     await this.recordClosedDay();
+    await this.recordPayouts();
     const finished = (await this.backfill()) && (await this.backfillActions());
     if (!finished) return 'stopped';
     if (!this.indicesDone) await this.backfillIndices();
@@ -303,6 +315,37 @@ export class Archiver {
     }
     this.checkedCloseOf = day;
     this.state.lastRecordedDay = date;
+  }
+
+  /**
+   * Once a day, the market-wide payouts page's announcements of the last week (a few pages): the
+   * portal forgets them, the archive keeps them. A failure waits for the next day (the rows stay
+   * on the portal for months) and never holds up the backfill.
+   */
+  private async recordPayouts(): Promise<void> {
+    const { archive, datasets, now, logger } = this.opts;
+    const today = karachiDate(now());
+    if (this.payoutsOf === today) return;
+    this.payoutsOf = today;
+    const feeds = new FeedDatasets(datasets);
+    const query = { from: shiftDays(today, -PAYOUT_DAYS), to: today, symbol: '' };
+    try {
+      let offset = 0;
+      for (let page = 0; page < PAYOUT_PAGES; page++) {
+        await this.pace();
+        const read = await feeds.payouts({ ...query, offset }, ARCHIVER);
+        this.opts.onFetch?.('ok');
+        await archive.keepMarketPayouts(read.value.rows);
+        const total = read.value.paging?.total ?? read.value.rows.length;
+        offset = read.value.paging?.last ?? offset + read.value.rows.length;
+        if (read.value.rows.length === 0 || offset >= total) break;
+      }
+    } catch (err) {
+      if (err instanceof ArchiverStopped) throw err;
+      this.opts.onFetch?.('failed');
+      this.state.lastError = { at: now(), message: `payouts: ${(err as Error).message}` };
+      logger?.warn({ err }, 'archiver: payouts not recorded today');
+    }
   }
 
   /** Waits until one more fetch keeps every minute within perMinute, spread evenly. */

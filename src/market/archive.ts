@@ -7,18 +7,21 @@ import {
   ArchiveUnavailableError,
   type AdjustmentFactor,
   type AdjustmentRecord,
+  type ArchivedPayout,
   type ArchiveStore,
   type DailyBar,
   type WriteResult,
 } from '../archive/store.ts';
 import { NotReadyError } from '../errors.ts';
 import { addDays } from '../time/karachi.ts';
+import type { MarketPayoutRow } from '../exchange/feed-types.ts';
 import type {
   HistoryRow,
   IndexLevelsPage,
   IndexSeriesRow,
   IntradayTick,
   MarketWatchRow,
+  PayoutRow,
 } from '../exchange/types.ts';
 import { flagAnomalies } from './anomalies.ts';
 import type { ActionsAnalysis } from './corporate-actions.ts';
@@ -306,8 +309,67 @@ export class MarketArchive {
     await this.use((s) => s.writeSnapshot(date, at, rows));
   }
 
+  /**
+   * The market-wide payouts page's rows, kept for good (the portal forgets them). Once per page
+   * read from the portal: a cached page is the same object and is not written again. A store
+   * failure is logged, never the reader's failure.
+   */
+  keepMarketPayouts(rows: readonly MarketPayoutRow[]): Promise<void> {
+    return this.keepOnce('market', rows, (r) => ({
+      symbol: r.symbol,
+      announced: r.announced,
+      details: r.details,
+      row: r,
+    }));
+  }
+
+  /** The company payouts page's rows of `symbol`, kept as keepMarketPayouts keeps the market's. */
+  keepCompanyPayouts(symbol: string, rows: readonly PayoutRow[]): Promise<void> {
+    return this.keepOnce('company', rows, (r) => ({
+      symbol,
+      announced: r.announced,
+      details: r.details,
+      row: r,
+    }));
+  }
+
+  /** Kept market-wide payout rows announced within [from, to], newest first. */
+  async marketPayouts(from: string, to: string, symbol?: string): Promise<MarketPayoutRow[]> {
+    const kept = await this.use((s) => s.keptPayouts('market', from, to, symbol));
+    return kept.map((k) => k.row as MarketPayoutRow);
+  }
+
+  /** Every kept company payouts row of `symbol`, newest first. */
+  async companyPayouts(symbol: string): Promise<PayoutRow[]> {
+    const kept = await this.use((s) => s.payouts(symbol));
+    return kept.map((k) => k.row as PayoutRow);
+  }
+
   close(): Promise<void> {
     return this.opts.store.close();
+  }
+
+  private readonly keptPages = new WeakSet<object>();
+
+  private async keepOnce<R>(
+    source: 'market' | 'company',
+    rows: readonly R[],
+    toKept: (row: R) => ArchivedPayout,
+  ): Promise<void> {
+    if (this.keptPages.has(rows) || rows.length === 0) return;
+    this.keptPages.add(rows);
+    const write = this.use((s) => s.keepPayouts(source, rows.map(toKept)))
+      .then((result) => {
+        // Counted as disagreements like bars; the rows-written count is of bars only.
+        this.report({ ...result, inserted: 0 });
+      })
+      .catch((err: unknown) => {
+        // Tried again with the next page read from the portal.
+        this.keptPages.delete(rows);
+        this.opts.logger?.warn({ err }, 'payout rows not archived');
+      });
+    // While the store is away a reader does not wait for it.
+    if (this.available) await write;
   }
 
   private report(result: WriteResult): WriteResult {

@@ -8,6 +8,8 @@
 // - the payouts page: cash dividends (a percent of face value), bonus and right announcements.
 import { NotFoundError } from '../errors.ts';
 import type { EodRow, HistoryRow, PayoutRow } from '../exchange/types.ts';
+import type { MarketArchive } from './archive.ts';
+import { withKeptPayouts } from './kept-payouts.ts';
 import { flagAnomalies, type FlaggedRow } from './anomalies.ts';
 import { answerKey, marketAsOf, type Answer } from './answer.ts';
 import { combine } from '../cache/types.ts';
@@ -386,6 +388,7 @@ export async function corporateActions(
   datasets: Datasets,
   rawSymbol: string,
   ctx: RequestContext,
+  archive?: MarketArchive,
 ): Promise<Answer<CorporateActionT[]>> {
   const symbol = normaliseSymbol(rawSymbol);
   const history = await datasets.history(symbol, ctx);
@@ -396,12 +399,14 @@ export async function corporateActions(
     secondary('capital_changes', datasets.eod(symbol, ctx)),
     secondary('dividends', datasets.payouts(symbol, ctx)),
   ]);
-  if (eod instanceof Missing && payouts instanceof Missing) throw eod.error;
+  // The archive's rows reach back past the page's window, and stand in when the page fails.
+  const kept = await withKeptPayouts(archive, symbol, payouts instanceof Missing ? null : payouts.value);
+  if (eod instanceof Missing && kept.rows === null) throw eod.error;
   const missing = lacking([eod, payouts]);
   const analysis = analyseActionsOnce(
     history.value.rows,
     eod instanceof Missing ? NO_EOD : eod.value,
-    payouts instanceof Missing ? null : payouts.value,
+    kept.rows,
   );
   if (!(eod instanceof Missing) && eod.value.length > 0)
     reportAnalysis(datasets, symbol, history.value.rows, analysis);
@@ -410,7 +415,7 @@ export async function corporateActions(
     key: answerKey('corporate-actions', symbol),
     asOf: marketAsOf(history.fetchedAt),
     data: analysis.actions,
-    provenance: degraded(combine(had([history, eod, payouts])), missing),
+    provenance: withArchived(degraded(combine(had([history, eod, payouts])), missing), kept.archived),
     meta: {
       coverage: {
         capital_changes_from: analysis.seriesStart,
@@ -418,6 +423,7 @@ export async function corporateActions(
         face_value: FACE_VALUE,
       },
       ...(missingParts ? { missing: missingParts } : {}),
+      ...(kept.archived > 0 ? { archive: { payouts_rows: kept.archived, reason: kept.reason } } : {}),
     },
   };
 }
@@ -449,6 +455,11 @@ export function reportAnalysis(
   if (observer === undefined || reported.has(analysis) || analysis.seriesStart === null) return;
   reported.add(analysis);
   observer(symbol, rawNewestFirst, analysis);
+}
+
+/** An answer with archived rows is another version of it (its ETag changes as the archive grows). */
+function withArchived<P extends { version: string }>(provenance: P, archived: number): P {
+  return archived > 0 ? { ...provenance, version: `${provenance.version}+archive:${archived}` } : provenance;
 }
 
 // Memoised per (history, eod, payouts) identity: cached datasets are immutable.

@@ -57,6 +57,8 @@ export interface DatasetsOptions {
   now: () => number;
   /** A company page section that could not be read (counted as a metric). */
   onSectionMissing?: (section: CompanySection) => void;
+  /** Each company payouts page read (cached or fetched): the archive keeps its rows. */
+  onPayouts?: (symbol: string, rows: readonly PayoutRow[]) => Promise<void>;
 }
 
 export class Datasets {
@@ -317,7 +319,9 @@ export class Datasets {
       form: { symbol },
     };
     // Announcements are not tied to trading hours: the filings' freshness.
-    return this.read(`payouts:${symbol}`, 'reports', req, parsePayouts, ctx);
+    const page = this.read(`payouts:${symbol}`, 'reports', req, parsePayouts, ctx);
+    const keep = this.opts.onPayouts;
+    return keep === undefined ? page : page.then(async (p) => (await keep(symbol, p.value), p));
   }
 
   /**

@@ -5,9 +5,9 @@
 //
 // PSX settled T+2 and moved ready-market trades to T+1 in February 2025 (announced by the exchange
 // and the SECP; the portal publishes no settlement data, so the date is a constant here, marked
-// [L] in docs/market-feeds.md). Trading days are weekdays: the portal publishes no holiday
-// calendar, so a public holiday inside the window moves the real dates one
-// trading day earlier than computed here.
+// [L] in docs/market-feeds.md). The portal publishes no holiday calendar: the trading days are the
+// caller's calendar (the archive's days with bars) where it covers a date, weekdays beyond it, and
+// the answer says whether weekdays were assumed.
 import { formatDay, parseIsoDay, weekdayOf as weekday } from './karachi.ts';
 
 export interface SettlementCycle {
@@ -31,16 +31,34 @@ export function settlementCycleOn(date: string): SettlementCycle {
   return cycle;
 }
 
-/** `n` trading days after (n > 0) or before (n < 0) `date`; `date` itself need not trade. */
-export function shiftTradingDays(date: string, n: number): string {
+/** Known trading days: true or false where the calendar covers `date`, undefined beyond it. */
+export interface TradingCalendar {
+  isTradingDay(date: string): boolean | undefined;
+}
+
+/** A shift's result, and whether a day it stepped over was taken to trade because it is a weekday. */
+interface Shift {
+  date: string;
+  assumedWeekdays: boolean;
+}
+
+function shift(date: string, n: number, calendar?: TradingCalendar): Shift {
   let day = parseIsoDay(date);
+  let assumedWeekdays = false;
   const step = n < 0 ? -1 : 1;
   for (let left = Math.abs(n); left > 0;) {
     day += step;
+    const known = calendar?.isTradingDay(formatDay(day));
+    if (known === undefined) assumedWeekdays = true;
     const w = weekday(day);
-    if (w !== 0 && w !== 6) left--;
+    if (known ?? (w !== 0 && w !== 6)) left--;
   }
-  return formatDay(day);
+  return { date: formatDay(day), assumedWeekdays };
+}
+
+/** `n` trading days after (n > 0) or before (n < 0) `date`; `date` itself need not trade. */
+export function shiftTradingDays(date: string, n: number, calendar?: TradingCalendar): string {
+  return shift(date, n, calendar).date;
 }
 
 export interface EntitlementDates {
@@ -51,16 +69,42 @@ export interface EntitlementDates {
   cycle: string;
 }
 
-/** The dates an entitlement with a book closure starting on `bookClosureFrom` implies; null for a bad date. */
+export interface CalendarEntitlementDates extends EntitlementDates {
+  /** `calendar`: every day counted was the calendar's; `weekdays`: some were assumed to trade as weekdays. */
+  tradingDays: 'calendar' | 'weekdays';
+}
+
+/** The dates an entitlement implies over weekdays alone; null for a bad date. */
 export function entitlementDates(bookClosureFrom: string): EntitlementDates | null {
+  const dates = entitlementDatesOn(bookClosureFrom);
+  return dates && { lastDayToBuy: dates.lastDayToBuy, exDate: dates.exDate, cycle: dates.cycle };
+}
+
+/**
+ * The dates an entitlement with a book closure starting on `bookClosureFrom` implies, counting
+ * the calendar's trading days where it covers them (a holiday moves the dates), weekdays beyond;
+ * null for a bad date.
+ */
+export function entitlementDatesOn(
+  bookClosureFrom: string,
+  calendar?: TradingCalendar,
+): CalendarEntitlementDates | null {
   if (Number.isNaN(parseIsoDay(bookClosureFrom))) return null;
-  const record = shiftTradingDays(bookClosureFrom, -1);
+  const record = shift(bookClosureFrom, -1, calendar);
   // The cycle of the trade date decides: the newest cycle whose trades on that date settle by the record day.
   for (let i = SETTLEMENT_CYCLES.length - 1; i >= 0; i--) {
     const cycle = SETTLEMENT_CYCLES[i] as SettlementCycle;
-    const lastDayToBuy = shiftTradingDays(record, -cycle.days);
-    if (lastDayToBuy >= cycle.since || i === 0)
-      return { lastDayToBuy, exDate: shiftTradingDays(lastDayToBuy, 1), cycle: cycle.name };
+    const lastDayToBuy = shift(record.date, -cycle.days, calendar);
+    if (lastDayToBuy.date >= cycle.since || i === 0) {
+      const exDate = shift(lastDayToBuy.date, 1, calendar);
+      const assumed = record.assumedWeekdays || lastDayToBuy.assumedWeekdays || exDate.assumedWeekdays;
+      return {
+        lastDayToBuy: lastDayToBuy.date,
+        exDate: exDate.date,
+        cycle: cycle.name,
+        tradingDays: calendar === undefined || assumed ? 'weekdays' : 'calendar',
+      };
+    }
   }
   return null;
 }

@@ -50,6 +50,14 @@ function suite(name: string, env: () => Record<string, string>, extra?: (svc: ()
       assert.match(metrics.text, /psxmd_archive_symbols_done \d+/);
     });
 
+    test("the archiver keeps the week's market-wide payouts, a few pages a day", async () => {
+      await waitForBackfill(svc.url);
+      const pages = portal.counts().requests['POST /payouts'] ?? 0;
+      assert.ok(pages >= 1 && pages <= 3, `${pages} payouts pages`);
+      const kept = await svc.service.archive.marketPayouts('2026-11-13', '2026-11-20');
+      assert.ok(kept.length > 0);
+    });
+
     test("GET /market/daily gives every symbol's bar of the day, agreeing with its history", async () => {
       const res = await http(svc.url, '/market/daily?date=2026-11-19');
       assert.equal(res.status, 200, res.text);

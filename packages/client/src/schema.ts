@@ -264,7 +264,7 @@ export interface paths {
     };
     /**
      * Corporate actions found in the portal’s own records
-     * @description Capital changes (bonus, right, split) where the portal’s adjusted daily series steps against the raw history, each confirmed or contradicted by the raw prices on its ex-date, and the cash dividends, bonus and right issues of the company payouts page. Oldest first. A step the raw prices contradict is listed with applied=false and a note. meta.coverage says how far back the record reaches: capital_changes_from (first day of the adjusted series, about five years), dividends_from (oldest payouts announcement; the page keeps about 17–18 months), face_value (PKR, the assumed face value behind the dividend amounts). When the adjusted series or the payouts page cannot be had, the other’s actions are listed and meta.missing names the part left out (capital_changes or dividends) and why; 503/502 only when neither can be had or the raw history cannot.
+     * @description Capital changes (bonus, right, split) where the portal’s adjusted daily series steps against the raw history, each confirmed or contradicted by the raw prices on its ex-date, and the cash dividends, bonus and right issues of the company payouts page. Oldest first. A step the raw prices contradict is listed with applied=false and a note. meta.coverage says how far back the record reaches: capital_changes_from (first day of the adjusted series, about five years), dividends_from (oldest payouts announcement; the page keeps about 17–18 months, the archive every row the service read: meta.archive says when it served rows), face_value (PKR, the assumed face value behind the dividend amounts). When the adjusted series or the payouts page cannot be had, the other’s actions are listed and meta.missing names the part left out (capital_changes or dividends) and why; 503/502 only when neither can be had or the raw history cannot.
      *
      *     **Example request**
      *
@@ -738,7 +738,7 @@ export interface paths {
     };
     /**
      * Dividends, bonus and right issues announced across the market
-     * @description Every entitlement the portal's payouts page lists with an announcement day in [from, to] (default: the 30 days to today; at most one year), newest announcement first; one row per entitlement (a cell announcing two gives two rows). ex_date and last_day_to_buy follow the settlement cycle in force (T+1 for trades from 2025-02-10, T+2 before) over weekdays: the portal publishes no holiday calendar, so a holiday in the window moves the real dates a trading day earlier. amount_per_share assumes the face value in meta.coverage.face_value (Rs 10). An announcement the service cannot read keeps its text in raw, with kind and percent null, and is kept whatever kind is asked. At most 10 portal pages per request; meta.coverage says whether every row of the range was read (complete) and, if not, what is missing.
+     * @description Every entitlement the portal's payouts page lists with an announcement day in [from, to] (default: the 30 days to today; at most one year), newest announcement first; one row per entitlement (a cell announcing two gives two rows). ex_date and last_day_to_buy follow the settlement cycle in force (T+1 for trades from 2025-02-10, T+2 before) over the exchange's trading days as the archive knows them (a holiday moves them), weekdays where the archive does not reach (meta.trading_days says how many rows). amount_per_share assumes the face value in meta.coverage.face_value (Rs 10). An announcement the service cannot read keeps its text in raw, with kind and percent null, and is kept whatever kind is asked. At most 10 portal pages per request; meta.coverage says whether every row of the range was read (complete) and, if not, what is missing. Every row read is kept in the archive; rows the portal no longer has (older than its window) or cannot give now (a failure) are served from it, and meta.archive says which.
      *
      *     **Example request**
      *
@@ -3792,6 +3792,13 @@ export interface operations {
                 /** @description why, in words: the portal’s failure for that page */
                 reason: string;
               }[];
+              /** @description present when the archive served payouts rows: those announced before the payouts page’s window, or all of them when the page failed */
+              archive?: {
+                /** @description payouts rows served from the archive */
+                payouts_rows: number;
+                /** @description why */
+                reason: string | null;
+              };
             };
           };
           /**
@@ -6194,6 +6201,22 @@ export interface operations {
                 complete: boolean;
                 /** @description which rows were not read, and why */
                 missing: string | null;
+              };
+              /** @description the trading days ex_date and last_day_to_buy count: the archive's (days with bars, so a holiday moves them) between archive_from and archive_to (the archived days read, three weeks either side of the rows' book closures), weekdays outside */
+              trading_days?: {
+                archive_from: string | null;
+                archive_to: string | null;
+                /** @description rows whose dates counted a day outside the archive as a weekday */
+                rows_on_weekdays: number;
+              };
+              /** @description rows the portal no longer has (announced before its rolling window) or could not give now, served from the archive, which keeps every payouts row the service reads (absent without an archive) */
+              archive?: {
+                /** @description rows of data served from the archive */
+                rows: number;
+                /** @description their positions in data (0-based) */
+                positions: number[];
+                /** @description why the archive served them; null when it served none */
+                reason: string | null;
               };
             };
           };

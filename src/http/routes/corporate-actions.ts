@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
 import { corporateActions } from '../../market/corporate-actions.ts';
 import { CorporateAction, CorporateActionsCoverage } from '../../market/models.ts';
 import {
@@ -23,7 +24,7 @@ export function corporateActionRoutes(app: FastifyInstance, deps: RouteDeps): vo
         operationId: 'listCorporateActions',
         summary: 'Corporate actions found in the portal’s own records',
         description:
-          'Capital changes (bonus, right, split) where the portal’s adjusted daily series steps against the raw history, each confirmed or contradicted by the raw prices on its ex-date, and the cash dividends, bonus and right issues of the company payouts page. Oldest first. A step the raw prices contradict is listed with applied=false and a note. meta.coverage says how far back the record reaches: capital_changes_from (first day of the adjusted series, about five years), dividends_from (oldest payouts announcement; the page keeps about 17–18 months), face_value (PKR, the assumed face value behind the dividend amounts). When the adjusted series or the payouts page cannot be had, the other’s actions are listed and meta.missing names the part left out (capital_changes or dividends) and why; 503/502 only when neither can be had or the raw history cannot.',
+          'Capital changes (bonus, right, split) where the portal’s adjusted daily series steps against the raw history, each confirmed or contradicted by the raw prices on its ex-date, and the cash dividends, bonus and right issues of the company payouts page. Oldest first. A step the raw prices contradict is listed with applied=false and a note. meta.coverage says how far back the record reaches: capital_changes_from (first day of the adjusted series, about five years), dividends_from (oldest payouts announcement; the page keeps about 17–18 months, the archive every row the service read: meta.archive says when it served rows), face_value (PKR, the assumed face value behind the dividend amounts). When the adjusted series or the payouts page cannot be had, the other’s actions are listed and meta.missing names the part left out (capital_changes or dividends) and why; 503/502 only when neither can be had or the raw history cannot.',
         tags: ['stocks'],
         params: SymbolParam,
         querystring: FormatQuery,
@@ -31,6 +32,18 @@ export function corporateActionRoutes(app: FastifyInstance, deps: RouteDeps): vo
           200: listEnvelope('CorporateAction', 'actions, oldest first', {
             coverage: CorporateActionsCoverage,
             ...MissingMeta,
+            archive: Type.Optional(
+              Type.Object(
+                {
+                  payouts_rows: Type.Integer({ description: 'payouts rows served from the archive' }),
+                  reason: Type.Union([Type.String(), Type.Null()], { description: 'why' }),
+                },
+                {
+                  description:
+                    'present when the archive served payouts rows: those announced before the payouts page’s window, or all of them when the page failed',
+                },
+              ),
+            ),
           }),
           ...errorResponses({ 404: 'unknown symbol' }),
         },
@@ -38,7 +51,7 @@ export function corporateActionRoutes(app: FastifyInstance, deps: RouteDeps): vo
     },
     async (req, reply) => {
       const symbol = req.params.symbol.toUpperCase();
-      const answer = await corporateActions(datasets, symbol, contextOf(req));
+      const answer = await corporateActions(datasets, symbol, contextOf(req), deps.archive);
       return respond.send(req, reply, answer, {
         filename: `${symbol}-corporate-actions`,
         columns: columnsOf(CorporateAction),

@@ -44,7 +44,7 @@ export function feedRoutes(app: FastifyInstance, deps: RouteDeps): void {
       schema: {
         operationId: 'listMarketPayouts',
         summary: 'Dividends, bonus and right issues announced across the market',
-        description: `Every entitlement the portal's payouts page lists with an announcement day in [from, to] (default: the 30 days to today; at most one year), newest announcement first; one row per entitlement (a cell announcing two gives two rows). ex_date and last_day_to_buy follow the settlement cycle in force (T+1 for trades from 2025-02-10, T+2 before) over weekdays: the portal publishes no holiday calendar, so a holiday in the window moves the real dates a trading day earlier. amount_per_share assumes the face value in meta.coverage.face_value (Rs 10). An announcement the service cannot read keeps its text in raw, with kind and percent null, and is kept whatever kind is asked. At most ${MAX_PAYOUT_PAGES} portal pages per request; meta.coverage says whether every row of the range was read (complete) and, if not, what is missing.`,
+        description: `Every entitlement the portal's payouts page lists with an announcement day in [from, to] (default: the 30 days to today; at most one year), newest announcement first; one row per entitlement (a cell announcing two gives two rows). ex_date and last_day_to_buy follow the settlement cycle in force (T+1 for trades from 2025-02-10, T+2 before) over the exchange's trading days as the archive knows them (a holiday moves them), weekdays where the archive does not reach (meta.trading_days says how many rows). amount_per_share assumes the face value in meta.coverage.face_value (Rs 10). An announcement the service cannot read keeps its text in raw, with kind and percent null, and is kept whatever kind is asked. At most ${MAX_PAYOUT_PAGES} portal pages per request; meta.coverage says whether every row of the range was read (complete) and, if not, what is missing. Every row read is kept in the archive; rows the portal no longer has (older than its window) or cannot give now (a failure) are served from it, and meta.archive says which.`,
         tags: ['market'],
         querystring: query({
           from: day('first announcement day, inclusive, YYYY-MM-DD (default: to − 30 days)'),
@@ -69,6 +69,38 @@ export function feedRoutes(app: FastifyInstance, deps: RouteDeps): void {
                 description: 'which rows were not read, and why',
               }),
             }),
+            trading_days: Type.Optional(
+              Type.Object(
+                {
+                  archive_from: Type.Union([Type.String({ format: 'date' }), Type.Null()]),
+                  archive_to: Type.Union([Type.String({ format: 'date' }), Type.Null()]),
+                  rows_on_weekdays: Type.Integer({
+                    description: 'rows whose dates counted a day outside the archive as a weekday',
+                  }),
+                },
+                {
+                  description:
+                    "the trading days ex_date and last_day_to_buy count: the archive's (days with bars, so a holiday moves them) between archive_from and archive_to (the archived days read, three weeks either side of the rows' book closures), weekdays outside",
+                },
+              ),
+            ),
+            archive: Type.Optional(
+              Type.Object(
+                {
+                  rows: Type.Integer({ description: 'rows of data served from the archive' }),
+                  positions: Type.Array(Type.Integer(), {
+                    description: 'their positions in data (0-based)',
+                  }),
+                  reason: Type.Union([Type.String(), Type.Null()], {
+                    description: 'why the archive served them; null when it served none',
+                  }),
+                },
+                {
+                  description:
+                    'rows the portal no longer has (announced before its rolling window) or could not give now, served from the archive, which keeps every payouts row the service reads (absent without an archive)',
+                },
+              ),
+            ),
           }),
           ...errorResponses({ 400: RANGE_400 }),
         },
@@ -77,7 +109,8 @@ export function feedRoutes(app: FastifyInstance, deps: RouteDeps): void {
     async (req, reply) => {
       const { from, to, kind, symbol } = req.query;
       const range = dateRange(from, to, now(), 30, 'past');
-      const answer = await marketPayouts(feeds, { ...range, kind, symbol }, contextOf(req));
+      const kept = deps.archive ? { archive: deps.archive, now: now() } : undefined;
+      const answer = await marketPayouts(feeds, { ...range, kind, symbol }, contextOf(req), kept);
       return respond.send(req, reply, answer, {
         filename: 'market-payouts',
         columns: columnsOf(MarketPayout),

@@ -127,7 +127,7 @@ export function weekView(main: HTMLElement): void {
     h(
       'p',
       { class: 'quiet' },
-      'Last day to buy under T+1 settlement, counted over weekdays: a holiday moves it a day earlier.',
+      'Last day to buy under T+1 settlement, counted over the trading days the archive has seen (holidays included), weekdays beyond them.',
     ),
     h(
       'section',
