@@ -37,6 +37,8 @@ export interface Config {
     staleWhileRevalidateSec: number;
     /** How long past freshness a copy is kept in Redis for stale serving (history: forever). */
     staleMaxSec: number;
+    /** Deep-freeze datasets as they are cached, so a mutation throws (on unless NODE_ENV=production). */
+    freezeDatasets: boolean;
   };
   /** The shared tier and counters for several replicas; absent = embedded store and local limits. */
   redisUrl: string | undefined;
@@ -179,6 +181,7 @@ export function loadConfig(env: Env = process.env): Config {
       followMarketClock: bool(env, 'CACHE_FOLLOW_MARKET_CLOCK', true),
       staleWhileRevalidateSec: int(env, 'CACHE_SWR', 300),
       staleMaxSec: int(env, 'CACHE_STALE_MAX', 7 * 24 * 3600, 1),
+      freezeDatasets: bool(env, 'CACHE_FREEZE_DATASETS', env.NODE_ENV !== 'production'),
     },
     redisUrl: env.REDIS_URL?.trim() || undefined,
     redisTimeoutMs: int(env, 'REDIS_TIMEOUT_MS', 50, 1),

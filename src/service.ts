@@ -125,6 +125,7 @@ export async function createService(
     memoryBytes: Math.floor(memoryBytes * 0.75),
     now,
     staleWhileRevalidateMs: config.cache.staleWhileRevalidateSec * 1000,
+    freezeDatasets: config.cache.freezeDatasets,
     tier: store,
     shared: redis
       ? new RedisTier(redis, {

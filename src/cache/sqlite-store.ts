@@ -46,7 +46,7 @@ export class SqliteStore implements PersistentTier {
   async read(key: string): Promise<CacheEntry<unknown> | undefined> {
     try {
       return key.startsWith(HISTORY_PREFIX)
-        ? this.readHistory(key.slice(HISTORY_PREFIX.length))
+        ? (this.readHistory(key.slice(HISTORY_PREFIX.length)) as CacheEntry<unknown> | undefined)
         : this.readDocument(key);
     } catch (err) {
       this.logger?.error({ err, key }, 'store read failed; treating as a miss');

@@ -3,6 +3,7 @@
 // a panel takes what the archive lacks from the portal, within the budget, and says so.
 import { createHash } from 'node:crypto';
 import type { DailyBar } from '../archive/store.ts';
+import { freshNoLaterThan } from '../cache/types.ts';
 import { BadRequestError, invalidValue, NotFoundError, ServiceError } from '../errors.ts';
 import { karachiDate, sessionsOfDay } from '../time/market-clock.ts';
 import { answerKey, karachiTime, type Answer } from './answer.ts';
@@ -256,8 +257,7 @@ export async function archiveStatus(
   };
   const answer = archiveAnswer(answerKey('archive-status'), data, now, karachiTime(now));
   // Progress changes by the second: never a cached answer.
-  answer.provenance.freshUntil = now;
-  return answer;
+  return { ...answer, provenance: freshNoLaterThan(answer.provenance, now) };
 }
 
 /**

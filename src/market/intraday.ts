@@ -2,7 +2,8 @@
 // portal's `/timeseries/int` series (upstream.md §5).
 import { NotFoundError } from '../errors.ts';
 import type { IntradaySeries, IntradayTick } from '../exchange/types.ts';
-import { answerFrom, answerKey, derived, type Answer } from './answer.ts';
+import { memoByDataset } from '../cache/memo.ts';
+import { answerFrom, answerKey, type Answer } from './answer.ts';
 import type { RequestContext } from './context.ts';
 import type { Datasets } from './datasets.ts';
 import { resolveIndexCode } from './indices.ts';
@@ -67,13 +68,13 @@ export function toBars(ticks: readonly IntradayTick[], size: number): IntradayBa
 }
 
 // Views are made once per cached series and interval.
-const stockTicks = derived((s: IntradaySeries): StockTickT[] =>
+const stockTicks = memoByDataset((s: IntradaySeries): StockTickT[] =>
   s.ticks.map((t) => ({ time: karachiTime(t.epoch), price: t.price, volume: t.volume })),
 );
-const indexTicks = derived((s: IntradaySeries): IndexTickT[] =>
+const indexTicks = memoByDataset((s: IntradaySeries): IndexTickT[] =>
   s.ticks.map((t) => ({ time: karachiTime(t.epoch), value: t.price, volume: t.volume })),
 );
-const barsOf = derived((s: IntradaySeries) => {
+const barsOf = memoByDataset((s: IntradaySeries) => {
   const bySize = new Map<number, IntradayBarT[]>();
   return (size: number): IntradayBarT[] => {
     let bars = bySize.get(size);

@@ -5,7 +5,7 @@ import { ServiceError } from '../errors.ts';
 import type { MarketPayoutRow } from '../exchange/feed-types.ts';
 import { denoise } from '../exchange/parsers/cells.ts';
 import { entitlementDates } from '../time/settlement.ts';
-import { combine, type Cached } from '../cache/types.ts';
+import { combine, freshNoLaterThan, type Cached } from '../cache/types.ts';
 import type { MarketPayoutsPage } from '../exchange/feed-types.ts';
 import { answerKey, karachiTime, type Answer } from './answer.ts';
 import type { RequestContext } from './context.ts';
@@ -111,12 +111,11 @@ export async function marketPayouts(
       }
     }
   }
-  const provenance = combine(pages);
+  let provenance = combine(pages);
   if (missing !== null) {
     // A partial answer must not be replayed for the filings' hours: the next request tries again.
     const newest = Math.max(...pages.map((p) => p.fetchedAt));
-    provenance.freshUntil = Math.min(provenance.freshUntil, newest + PARTIAL_RETRY_MS);
-    provenance.version += '+partial';
+    provenance = freshNoLaterThan(provenance, newest + PARTIAL_RETRY_MS, '+partial');
   }
   return {
     key: answerKey('market-payouts', { from: filter.from, to: filter.to, kind: filter.kind, symbol }),

@@ -17,7 +17,7 @@ export interface LiveQuotesOptions {
   followMarketClock: boolean;
   logger?: Logger;
   /** Each market watch the poller fetched (the archive's snapshots). */
-  onBoard?: (board: MarketWatchRow[], at: number) => void;
+  onBoard?: (board: readonly MarketWatchRow[], at: number) => void;
   metrics?: {
     onOpenChange(open: number): void;
     onEvents(count: number): void;
