@@ -13,7 +13,7 @@ export interface Config {
   logLevel: string;
   /** Repeats of fresh cached answers get prepared bytes before the handler (src/http/app.ts). */
   hitReplay: boolean;
-  /** Parse synthetic pages once listening (Service.settle), so the first real ones run optimised code. */
+  /** Parse synthetic pages once listening (Service.warmUp), so the first real ones run optimised code. */
   parserWarmUp: boolean;
   exchange: {
     connectTimeoutMs: number;

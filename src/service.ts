@@ -49,7 +49,7 @@ export interface Service {
    * After, not before, listening: the warm-up is done long before a cold request's portal page
    * arrives, and start-up is not made longer for it.
    */
-  settle(): void;
+  warmUp(): void;
   /** Stops accepting, lets in-flight requests finish, then closes the store and Redis. */
   close(): Promise<void>;
 }
@@ -293,7 +293,7 @@ export async function createService(
     archive,
     archiver,
     readiness,
-    settle() {
+    warmUp() {
       if (config.parserWarmUp) {
         const { pages, ms } = warmUpParsers();
         logger.info({ pages, ms: Math.round(ms) }, 'parsers warmed up');

@@ -7,7 +7,7 @@ import swagger from '@fastify/swagger';
 import { createServer } from 'node:http';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { companySchemas, namedSchemas } from '../market/models.ts';
-import { liveSchemas } from '../market/models-live.ts';
+import { liveSchemas } from '../market/models-intraday.ts';
 import { feedSchemas } from '../market/models-feeds.ts';
 import { feedRoutes } from './routes/feeds.ts';
 import { analyticsSchemas } from '../market/models-analytics.ts';

@@ -14,7 +14,7 @@ import type { Datasets } from './datasets.ts';
 import { historyRows } from './history.ts';
 import { BAR_SECONDS, karachiTime as intradayTime, toBars, type Interval } from './intraday.ts';
 import type { IntradayTick } from '../exchange/types.ts';
-import type { IntradayBarT } from './models-live.ts';
+import type { IntradayBarT } from './models-intraday.ts';
 import { constituentSymbols } from './indices.ts';
 import type { ArchiveStatusT, DailyBarT, TradingDayT } from './models-archive.ts';
 import { isKnownSymbol } from './symbols.ts';

@@ -8,7 +8,7 @@ import type { RequestContext } from './context.ts';
 import type { Datasets } from './datasets.ts';
 import type { HistoryQuery } from './history.ts';
 import { resolveIndexCode } from './indices.ts';
-import type { IndexHistoricalRowT } from './models-live.ts';
+import type { IndexHistoricalRowT } from './models-intraday.ts';
 
 const indexRows = memoByDataset((oldestFirst: readonly IndexSeriesRow[]): IndexHistoricalRowT[] =>
   oldestFirst.map((r) => ({

@@ -7,7 +7,7 @@ import { answerFrom, answerKey, type Answer } from './answer.ts';
 import type { RequestContext } from './context.ts';
 import type { Datasets } from './datasets.ts';
 import { resolveIndexCode } from './indices.ts';
-import type { IndexTickT, IntradayBarT, StockTickT } from './models-live.ts';
+import type { IndexTickT, IntradayBarT, StockTickT } from './models-intraday.ts';
 import { normaliseSymbol } from './symbols.ts';
 
 export const INTERVALS = ['tick', '1m', '5m', '15m', '30m', '60m'] as const;

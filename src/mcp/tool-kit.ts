@@ -12,7 +12,7 @@ import type { ArchiveDeps } from '../http/routes/archive.ts';
 import { analyticsSchemas } from '../market/models-analytics.ts';
 import { archiveModelSchemas } from '../market/models-archive.ts';
 import { feedSchemas } from '../market/models-feeds.ts';
-import { liveSchemas } from '../market/models-live.ts';
+import { liveSchemas } from '../market/models-intraday.ts';
 import { overviewSchemas } from '../market/models-overview.ts';
 import { companySchemas, namedSchemas } from '../market/models.ts';
 

@@ -8,7 +8,7 @@ import { memoByDataset } from '../cache/memo.ts';
 import { answerFrom, answerKey, marketAsOf, type Answer } from './answer.ts';
 import type { RequestContext } from './context.ts';
 import type { Datasets } from './datasets.ts';
-import type { BreadthT, MoverT } from './models-live.ts';
+import type { BreadthT, MoverT } from './models-intraday.ts';
 
 export const MOVER_KINDS = ['gainers', 'losers', 'active'] as const;
 export type MoverKind = (typeof MOVER_KINDS)[number];
