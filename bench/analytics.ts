@@ -14,6 +14,7 @@ import { archiveMemberSource } from '../src/market/archive-member-series.ts';
 import { fillArchive } from './archive-data.ts';
 import { parseIndicators } from '../src/analytics/indicator-spec.ts';
 import type { Bar } from '../src/analytics/series.ts';
+import type { DeepReadonly } from '../src/cache/immutable.ts';
 import type { Cached } from '../src/cache/types.ts';
 import type { IndexConstituentsPage, IndexSeriesRow } from '../src/exchange/types.ts';
 import type { Series } from '../src/market/analytics-rows.ts';
@@ -82,7 +83,7 @@ async function timeAsync(runs: number, run: () => Promise<unknown>): Promise<num
 }
 
 const fresh = <T>(value: T): Cached<T> => ({
-  value,
+  value: value as DeepReadonly<T>,
   state: 'HIT',
   fetchedAt: 0,
   freshUntil: 1,

@@ -83,7 +83,8 @@ async function start(
     // npm start's node flags (the young generation's floor among them) on every server, the
     // ceilings included, so that all of them run on the heap the service is deployed with.
     execArgv: ['--import', 'tsx', '--expose-gc', ...npmStartNodeArgs(), ...profileArgs(label)],
-    env: { ...process.env, ...env },
+    // Measured as deployed: production does not freeze cached datasets (src/cache/immutable.ts).
+    env: { CACHE_FREEZE_DATASETS: 'false', ...process.env, ...env },
     stdio: ['ignore', quiet ? 'inherit' : 'ignore', 'inherit', 'ipc'],
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));

@@ -26,6 +26,8 @@ const config = loadConfig({
   LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
   // The demo keeps the market (docs/archive.md): /archive/status shows the backfill.
   ARCHIVE: process.env.ARCHIVE ?? 'on',
+  // A cached dataset mutated by mistake throws here too (src/cache/immutable.ts).
+  CACHE_FREEZE_DATASETS: process.env.CACHE_FREEZE_DATASETS ?? 'true',
 });
 const service = await createService(config, createLogger(config.logLevel));
 const address = await service.app.listen({ port: config.port, host: config.host });

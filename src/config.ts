@@ -13,7 +13,7 @@ export interface Config {
   logLevel: string;
   /** Repeats of fresh cached answers get prepared bytes before the handler (src/http/app.ts). */
   hitReplay: boolean;
-  /** Parse synthetic pages once listening (Service.settle), so the first real ones run optimised code. */
+  /** Parse synthetic pages once listening (Service.warmUp), so the first real ones run optimised code. */
   parserWarmUp: boolean;
   exchange: {
     connectTimeoutMs: number;
@@ -37,6 +37,8 @@ export interface Config {
     staleWhileRevalidateSec: number;
     /** How long past freshness a copy is kept in Redis for stale serving (history: forever). */
     staleMaxSec: number;
+    /** Deep-freeze datasets as they are cached, so a mutation throws (on unless NODE_ENV=production). */
+    freezeDatasets: boolean;
   };
   /** The shared tier and counters for several replicas; absent = embedded store and local limits. */
   redisUrl: string | undefined;
@@ -179,6 +181,7 @@ export function loadConfig(env: Env = process.env): Config {
       followMarketClock: bool(env, 'CACHE_FOLLOW_MARKET_CLOCK', true),
       staleWhileRevalidateSec: int(env, 'CACHE_SWR', 300),
       staleMaxSec: int(env, 'CACHE_STALE_MAX', 7 * 24 * 3600, 1),
+      freezeDatasets: bool(env, 'CACHE_FREEZE_DATASETS', env.NODE_ENV !== 'production'),
     },
     redisUrl: env.REDIS_URL?.trim() || undefined,
     redisTimeoutMs: int(env, 'REDIS_TIMEOUT_MS', 50, 1),

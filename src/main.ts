@@ -28,7 +28,7 @@ async function main(): Promise<void> {
   logger.info({ exchange: config.exchangeBaseUrl }, 'market data service ready');
   // Whoever waits for the service to come up reads these lines now, not at the next periodic flush.
   logger.flush();
-  setImmediate(() => service.settle());
+  setImmediate(() => service.warmUp());
 
   let stopping = false;
   const stop = (signal: string) => {

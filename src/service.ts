@@ -53,7 +53,7 @@ export interface Service {
    * After, not before, listening: the warm-up is done long before a cold request's portal page
    * arrives, and start-up is not made longer for it.
    */
-  settle(): void;
+  warmUp(): void;
   /** Stops accepting, lets in-flight requests finish, then closes the store and Redis. */
   close(): Promise<void>;
 }
@@ -119,6 +119,7 @@ export async function createService(
     memoryBytes: Math.floor(memoryBytes * 0.75),
     now,
     staleWhileRevalidateMs: config.cache.staleWhileRevalidateSec * 1000,
+    freezeDatasets: config.cache.freezeDatasets,
     tier: store,
     shared: redis
       ? new RedisTier(redis, {
@@ -304,7 +305,7 @@ export async function createService(
     archive,
     archiver,
     readiness,
-    settle() {
+    warmUp() {
       if (config.parserWarmUp) {
         const { pages, ms } = warmUpParsers();
         logger.info({ pages, ms: Math.round(ms) }, 'parsers warmed up');

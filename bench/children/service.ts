@@ -14,7 +14,7 @@ const config = loadConfig(process.env);
 const service = await createService(config, createLogger(config.logLevel));
 const url = await service.app.listen({ port: 0, host: '127.0.0.1' });
 // As src/main.ts: warmed parsers and a compacted heap before the runner starts measuring.
-service.settle();
+service.warmUp();
 
 // After a full GC V8 hands freed pages back to the OS from a background thread, and glibc its
 // freed blocks as they are released: read right after the GC, RSS still counted up to ~90 MB that

@@ -10,7 +10,7 @@ const config = loadConfig(process.env);
 const service = await createService(config, createLogger(config.logLevel));
 const url = await service.app.listen({ port: 0, host: '127.0.0.1', backlog: 4096 });
 // As src/main.ts: warmed parsers and a compacted heap before the runner starts measuring.
-service.settle();
+service.warmUp();
 
 process.on('message', (msg: ToStreamChild) => {
   if (msg.type === 'poll') {

@@ -4,6 +4,7 @@
 // any copy we still hold (stale-if-error). A failed fetch or parse never replaces a good copy.
 import { LRUCache } from 'lru-cache';
 import { ServiceError } from '../errors.ts';
+import { deepFreeze, type DeepReadonly } from './immutable.ts';
 import { SingleFlight } from './single-flight.ts';
 import type { CacheEntry, Cached } from './types.ts';
 
@@ -15,9 +16,9 @@ export interface DatasetSpec<T> {
    */
   load: (previous: CacheEntry<T> | undefined) => Promise<T>;
   /** Freshness deadline for a value fetched at `fetchedAt` (epoch ms). */
-  freshUntil: (value: T, fetchedAt: number) => number;
+  freshUntil: (value: DeepReadonly<T>, fetchedAt: number) => number;
   /** Approximate size in bytes, for the memory bound. */
-  sizeOf?: (value: T) => number;
+  sizeOf?: (value: DeepReadonly<T>) => number;
 }
 
 /** A slower tier behind memory (the embedded store, or Redis). */
@@ -49,6 +50,11 @@ export interface DatasetCacheOptions {
   onBackgroundError?: (key: string, err: unknown) => void;
   onRead?: (key: string, state: 'HIT' | 'MISS' | 'STALE', tier: TierName) => void;
   onFlightWait?: () => void;
+  /**
+   * Deep-freezes every dataset as it is cached, so code that mutates one throws (immutable.ts).
+   * On outside production (config.ts); off in production, where each fetch would pay for the walk.
+   */
+  freezeDatasets?: boolean;
 }
 
 /** Failures after which an old copy is better than an error: the error table says which. */
@@ -64,7 +70,7 @@ export class DatasetCache {
    * One HIT answer per entry, made on its first fresh read: the hot path allocates nothing, and
    * answers derived from a dataset can be memoised on its identity while the entry stays fresh.
    */
-  private readonly hits = new WeakMap<CacheEntry<unknown>, Promise<Cached<unknown>>>();
+  private readonly hits = new WeakMap<object, Promise<Cached<unknown>>>();
   private replacements = 0;
 
   constructor(private readonly opts: DatasetCacheOptions) {
@@ -166,12 +172,18 @@ export class DatasetCache {
     if (!best.entry || best.entry === inMemory) return best;
     // Freshness is judged from the stored fetch time under the current configuration, not the
     // deadline the writer computed (the operator may have changed the policy since).
-    const entry = this.sized(spec, best.entry.value, best.entry.fetchedAt);
+    const entry = this.sized<T>(spec, best.entry.value, best.entry.fetchedAt);
     this.memory.set(spec.key, entry);
     return { entry, tier: best.tier };
   }
 
-  private sized<T>(spec: DatasetSpec<T>, value: T, fetchedAt: number): CacheEntry<T> & { size: number } {
+  private sized<T>(
+    spec: DatasetSpec<T>,
+    loaded: T | DeepReadonly<T>,
+    fetchedAt: number,
+  ): CacheEntry<T> & { size: number } {
+    // Every value the cache holds passes here: fetched, or read from a slower tier.
+    const value = (this.opts.freezeDatasets ? deepFreeze(loaded) : loaded) as DeepReadonly<T>;
     return {
       value,
       fetchedAt,
@@ -188,25 +200,25 @@ export class DatasetCache {
     return this.flights.run(spec.key, async () => {
       const produce = async (): Promise<CacheEntry<T>> => {
         const value = await spec.load(previous);
-        const entry = this.sized(spec, value, this.now());
+        const entry = this.sized<T>(spec, value, this.now());
         // Written to disk before anyone is answered, so data a client has seen survives a crash.
-        if (this.opts.tier) await this.opts.tier.write(spec.key, entry);
+        if (this.opts.tier) await this.opts.tier.write(spec.key, entry as CacheEntry<unknown>);
         return entry;
       };
       const { shared } = this.opts;
-      const produced = shared ? await shared.exclusive(spec.key, newerThan, produce) : await produce();
+      const produced = shared ? await shared.exclusive<T>(spec.key, newerThan, produce) : await produce();
       // A result another replica fetched is judged under this replica's configuration.
-      const entry = this.sized(spec, produced.value, produced.fetchedAt);
+      const entry = this.sized<T>(spec, produced.value, produced.fetchedAt);
       this.memory.set(spec.key, entry);
       return entry;
     }) as Promise<CacheEntry<T>>;
   }
 
-  private hit(entry: CacheEntry<unknown>): Promise<Cached<unknown>> {
-    let answer = this.hits.get(entry);
+  private hit<T>(entry: CacheEntry<T>): Promise<Cached<T>> {
+    let answer = this.hits.get(entry) as Promise<Cached<T>> | undefined;
     if (answer === undefined) {
       answer = Promise.resolve(this.answer(entry, 'HIT'));
-      this.hits.set(entry, answer);
+      this.hits.set(entry, answer as Promise<Cached<unknown>>);
     }
     return answer;
   }

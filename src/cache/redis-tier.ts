@@ -103,9 +103,10 @@ export class RedisTier implements SharedTier {
       const current = (await this.read(key)) as CacheEntry<T> | undefined;
       if (current && current.fetchedAt > newerThan && this.now() < current.freshUntil) return current;
       const entry = await produce();
-      const ttl = this.ttlFor(key, entry);
+      const stored = entry as CacheEntry<unknown>;
+      const ttl = this.ttlFor(key, stored);
       await this.link.call((r) =>
-        r.eval(FENCED_WRITE, 2, leaseKey(key), dataKey(key), token, this.serialise(entry), String(ttl)),
+        r.eval(FENCED_WRITE, 2, leaseKey(key), dataKey(key), token, this.serialise(stored), String(ttl)),
       );
       return entry;
     } finally {

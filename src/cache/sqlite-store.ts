@@ -50,7 +50,7 @@ export class SqliteStore implements PersistentTier {
     try {
       return Promise.resolve(
         key.startsWith(HISTORY_PREFIX)
-          ? this.readHistory(key.slice(HISTORY_PREFIX.length))
+          ? (this.readHistory(key.slice(HISTORY_PREFIX.length)) as CacheEntry<unknown> | undefined)
           : this.readDocument(key),
       );
     } catch (err) {

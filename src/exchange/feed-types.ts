@@ -18,7 +18,7 @@ export interface MarketPayoutRow {
   /** The Dividend Announcement cell's text, spaces collapsed. */
   details: string;
   /** What the cell says; empty when its shape is not understood (the text is then reported raw). */
-  entries: PayoutEntry[];
+  entries: readonly PayoutEntry[];
   /** ISO 8601 with +05:00; null when unreadable (`announcedText` keeps the cell). */
   announced: string | null;
   announcedText: string | null;
@@ -31,7 +31,7 @@ export interface MarketPayoutRow {
 export interface MarketPayoutsPage {
   /** null when the page prints no "Showing …" line (an empty result). */
   paging: Paging | null;
-  rows: MarketPayoutRow[];
+  rows: readonly MarketPayoutRow[];
 }
 
 /** One meeting of `POST /calendar`. */
@@ -65,7 +65,7 @@ export interface AnnouncementRow {
 
 export interface AnnouncementsPage {
   paging: Paging | null;
-  rows: AnnouncementRow[];
+  rows: readonly AnnouncementRow[];
 }
 
 /** One instrument of `GET /debt-market`. */
@@ -113,5 +113,5 @@ export interface EligibleMarket {
   /** `REG`, `FUT`, `CSF`, … from the table id (`FUTTable`). */
   code: string;
   title: string | null;
-  scrips: { symbol: string; name: string | null }[];
+  scrips: readonly { symbol: string; name: string | null }[];
 }

@@ -43,7 +43,7 @@ export interface ScreenerRow {
   /** 4-digit sector code such as `0813`. */
   sectorCode: string | null;
   /** Index codes from the LISTED IN cell (may be empty). */
-  listedIn: string[];
+  listedIn: readonly string[];
   marketCap: number | null;
   price: number | null;
   changePct: number | null;
@@ -59,7 +59,7 @@ export interface MarketWatchRow {
   symbol: string;
   name: string | null;
   sectorCode: string | null;
-  listedIn: string[];
+  listedIn: readonly string[];
   ldcp: number | null;
   open: number | null;
   high: number | null;
@@ -95,7 +95,7 @@ export interface IndexConstituentsPage {
   title: string | null;
   /** Which size column the index's table carries. */
   sizeColumn: 'freefloat' | 'shares' | null;
-  rows: IndexConstituentRow[];
+  rows: readonly IndexConstituentRow[];
 }
 
 /** One row of the index-levels table of `GET /indices`. */
@@ -115,7 +115,7 @@ export interface IndexLevelRow {
 export interface IndexLevelsPage {
   /** The page's `As of Sep 30, 2026 3:50 PM` line as ISO 8601 with +05:00, when present. */
   asOf: string | null;
-  rows: IndexLevelRow[];
+  rows: readonly IndexLevelRow[];
 }
 
 /** One row of the first table of `GET /sector-summary/sectorwise`. */
@@ -133,13 +133,13 @@ export interface SectorSummaryRow {
 export interface SectorMembers {
   sectorCode: string;
   sectorName: string;
-  symbols: string[];
+  symbols: readonly string[];
 }
 
 export interface SectorPage {
-  sectors: SectorSummaryRow[];
+  sectors: readonly SectorSummaryRow[];
   /** One entry per `div.sectorSummary__companies__table`, in page order. */
-  members: SectorMembers[];
+  members: readonly SectorMembers[];
 }
 
 /** One row of `POST /historical`. */
@@ -214,7 +214,7 @@ export interface KeyPerson {
 
 export interface CompanyProfile {
   description: string | null;
-  keyPeople: KeyPerson[];
+  keyPeople: readonly KeyPerson[];
   address: string | null;
   website: string | null;
   registrar: string | null;
@@ -252,8 +252,8 @@ export interface FinancialPeriod {
 }
 
 export interface CompanyFinancials {
-  annual: FinancialPeriod[] | null;
-  quarterly: FinancialPeriod[] | null;
+  annual: readonly FinancialPeriod[] | null;
+  quarterly: readonly FinancialPeriod[] | null;
 }
 
 export type CompanySection =
@@ -265,11 +265,11 @@ export interface CompanyPage {
   stats: CompanyStats | null;
   profile: CompanyProfile | null;
   equity: CompanyEquity | null;
-  announcements: CompanyAnnouncement[] | null;
+  announcements: readonly CompanyAnnouncement[] | null;
   financials: CompanyFinancials | null;
-  ratios: FinancialPeriod[] | null;
+  ratios: readonly FinancialPeriod[] | null;
   /** Why each null section is null (logged and counted by the dataset accessor). */
-  missing: { section: CompanySection; reason: string }[];
+  missing: readonly { section: CompanySection; reason: string }[];
 }
 
 /** One row of `GET /timeseries/eod/{SYM}`: the portal's adjusted daily series. */
@@ -302,7 +302,7 @@ export interface PayoutRow {
   /** The Details cell's text (spaces collapsed). */
   details: string;
   /** What the Details cell says; empty when its shape is not understood. */
-  entries: PayoutEntry[];
+  entries: readonly PayoutEntry[];
   /** First and last day of the book closure, `YYYY-MM-DD`; null when the cell shows none. */
   bookClosureFrom: string | null;
   bookClosureTo: string | null;
@@ -319,7 +319,7 @@ export interface IntradayTick {
 /** Today's trades, oldest first; `known: false` when the portal does not know the code. */
 export interface IntradaySeries {
   known: boolean;
-  ticks: IntradayTick[];
+  ticks: readonly IntradayTick[];
 }
 
 /** One day of `GET /timeseries/eod/{INDEX}`: the portal has no high or low. */

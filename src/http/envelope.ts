@@ -1,5 +1,5 @@
 // The success envelope, `{"data":…,"meta":{timestamp, cached, count?}}` (spec: Response envelope),
-// built as bytes: the data part once per data version (views.ts), the meta tail per second.
+// built as bytes: the data part once per data version (view-cache.ts), the meta tail per second.
 
 /**
  * The part after `{"data":…`: `,"meta":{…}}`, with `count` on lists only (spec: Response envelope)

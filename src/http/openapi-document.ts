@@ -4,7 +4,7 @@ import swagger from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
 import { analyticsSchemas } from '../market/models-analytics.ts';
 import { feedSchemas } from '../market/models-feeds.ts';
-import { liveSchemas } from '../market/models-live.ts';
+import { liveSchemas } from '../market/models-intraday.ts';
 import { overviewSchemas } from '../market/models-overview.ts';
 import { companySchemas, namedSchemas } from '../market/models.ts';
 import { finishOpenApi } from './docs.ts';

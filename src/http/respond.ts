@@ -14,7 +14,7 @@ import { gzipHead, type GzipHead } from './gzip-splice.ts';
 import { isNotModified } from './conditional.ts';
 import { encodingOf, representationByAccept, wantsCsv } from './negotiation.ts';
 import { PROXY_HEADERS } from './request-context.ts';
-import { gzipBody, identityBody, ViewCache, type View } from './views.ts';
+import { gzipBody, identityBody, ViewCache, type View } from './view-cache.ts';
 
 /**
  * Answers can also be had as CSV (`?format=csv` or `Accept: text/csv`), saved under this name; a

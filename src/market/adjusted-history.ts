@@ -2,12 +2,13 @@
 // corporate actions the evidence confirms (corporate-actions.ts). raw × adjustment_factor =
 // adjusted; the factor is 1 after the last action. When the portal's adjusted series cannot be had
 // or read, the rows stay raw with a null factor and meta says why: never a guessed factor.
-import { combine } from '../cache/types.ts';
+import { combine, freshNoLaterThan } from '../cache/types.ts';
 import { BadRequestError, conflictingParameters, NotFoundError } from '../errors.ts';
 import { degraded, had, lacking, Missing, missingMeta, secondary } from './partial.ts';
 import type { EodRow, PayoutRow } from '../exchange/types.ts';
 import type { Answer } from './answer.ts';
-import { answerKey, derived, marketAsOf } from './answer.ts';
+import { memoByDataset } from '../cache/memo.ts';
+import { answerKey, marketAsOf } from './answer.ts';
 import type { RequestContext } from './context.ts';
 import { analyseActionsOnce, reportAnalysis, type ActionsAnalysis } from './corporate-actions.ts';
 import type { Datasets } from './datasets.ts';
@@ -33,25 +34,15 @@ export interface AdjustmentMeta {
 /** How long an answer without the adjusted series is kept before the series is asked for again. */
 const RETRY_WITHOUT_SERIES_MS = 60_000;
 
-const unadjusted = derived((rows: HistoricalRowT[]): AdjustedHistoricalRowT[] =>
+const unadjusted = memoByDataset((rows: readonly HistoricalRowT[]): AdjustedHistoricalRowT[] =>
   rows.map((row) => ({ ...row, adjustment_factor: null })),
 );
 
-const byAnalysis = new WeakMap<
-  ActionsAnalysis,
-  { plain?: AdjustedHistoricalRowT[]; dividends?: AdjustedHistoricalRowT[] }
->();
-
-function adjustedRows(
-  rows: HistoricalRowT[],
-  analysis: ActionsAnalysis,
-  dividends: boolean,
-): AdjustedHistoricalRowT[] {
-  let held = byAnalysis.get(analysis);
-  if (held === undefined) byAnalysis.set(analysis, (held = {}));
-  const key = dividends ? 'dividends' : 'plain';
-  return (held[key] ??= adjust(rows, analysis, dividends));
-}
+/** Once per analysis (itself once per version of the datasets, rows included) and switch. */
+const adjustedRows = memoByDataset(
+  (analysis: ActionsAnalysis, rows: readonly HistoricalRowT[], dividends: boolean) =>
+    adjust(rows, analysis, dividends),
+);
 
 const round4 = (x: number | null): number | null => (x === null ? null : Math.round(x * 1e4) / 1e4);
 
@@ -141,10 +132,9 @@ export async function adjustedHistorical(
       dividends_from: null,
       reason: seriesProblem,
     };
-    const provenance = degraded(combine(had([history, eod])), missing);
+    const served = degraded(combine(had([history, eod])), missing);
     // Ask for the series again soon rather than serving raw prices for the whole freshness window.
-    provenance.freshUntil = Math.min(provenance.freshUntil, provenance.fetchedAt + RETRY_WITHOUT_SERIES_MS);
-    provenance.version += '+raw';
+    const provenance = freshNoLaterThan(served, served.fetchedAt + RETRY_WITHOUT_SERIES_MS, '+raw');
     return {
       key: adjustedKey(symbol, query),
       asOf: marketAsOf(history.fetchedAt),
@@ -157,7 +147,7 @@ export async function adjustedHistorical(
   const payoutsOk = payouts !== null && !(payouts instanceof Missing);
   const analysis = analyseActionsOnce(raw, eod.value, payoutsOk ? payouts.value : null);
   reportAnalysis(datasets, symbol, raw, analysis);
-  const rows = selectRange(adjustedRows(all, analysis, payoutsOk), query);
+  const rows = selectRange(adjustedRows(analysis, all, payoutsOk), query);
   const oldest = rows.reduce<string | null>((min, r) => (min === null || r.date < min ? r.date : min), null);
   const partial = analysis.seriesStart !== null && oldest !== null && oldest < analysis.seriesStart;
   const meta: AdjustmentMeta = {

@@ -4,7 +4,7 @@
 import { withClose, type Bar } from '../analytics/series.ts';
 import { adjustedHistorical, type AdjustmentMeta } from './adjusted-history.ts';
 import type { Answer } from './answer.ts';
-import { derived } from './answer.ts';
+import { memoByDataset } from '../cache/memo.ts';
 import type { RequestContext } from './context.ts';
 import type { Datasets } from './datasets.ts';
 import { historical } from './history.ts';
@@ -27,7 +27,7 @@ interface Dated {
   volume: number | null;
 }
 
-const barsOf = derived((rows: Dated[]) => {
+const barsOf = memoByDataset((rows: readonly Dated[]) => {
   const bars: Bar[] = withClose(rows);
   return { bars, dates: bars.map((b) => b.date) };
 });

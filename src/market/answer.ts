@@ -67,22 +67,6 @@ export function answerKey(resource: string, ...parts: (string | object)[]): stri
   return key;
 }
 
-/**
- * Memoises a value derived from a cached dataset (rows in the API's shape). Datasets are immutable once cached, so the array or
- * object identity is the version: a refresh produces a new object and the old value is collected.
- */
-export function derived<S extends object, T>(derive: (source: S) => T): (source: S) => T {
-  const memo = new WeakMap<S, T>();
-  return (source) => {
-    let value = memo.get(source);
-    if (value === undefined) {
-      value = derive(source);
-      memo.set(source, value);
-    }
-    return value;
-  };
-}
-
 /** Raw counts and rupees into millions, without float noise. */
 export function millions(value: number | null | undefined): number | null {
   return value === null || value === undefined ? null : Math.round(value) / 1e6;

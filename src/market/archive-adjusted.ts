@@ -7,6 +7,7 @@ import { adjust, factorSteps, type AppliedFactors } from './adjusted-history.ts'
 import type { AdjustmentMeta } from './adjusted-history.ts';
 import type { AdjustedHistoricalRowT, HistoricalRowT } from './models.ts';
 import type { AdjustedDailyBarT, ArchiveAdjustmentMetaT } from './models-archive.ts';
+import { memoByDataset } from '../cache/memo.ts';
 
 export type SymbolAdjustment =
   | { symbol: string; status: 'full' }
@@ -19,23 +20,16 @@ export type SymbolAdjustment =
     }
   | { symbol: string; status: 'unavailable'; reason: string };
 
-const appliedCache = new WeakMap<AdjustmentRecord, AppliedFactors>();
-
 /** A kept record as the factors adjust() reads, in the order an analysis lists them. */
-function appliedOf(record: AdjustmentRecord): AppliedFactors {
-  let held = appliedCache.get(record);
-  if (held === undefined) {
-    const capital = record.factors.filter((f) => f.kind === 'capital_change');
-    // An analysis lists dividends in the payouts page's order: newest first.
-    const dividends = record.factors.filter((f) => f.kind === 'cash_dividend').reverse();
-    held = {
-      applied: capital.map((f) => ({ exDate: f.exDate, ratio: f.ratio ?? 1 / f.factor })),
-      dividendFactors: dividends.map((f) => ({ exDate: f.exDate, factor: f.factor })),
-    };
-    appliedCache.set(record, held);
-  }
-  return held;
-}
+const appliedOf = memoByDataset((record: AdjustmentRecord): AppliedFactors => {
+  const capital = record.factors.filter((f) => f.kind === 'capital_change');
+  // An analysis lists dividends in the payouts page's order: newest first.
+  const dividends = record.factors.filter((f) => f.kind === 'cash_dividend').reverse();
+  return {
+    applied: capital.map((f) => ({ exDate: f.exDate, ratio: f.ratio ?? 1 / f.factor })),
+    dividendFactors: dividends.map((f) => ({ exDate: f.exDate, factor: f.factor })),
+  };
+});
 
 function rowOf(b: DailyBar): HistoricalRowT {
   return {

@@ -3,6 +3,7 @@
 // a panel takes what the archive lacks from the portal, within the budget, and says so.
 import { createHash } from 'node:crypto';
 import type { DailyBar } from '../archive/store.ts';
+import { freshNoLaterThan } from '../cache/types.ts';
 import { BadRequestError, invalidValue, NotFoundError, ServiceError } from '../errors.ts';
 import { karachiInstant, karachiTime, parseIsoDay, weekdayOf } from '../time/karachi.ts';
 import { karachiDate, sessionsOfDate } from '../time/market-clock.ts';
@@ -14,7 +15,7 @@ import type { Datasets } from './datasets.ts';
 import { historyRows } from './history.ts';
 import { BAR_SECONDS, toBars, type Interval } from './intraday.ts';
 import type { IntradayTick } from '../exchange/types.ts';
-import type { IntradayBarT } from './models-live.ts';
+import type { IntradayBarT } from './models-intraday.ts';
 import { constituentSymbols } from './indices.ts';
 import type { ArchiveStatusT, DailyBarT, TradingDayT } from './models-archive.ts';
 import { isKnownSymbol } from './symbols.ts';
@@ -358,8 +359,7 @@ export async function archiveStatus(
   };
   const answer = archiveAnswer(answerKey('archive-status'), data, now, karachiTime(now));
   // Progress changes by the second: never a cached answer.
-  answer.provenance.freshUntil = now;
-  return answer;
+  return { ...answer, provenance: freshNoLaterThan(answer.provenance, now) };
 }
 
 /**

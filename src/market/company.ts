@@ -4,7 +4,8 @@
 import type { Cached } from '../cache/types.ts';
 import { invalidValue, NotFoundError, orList, UpstreamDataError } from '../errors.ts';
 import type { AnnouncementCategory, CompanyPage, FinancialPeriod } from '../exchange/types.ts';
-import { answerFrom, answerKey, derived, type Answer } from './answer.ts';
+import { memoByDataset } from '../cache/memo.ts';
+import { answerFrom, answerKey, type Answer } from './answer.ts';
 import type { RequestContext } from './context.ts';
 import type { Datasets } from './datasets.ts';
 import type { AnnouncementT, FinancialsRowT, ProfileT } from './models.ts';
@@ -40,14 +41,14 @@ function unreadable(
   return new UpstreamDataError('company', `the ${section} section: ${reason}`);
 }
 
-const profiles = derived((page: CompanyPage) => (symbol: string): ProfileT => {
+const profiles = memoByDataset((page: CompanyPage) => (symbol: string): ProfileT => {
   const { quote, profile, equity } = page;
   return {
     symbol,
     name: quote?.name ?? null,
     sector: quote?.sectorName ?? null,
     description: profile?.description ?? null,
-    key_people: profile?.keyPeople ?? [],
+    key_people: profile ? [...profile.keyPeople] : [],
     address: profile?.address ?? null,
     website: profile?.website ?? null,
     registrar: profile?.registrar ?? null,
@@ -72,13 +73,16 @@ export async function profile(
   return answerFrom(cached, profiles(page)(symbol), answerKey('profile', symbol));
 }
 
-function rowsOf(periods: FinancialPeriod[], ratios: FinancialPeriod[] | null): FinancialsRowT[] {
+function rowsOf(
+  periods: readonly FinancialPeriod[],
+  ratios: readonly FinancialPeriod[] | null,
+): FinancialsRowT[] {
   const ratioLines = new Map((ratios ?? []).map((r) => [r.period, r.lines]));
   return periods.map((p) => ({ period: p.period, ...p.lines, ...(ratioLines.get(p.period) ?? {}) }));
 }
 
-const annualRows = derived((page: CompanyPage) => rowsOf(page.financials?.annual ?? [], page.ratios));
-const quarterlyRows = derived((page: CompanyPage) => rowsOf(page.financials?.quarterly ?? [], null));
+const annualRows = memoByDataset((page: CompanyPage) => rowsOf(page.financials?.annual ?? [], page.ratios));
+const quarterlyRows = memoByDataset((page: CompanyPage) => rowsOf(page.financials?.quarterly ?? [], null));
 
 export function parsePeriod(raw: string | undefined): FinancialPeriodKind {
   if (raw === undefined) return 'annual';
@@ -105,7 +109,7 @@ export async function financials(
   );
 }
 
-const announcementRows = derived((page: CompanyPage) =>
+const announcementRows = memoByDataset((page: CompanyPage) =>
   (page.announcements ?? []).map((a): AnnouncementT => ({
     date: a.date,
     time: null,

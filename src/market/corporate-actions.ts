@@ -15,6 +15,7 @@ import { answerKey, marketAsOf, type Answer } from './answer.ts';
 import { combine } from '../cache/types.ts';
 import { daysBetween } from '../time/karachi.ts';
 import { shiftTradingDays } from '../time/settlement.ts';
+import { memoByDataset } from '../cache/memo.ts';
 import { degraded, had, lacking, missingMeta, secondary, Missing } from './partial.ts';
 import type { RequestContext } from './context.ts';
 import type { Datasets } from './datasets.ts';
@@ -462,26 +463,7 @@ function withArchived<P extends { version: string }>(provenance: P, archived: nu
   return archived > 0 ? { ...provenance, version: `${provenance.version}+archive:${archived}` } : provenance;
 }
 
-// Memoised per (history, eod, payouts) identity: cached datasets are immutable.
-const memo = new WeakMap<object, WeakMap<object, WeakMap<object, ActionsAnalysis>>>();
-const NO_PAYOUTS = Object.freeze([]) as readonly PayoutRow[];
 const NO_EOD = Object.freeze([]) as readonly EodRow[];
 
 /** analyseActions, once per version of its three datasets (a burst shares one analysis). */
-export function analyseActionsOnce(
-  raw: readonly HistoryRow[],
-  eod: readonly EodRow[],
-  payouts: readonly PayoutRow[] | null,
-): ActionsAnalysis {
-  const p = payouts ?? NO_PAYOUTS;
-  let byEod = memo.get(raw);
-  if (byEod === undefined) memo.set(raw, (byEod = new WeakMap()));
-  let byPayouts = byEod.get(eod);
-  if (byPayouts === undefined) byEod.set(eod, (byPayouts = new WeakMap()));
-  let analysis = byPayouts.get(p);
-  if (analysis === undefined) {
-    analysis = analyseActions(raw, eod, payouts);
-    byPayouts.set(p, analysis);
-  }
-  return analysis;
-}
+export const analyseActionsOnce = memoByDataset(analyseActions);

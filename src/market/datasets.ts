@@ -373,7 +373,7 @@ export class Datasets {
 const FULL_HISTORY_REFETCH_MS = 24 * 60 * 60 * 1000;
 
 /** Recent rows replace held rows of the same date; the result stays newest first. */
-export function mergeHistory(held: HistoryRow[], recent: HistoryRow[]): HistoryRow[] {
+export function mergeHistory(held: readonly HistoryRow[], recent: HistoryRow[]): readonly HistoryRow[] {
   if (recent.length === 0) return held;
   const recentDates = new Set(recent.map((r) => r.date));
   const merged = [...recent, ...held.filter((r) => !recentDates.has(r.date))];
@@ -381,7 +381,7 @@ export function mergeHistory(held: HistoryRow[], recent: HistoryRow[]): HistoryR
 }
 
 /** Rows added, removed or restated between two versions of a series. */
-export function countChangedRows(before: HistoryRow[], after: HistoryRow[]): number {
+export function countChangedRows(before: readonly HistoryRow[], after: readonly HistoryRow[]): number {
   const key = (r: HistoryRow) => `${r.date}|${r.open}|${r.high}|${r.low}|${r.close}|${r.volume}`;
   const old = new Set(before.map(key));
   const now = new Set(after.map(key));

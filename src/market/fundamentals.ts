@@ -2,13 +2,14 @@
 // symbol costs no report-page fetch and gets a clean 404.
 import { NotFoundError } from '../errors.ts';
 import type { ReportRow } from '../exchange/types.ts';
-import { answerFrom, answerKey, derived, fetchAsOf, type Answer } from './answer.ts';
+import { memoByDataset } from '../cache/memo.ts';
+import { answerFrom, answerKey, fetchAsOf, type Answer } from './answer.ts';
 import type { RequestContext } from './context.ts';
 import type { Datasets } from './datasets.ts';
 import type { FundamentalsRowT } from './models.ts';
 import { isKnownSymbol, normaliseSymbol } from './symbols.ts';
 
-const fundamentalsRows = derived((rows: ReportRow[]) =>
+const fundamentalsRows = memoByDataset((rows: readonly ReportRow[]) =>
   rows.map((r): FundamentalsRowT => ({
     symbol: r.symbol ?? '',
     year: r.year,

@@ -3,7 +3,8 @@
 import { BadRequestError, NotFoundError } from '../errors.ts';
 import type { HistoryRow } from '../exchange/types.ts';
 import { flagAnomalies } from './anomalies.ts';
-import { answerFrom, answerKey, derived, type Answer } from './answer.ts';
+import { memoByDataset } from '../cache/memo.ts';
+import { answerFrom, answerKey, type Answer } from './answer.ts';
 import type { RequestContext } from './context.ts';
 import type { Datasets } from './datasets.ts';
 import type { HistoricalRowT } from './models.ts';
@@ -20,7 +21,7 @@ export interface HistoryQuery {
 }
 
 /** Oldest first, flagged once per cached series. */
-export const historyRows = derived((newestFirst: HistoryRow[]): HistoricalRowT[] =>
+export const historyRows = memoByDataset((newestFirst: readonly HistoryRow[]): HistoricalRowT[] =>
   flagAnomalies([...newestFirst].reverse()).map((row) => ({
     date: row.date,
     open: row.open,

@@ -2,14 +2,15 @@
 // five years, no high or low. The range is cut here from the cached series, as for a stock.
 import { BadRequestError, NotFoundError } from '../errors.ts';
 import type { IndexSeriesRow } from '../exchange/types.ts';
-import { answerFrom, answerKey, derived, type Answer } from './answer.ts';
+import { memoByDataset } from '../cache/memo.ts';
+import { answerFrom, answerKey, type Answer } from './answer.ts';
 import type { RequestContext } from './context.ts';
 import type { Datasets } from './datasets.ts';
 import type { HistoryQuery } from './history.ts';
 import { resolveIndexCode } from './indices.ts';
-import type { IndexHistoricalRowT } from './models-live.ts';
+import type { IndexHistoricalRowT } from './models-intraday.ts';
 
-const indexRows = derived((oldestFirst: IndexSeriesRow[]): IndexHistoricalRowT[] =>
+const indexRows = memoByDataset((oldestFirst: readonly IndexSeriesRow[]): IndexHistoricalRowT[] =>
   oldestFirst.map((r) => ({
     date: r.date,
     open: r.open,

@@ -5,6 +5,7 @@
 import { columnsOf, parseIndicators, type IndicatorSpec } from '../analytics/indicator-spec.ts';
 import type { Line } from '../analytics/indicators.ts';
 import type { Bar } from '../analytics/series.ts';
+import { memoByDataset } from '../cache/memo.ts';
 import { BadRequestError, ValidationError } from '../errors.ts';
 import { denoise } from '../exchange/parsers/cells.ts';
 import { answerKey, type Answer } from './answer.ts';
@@ -53,15 +54,14 @@ export function denoiseFast(value: number): number {
   return r === 0 ? 0 : r;
 }
 
-const tables = new WeakMap<readonly Bar[], Map<string, IndicatorRowT[]>>();
-// Per series, at most this many distinct indicator lists are kept (each list is one table).
+// The lists are the client's, so per series only the latest few are kept (each list is one table).
+const tablesOf = memoByDataset((_bars: readonly Bar[]) => new Map<string, IndicatorRowT[]>());
 const TABLES_PER_SERIES = 16;
 
 /** The whole series' indicator table for these specs. */
 export function indicatorTable(bars: readonly Bar[], specs: IndicatorSpec[]): IndicatorRowT[] {
   const key = specs.map((s) => s.text).join(',');
-  let bySpecs = tables.get(bars);
-  if (bySpecs === undefined) tables.set(bars, (bySpecs = new Map()));
+  const bySpecs = tablesOf(bars);
   const held = bySpecs.get(key);
   if (held !== undefined) return held;
   const cols = columnsOf(bars);

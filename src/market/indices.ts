@@ -1,7 +1,8 @@
 // Index constituents and index levels.
 import { NotFoundError, clientText } from '../errors.ts';
 import type { IndexConstituentsPage, IndexLevelsPage } from '../exchange/types.ts';
-import { answerFrom, answerKey, derived, millions, type Answer } from './answer.ts';
+import { memoByDataset } from '../cache/memo.ts';
+import { answerFrom, answerKey, millions, type Answer } from './answer.ts';
 import type { RequestContext } from './context.ts';
 import type { Datasets } from './datasets.ts';
 import type { IndexConstituentT, IndexLevelT } from './models.ts';
@@ -45,7 +46,7 @@ function requireIndexCode(name: string): string {
   return code;
 }
 
-const constituentRows = derived((page: IndexConstituentsPage) =>
+const constituentRows = memoByDataset((page: IndexConstituentsPage) =>
   page.rows.map((r): IndexConstituentT => {
     const row: IndexConstituentT = {
       symbol: r.symbol,
@@ -90,7 +91,7 @@ export async function constituentSymbols(
   );
 }
 
-const levelRows = derived((page: IndexLevelsPage) =>
+const levelRows = memoByDataset((page: IndexLevelsPage) =>
   page.rows.map((r): IndexLevelT => ({
     index: r.index,
     current: r.current,
@@ -109,7 +110,7 @@ export async function levels(datasets: Datasets, ctx: RequestContext): Promise<A
 // The spec names kse100, kse30 and kmiallshare; ALLSHR reads better as allshare alongside them.
 const SUMMARY_NAMES: Record<string, string> = { KMIALLSHR: 'kmiallshare', ALLSHR: 'allshare' };
 
-const summaryOf = derived((page: IndexLevelsPage) => {
+const summaryOf = memoByDataset((page: IndexLevelsPage) => {
   const summary: Record<string, number> = {};
   for (const r of page.rows) {
     if (r.current !== null) summary[SUMMARY_NAMES[r.index] ?? r.index.toLowerCase()] = r.current;

@@ -3,11 +3,12 @@
 import { NotFoundError } from '../errors.ts';
 import type { IntradaySeries, IntradayTick } from '../exchange/types.ts';
 import { karachiPeriodStart, karachiTime } from '../time/karachi.ts';
-import { answerFrom, answerKey, derived, type Answer } from './answer.ts';
+import { memoByDataset } from '../cache/memo.ts';
+import { answerFrom, answerKey, type Answer } from './answer.ts';
 import type { RequestContext } from './context.ts';
 import type { Datasets } from './datasets.ts';
 import { resolveIndexCode } from './indices.ts';
-import type { IndexTickT, IntradayBarT, StockTickT } from './models-live.ts';
+import type { IndexTickT, IntradayBarT, StockTickT } from './models-intraday.ts';
 import { normaliseSymbol } from './symbols.ts';
 
 export const INTERVALS = ['tick', '1m', '5m', '15m', '30m', '60m'] as const;
@@ -60,13 +61,13 @@ export function toBars(ticks: readonly IntradayTick[], size: number): IntradayBa
 }
 
 // Views are made once per cached series and interval.
-const stockTicks = derived((s: IntradaySeries): StockTickT[] =>
+const stockTicks = memoByDataset((s: IntradaySeries): StockTickT[] =>
   s.ticks.map((t) => ({ time: karachiTime(t.epoch * 1000), price: t.price, volume: t.volume })),
 );
-const indexTicks = derived((s: IntradaySeries): IndexTickT[] =>
+const indexTicks = memoByDataset((s: IntradaySeries): IndexTickT[] =>
   s.ticks.map((t) => ({ time: karachiTime(t.epoch * 1000), value: t.price, volume: t.volume })),
 );
-const barsOf = derived((s: IntradaySeries) => {
+const barsOf = memoByDataset((s: IntradaySeries) => {
   const bySize = new Map<number, IntradayBarT[]>();
   return (size: number): IntradayBarT[] => {
     let bars = bySize.get(size);

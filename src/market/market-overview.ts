@@ -3,7 +3,7 @@
 // index's own comes from three cached pages (index levels, market watch, sector summary).
 import { NotFoundError, clientText } from '../errors.ts';
 import { answerKey, type Answer } from './answer.ts';
-import { breadth, movers, MOVER_KINDS } from './board.ts';
+import { breadth, movers, MOVER_KINDS } from './movers-breadth.ts';
 import type { RequestContext } from './context.ts';
 import type { Datasets } from './datasets.ts';
 import { constituents, levels, resolveIndexCode } from './indices.ts';
@@ -11,7 +11,7 @@ import { indexIntraday } from './intraday.ts';
 import { marketState, type OverviewClock } from './overview-market-state.ts';
 import { oldestAsOf, overviewProvenance, settle, type Part } from './overview-parts.ts';
 import type { MarketStateT } from './models-overview.ts';
-import type { MoverT } from './models-live.ts';
+import type { MoverT } from './models-intraday.ts';
 import { sectorSummary } from './sectors.ts';
 import { combine } from '../cache/types.ts';
 

@@ -5,7 +5,7 @@ import { ServiceError } from '../errors.ts';
 import type { MarketPayoutRow } from '../exchange/feed-types.ts';
 import { denoise } from '../exchange/parsers/cells.ts';
 import { entitlementDatesOn, type TradingCalendar } from '../time/settlement.ts';
-import { combine, type Cached } from '../cache/types.ts';
+import { combine, freshNoLaterThan, type Cached } from '../cache/types.ts';
 import type { MarketPayoutsPage } from '../exchange/feed-types.ts';
 import { answerKey, type Answer } from './answer.ts';
 import { karachiTime } from '../time/karachi.ts';
@@ -128,13 +128,14 @@ export async function marketPayouts(
   const rows = [...portalRows, ...extra.rows];
   const calendar = await calendarFor(kept, rows);
   const { data, archivedAt, onWeekdays } = entitlementRows(rows, extra.rows.length, filter, symbol, calendar);
-  const provenance = combine(pages);
-  if (extra.rows.length > 0) provenance.version += `+archive:${extra.rows.length}`;
+  let provenance = combine(pages);
+  if (extra.rows.length > 0) {
+    provenance = { ...provenance, version: `${provenance.version}+archive:${extra.rows.length}` };
+  }
   if (missing !== null) {
     // A partial answer must not be replayed for the filings' hours: the next request tries again.
     const newest = Math.max(...pages.map((p) => p.fetchedAt));
-    provenance.freshUntil = Math.min(provenance.freshUntil, newest + PARTIAL_RETRY_MS);
-    provenance.version += '+partial';
+    provenance = freshNoLaterThan(provenance, newest + PARTIAL_RETRY_MS, '+partial');
   }
   return {
     key: answerKey('market-payouts', { from: filter.from, to: filter.to, kind: filter.kind, symbol }),

@@ -2,7 +2,8 @@
 // the cached daily series (src/analytics does the arithmetic; this file picks the series, aligns
 // the benchmark and writes the API's shape). Computed once per dataset version: the result is
 // memoised on the series arrays, which keep their identity until the data changes.
-import { combine, type Provenance } from '../cache/types.ts';
+import { memoByDataset } from '../cache/memo.ts';
+import { combine, freshNoLaterThan, type Provenance } from '../cache/types.ts';
 import { PERIODS } from '../analytics/periods.ts';
 import { annualisedVolatility, maxDrawdown, periodReturn, range52, relation } from '../analytics/returns.ts';
 import { lastOnOrBefore } from '../analytics/dates.ts';
@@ -94,12 +95,7 @@ function volatilityOf(bars: readonly Bar[], dates: readonly string[]): Volatilit
   };
 }
 
-const closesCache = new WeakMap<readonly Bar[], number[]>();
-function closesOf(bars: readonly Bar[]): number[] {
-  let c = closesCache.get(bars);
-  if (c === undefined) closesCache.set(bars, (c = bars.map((b) => b.close)));
-  return c;
-}
+const closesOf = memoByDataset((bars: readonly Bar[]): number[] => bars.map((b) => b.close));
 
 function drawdownOf(bars: readonly Bar[], dates: readonly string[], period: '1Y' | 'ALL'): DrawdownT {
   const start = period === 'ALL' ? { index: 0 } : periodStart('1Y', dates);
@@ -173,17 +169,16 @@ export function performanceTable(
   };
 }
 
-// Per series version, per benchmark version (or none): the table is made once.
-const NO_BENCHMARK: readonly Bar[] = [];
-const tables = new WeakMap<readonly Bar[], WeakMap<readonly Bar[], ReturnType<typeof performanceTable>>>();
+// Per series version, per benchmark version (or none): the table is made once. Keyed on the bars:
+// a series' dates are made from its bars (analytics-rows.ts), so they are the same version.
+const tableSlot = memoByDataset(
+  (_bars: readonly Bar[], _benchmarkBars: readonly Bar[] | null): { table?: PerformanceTable } => ({}),
+);
+type PerformanceTable = ReturnType<typeof performanceTable>;
 
-function memoTable(s: Series, bench: Benchmark | null): ReturnType<typeof performanceTable> {
-  let inner = tables.get(s.bars);
-  if (inner === undefined) tables.set(s.bars, (inner = new WeakMap()));
-  const key = bench?.bars ?? NO_BENCHMARK;
-  let table = inner.get(key);
-  if (table === undefined) inner.set(key, (table = performanceTable(s, bench)));
-  return table;
+function memoTable(s: Series, bench: Benchmark | null): PerformanceTable {
+  const slot = tableSlot(s.bars, bench?.bars ?? null);
+  return (slot.table ??= performanceTable(s, bench));
 }
 
 export interface StockPerformanceQuery {
@@ -232,14 +227,13 @@ export async function stockPerformance(
   const table = memoTable(series, bench);
   const parts: Provenance[] = [series.answer.provenance];
   if (benchmark !== null && 'provenance' in benchmark) parts.push(benchmark.provenance);
-  const provenance = combine(parts);
+  let provenance = combine(parts);
   const meta: Record<string, unknown> = {};
   if (series.adjustment) meta.adjustment = series.adjustment;
   if (benchmark !== null && 'reason' in benchmark) {
     meta.missing = [benchmark.reason];
     // Asked again soon: the table without its benchmark is not kept for a whole freshness window.
-    provenance.freshUntil = Math.min(provenance.freshUntil, provenance.fetchedAt + 60_000);
-    provenance.version += '-benchmark';
+    provenance = freshNoLaterThan(provenance, provenance.fetchedAt + 60_000, '-benchmark');
   }
   const name = symbol.toUpperCase();
   return {

@@ -13,6 +13,7 @@
 // page wins: the company page when it was fetched after the market watch, else the market watch.
 // When the last background fetch of a symbol's page failed, the quote says so: `meta.missing`
 // names the `extras` and the portal's failure (src/market/partial.ts), until a fetch succeeds.
+import { memoByDataset } from '../cache/memo.ts';
 import { combine, type Cached } from '../cache/types.ts';
 import { degraded, type MissingPart } from './partial.ts';
 import type { CompanyPage } from '../exchange/types.ts';
@@ -86,7 +87,15 @@ function extrasOf(page: CompanyPage, companyIsNewer: boolean, base: QuoteT): Quo
   };
 }
 
-const withExtras = new WeakMap<Cached<CompanyPage | null>, WeakMap<Answer<QuoteT>, Answer<QuoteT>>>();
+/** The quote with the page's extras, once per company page version and quote answer. */
+const withExtras = memoByDataset(
+  (company: Cached<CompanyPage>, base: Answer<QuoteT>, marketWatchFetchedAt: number): Answer<QuoteT> => ({
+    key: base.key,
+    asOf: base.asOf,
+    data: { ...base.data, ...extrasOf(company.value, company.fetchedAt > marketWatchFetchedAt, base.data) },
+    provenance: combine([base.provenance, company]),
+  }),
+);
 
 /**
  * The quote with its extras. `base` carries NO_EXTRAS; `marketWatchFetchedAt` decides which page is
@@ -108,24 +117,8 @@ export async function addQuoteExtras(
     const freshUntil = Math.min(answer.provenance.freshUntil, datasets.now() + PENDING_FRESH_MS);
     return { ...answer, provenance: { ...answer.provenance, freshUntil } };
   }
-  const page = company.value;
-  if (page === null) return base;
-  let views = withExtras.get(company);
-  if (views === undefined) {
-    views = new WeakMap();
-    withExtras.set(company, views);
-  }
-  const held = views.get(base);
-  if (held !== undefined) return held;
-  const extras = extrasOf(page, company.fetchedAt > marketWatchFetchedAt, base.data);
-  const answer: Answer<QuoteT> = {
-    key: base.key,
-    asOf: base.asOf,
-    data: { ...base.data, ...extras },
-    provenance: combine([base.provenance, company]),
-  };
-  views.set(base, answer);
-  return answer;
+  if (company.value === null) return base;
+  return withExtras(company as Cached<CompanyPage>, base, marketWatchFetchedAt);
 }
 
 /** The quote without its extras, saying why. */

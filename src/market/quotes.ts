@@ -3,7 +3,8 @@
 import { combine, type Cached } from '../cache/types.ts';
 import { NotFoundError } from '../errors.ts';
 import type { MarketWatchRow, ScreenerRow } from '../exchange/types.ts';
-import { answerKey, derived, marketAsOf, type Answer } from './answer.ts';
+import { memoByDataset } from '../cache/memo.ts';
+import { answerKey, marketAsOf, type Answer } from './answer.ts';
 import { zeroIsMissing } from './no-value.ts';
 import type { RequestContext } from './context.ts';
 import type { Datasets } from './datasets.ts';
@@ -11,14 +12,14 @@ import type { QuoteT } from './models.ts';
 import { addQuoteExtras, NO_EXTRAS } from './quote-extras.ts';
 import { normaliseSymbol } from './symbols.ts';
 
-const bySymbol = derived(
-  <R extends { symbol: string }>(rows: R[]) => new Map(rows.map((r) => [r.symbol, r])),
+const bySymbol = memoByDataset(
+  <R extends { symbol: string }>(rows: readonly R[]) => new Map(rows.map((r) => [r.symbol, r])),
 );
 
 // While both datasets are fresh the cache hands out the same Cached objects, so a symbol's quote is
 // built once per pair of dataset versions (the hot path of the API) and collected with them.
-const quotesOf = derived((_screener: Cached<ScreenerRow[]>) =>
-  derived((_marketWatch: Cached<MarketWatchRow[]>) => new Map<string, Answer<QuoteT>>()),
+const quotesOf = memoByDataset((_screener: Cached<ScreenerRow[]>) =>
+  memoByDataset((_marketWatch: Cached<MarketWatchRow[]>) => new Map<string, Answer<QuoteT>>()),
 );
 
 export async function quote(

@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import type { Period } from '../analytics/periods.ts';
 import { periodReturn } from '../analytics/returns.ts';
 import type { Provenance } from '../cache/types.ts';
-import { combine } from '../cache/types.ts';
+import { combine, freshNoLaterThan } from '../cache/types.ts';
 import { denoise } from '../exchange/parsers/cells.ts';
 import { answerKey, type Answer } from './answer.ts';
 import { karachiTime } from '../time/karachi.ts';
@@ -66,13 +66,9 @@ function memberReturn(symbol: string, s: Series, period: Period): MemberReturnT 
 
 /** One short version for an answer built from many datasets. */
 function provenanceOf(parts: Provenance[], partial: boolean): Provenance {
-  const p = combine(parts);
-  p.version = createHash('sha1').update(p.version).digest('base64url');
-  if (partial) {
-    p.freshUntil = Math.min(p.freshUntil, p.fetchedAt + PARTIAL_FRESH_MS);
-    p.version += '-partial';
-  }
-  return p;
+  const combined = combine(parts);
+  const p = { ...combined, version: createHash('sha1').update(combined.version).digest('base64url') };
+  return partial ? freshNoLaterThan(p, p.fetchedAt + PARTIAL_FRESH_MS, '-partial') : p;
 }
 
 export interface MarketPerformanceQuery {

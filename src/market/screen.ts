@@ -4,7 +4,8 @@
 import { NotFoundError, clientText } from '../errors.ts';
 import type { MarketWatchRow } from '../exchange/types.ts';
 import { combine } from '../cache/types.ts';
-import { answerKey, derived, type Answer } from './answer.ts';
+import { memoByDataset } from '../cache/memo.ts';
+import { answerKey, type Answer } from './answer.ts';
 import { karachiTime } from '../time/karachi.ts';
 import type { RequestContext } from './context.ts';
 import type { Datasets } from './datasets.ts';
@@ -40,8 +41,8 @@ export interface ScreenQuery {
   order?: 'asc' | 'desc';
 }
 
-const changeBySymbol = derived(
-  (rows: MarketWatchRow[]) => new Map(rows.map((r) => [r.symbol, r.changePct] as const)),
+const changeBySymbol = memoByDataset(
+  (rows: readonly MarketWatchRow[]) => new Map(rows.map((r) => [r.symbol, r.changePct] as const)),
 );
 
 export async function screen(

@@ -1,11 +1,12 @@
 import type { ScreenerRow } from '../exchange/types.ts';
 import { zeroIsMissing } from './no-value.ts';
-import { answerFrom, derived, type Answer } from './answer.ts';
+import { memoByDataset } from '../cache/memo.ts';
+import { answerFrom, type Answer } from './answer.ts';
 import type { RequestContext } from './context.ts';
 import type { Datasets } from './datasets.ts';
 import type { ScreenerRowT } from './models.ts';
 
-const screenerRows = derived((rows: ScreenerRow[]) =>
+const screenerRows = memoByDataset((rows: readonly ScreenerRow[]) =>
   rows.map((r): ScreenerRowT => ({
     symbol: r.symbol,
     // The spec types sector as a number: the portal's 4-digit code `0813` becomes 813.

@@ -1,7 +1,8 @@
 // `GET /stocks?q=…`: symbols and company names from `/symbols`, best matches first.
 import { BadRequestError } from '../errors.ts';
 import type { PortalSymbol } from '../exchange/types.ts';
-import { answerFrom, answerKey, derived, fetchAsOf, type Answer } from './answer.ts';
+import { memoByDataset } from '../cache/memo.ts';
+import { answerFrom, answerKey, fetchAsOf, type Answer } from './answer.ts';
 import type { RequestContext } from './context.ts';
 import type { Datasets } from './datasets.ts';
 import type { StockMatchT } from './models.ts';
@@ -15,7 +16,7 @@ interface Entry {
   words: string[];
 }
 
-const entries = derived((rows: PortalSymbol[]): Entry[] =>
+const entries = memoByDataset((rows: readonly PortalSymbol[]): Entry[] =>
   rows.map((row) => {
     const name = row.name.toLowerCase();
     return { row, symbol: row.symbol.toLowerCase(), name, words: name.split(/[^a-z0-9]+/).filter(Boolean) };
@@ -37,7 +38,7 @@ function rankOf(entry: Entry, q: string): number | null {
 }
 
 /** Case-insensitive; ties go to the shorter symbol, then alphabetical order. At most SEARCH_LIMIT. */
-export function searchSymbols(rows: PortalSymbol[], query: string): StockMatchT[] {
+export function searchSymbols(rows: readonly PortalSymbol[], query: string): StockMatchT[] {
   const q = query.trim().toLowerCase().replace(/\s+/g, ' ');
   const ranked: { entry: Entry; rank: number }[] = [];
   for (const entry of entries(rows)) {

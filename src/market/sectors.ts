@@ -1,7 +1,8 @@
 // Sector summary and sector members, both from the portal's sector-wise summary page.
 import { NotFoundError, clientText } from '../errors.ts';
 import type { SectorPage } from '../exchange/types.ts';
-import { answerFrom, answerKey, derived, type Answer } from './answer.ts';
+import { memoByDataset } from '../cache/memo.ts';
+import { answerFrom, answerKey, type Answer } from './answer.ts';
 import type { RequestContext } from './context.ts';
 import type { Datasets } from './datasets.ts';
 import type { SectorSummaryT } from './models.ts';
@@ -14,7 +15,7 @@ export function sectorKey(name: string): string {
     .replace(/[^a-z0-9]/g, '');
 }
 
-const summaryRows = derived((page: SectorPage) =>
+const summaryRows = memoByDataset((page: SectorPage) =>
   page.sectors.map((s): SectorSummaryT => ({
     sector_code: s.sectorCode,
     sector_name: s.sectorName,
@@ -26,8 +27,8 @@ const summaryRows = derived((page: SectorPage) =>
   })),
 );
 
-const membersByKey = derived((page: SectorPage) => {
-  const index = new Map<string, string[]>();
+const membersByKey = memoByDataset((page: SectorPage) => {
+  const index = new Map<string, readonly string[]>();
   for (const m of page.members) {
     index.set(m.sectorCode, m.symbols);
     index.set(sectorKey(m.sectorName), m.symbols);
@@ -53,7 +54,7 @@ export async function sectorMembers(
   datasets: Datasets,
   name: string,
   ctx: RequestContext,
-): Promise<Answer<string[]>> {
+): Promise<Answer<readonly string[]>> {
   const cached = await datasets.sectors(ctx);
   const trimmed = name.trim();
   const key = /^\d{1,4}$/.test(trimmed) ? trimmed.padStart(4, '0') : sectorKey(trimmed);

@@ -1,10 +1,11 @@
 import type { PortalSymbol } from '../exchange/types.ts';
-import { answerFrom, derived, fetchAsOf, type Answer } from './answer.ts';
+import { memoByDataset } from '../cache/memo.ts';
+import { answerFrom, fetchAsOf, type Answer } from './answer.ts';
 import type { RequestContext } from './context.ts';
 import type { Datasets } from './datasets.ts';
 import { constituentSymbols } from './indices.ts';
 
-const symbolList = derived((rows: PortalSymbol[]) => rows.map((r) => r.symbol));
+const symbolList = memoByDataset((rows: readonly PortalSymbol[]) => rows.map((r) => r.symbol));
 
 /** Every listed symbol, or with `index` only that index's constituents. */
 export async function listStocks(

@@ -1,7 +1,7 @@
 // Whether a symbol exists, and the normalised form every endpoint uses.
 import type { Datasets } from './datasets.ts';
 import type { RequestContext } from './context.ts';
-import { derived } from './answer.ts';
+import { memoByDataset } from '../cache/memo.ts';
 import type { PortalSymbol } from '../exchange/types.ts';
 import { isPageFailure } from './partial.ts';
 
@@ -10,8 +10,10 @@ export function normaliseSymbol(raw: string): string {
   return raw.trim().toUpperCase();
 }
 
-const symbolSet = derived((rows: PortalSymbol[]) => new Set(rows.map((r) => r.symbol)));
-const rowSymbols = derived((rows: Array<{ symbol: string }>) => new Set(rows.map((r) => r.symbol)));
+const symbolSet = memoByDataset((rows: readonly PortalSymbol[]) => new Set(rows.map((r) => r.symbol)));
+const rowSymbols = memoByDataset(
+  (rows: ReadonlyArray<{ symbol: string }>) => new Set(rows.map((r) => r.symbol)),
+);
 
 /**
  * A symbol is known when the portal lists it anywhere: the symbol list, the screener or the market

@@ -19,6 +19,7 @@ import type { RequestLimit } from '../limits/request-limit.ts';
 import { allowedRequest, type McpAccess } from './access.ts';
 import { callTool, offeredTool, toolError } from './server.ts';
 import type { Tool, ToolContext } from './tool-kit.ts';
+import { memoByDataset } from '../cache/memo.ts';
 
 export interface DirectCallOptions {
   /** The tools' context without the request's part (the route's, shared). */
@@ -47,18 +48,11 @@ interface Serialised {
 }
 
 // Made once per result (cached answers repeat the same result object).
-const serialised = new WeakMap<CallToolResult, Serialised>();
-
-function serialise(result: CallToolResult): Serialised {
-  let made = serialised.get(result);
-  if (made === undefined) {
-    const { content, structuredContent, isError } = result;
-    const head = `{"result":${JSON.stringify({ content, structuredContent, isError })},"jsonrpc":"2.0","id":`;
-    made = { head, bytes: Buffer.byteLength(head) };
-    serialised.set(result, made);
-  }
-  return made;
-}
+const serialise = memoByDataset((result: CallToolResult): Serialised => {
+  const { content, structuredContent, isError } = result;
+  const head = `{"result":${JSON.stringify({ content, structuredContent, isError })},"jsonrpc":"2.0","id":`;
+  return { head, bytes: Buffer.byteLength(head) };
+});
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);

@@ -19,6 +19,7 @@ import {
 import type { Logger } from 'pino';
 import { Compile, type Validator } from 'typebox/compile';
 import type { Static } from 'typebox';
+import { memoByDataset } from '../cache/memo.ts';
 import { InternalError, RateLimitedError, ServiceError, ValidationError } from '../errors.ts';
 import { argumentFailure } from './arguments.ts';
 import { RESOURCE_TEMPLATES, RESOURCES, readResource } from './resources.ts';
@@ -139,7 +140,10 @@ export function offeredTool(name: string, t: Pick<ToolContext, 'archive'>): Tool
 
 // A tool's result for each structured result it made: a cached answer gives the same structured
 // result (tool-kit.ts, `one`) until the data changes, so its text is rendered once per version.
-const results = new Map<Tool, WeakMap<Structured, CallToolResult>>();
+const toolResult = memoByDataset((structured: Structured, t: Tool): CallToolResult => ({
+  content: [{ type: 'text', text: t.render(structured) }],
+  structuredContent: structured,
+}));
 
 /** A tools/call of an offered tool: its result, or a tool error (bad arguments, a failure). */
 export async function callTool(
@@ -151,18 +155,7 @@ export async function callTool(
   const validator = validatorOf(t);
   if (!validator.Check(input)) return toolError(argumentFailure(t, input, [...validator.Errors(input)]));
   try {
-    const structured = await t.run(input as Static<typeof t.input>, tool);
-    let made = results.get(t);
-    if (made === undefined) {
-      made = new WeakMap();
-      results.set(t, made);
-    }
-    let result = made.get(structured);
-    if (result === undefined) {
-      result = { content: [{ type: 'text', text: t.render(structured) }], structuredContent: structured };
-      made.set(structured, result);
-    }
-    return result;
+    return toolResult(await t.run(input as Static<typeof t.input>, tool), t);
   } catch (err) {
     return toolError(asServiceError(err, logger));
   }

@@ -12,9 +12,10 @@ import type { ArchiveDeps } from '../http/routes/archive.ts';
 import { analyticsSchemas } from '../market/models-analytics.ts';
 import { archiveModelSchemas } from '../market/models-archive.ts';
 import { feedSchemas } from '../market/models-feeds.ts';
-import { liveSchemas } from '../market/models-live.ts';
+import { liveSchemas } from '../market/models-intraday.ts';
 import { overviewSchemas } from '../market/models-overview.ts';
 import { companySchemas, namedSchemas } from '../market/models.ts';
+import { memoByDataset } from '../cache/memo.ts';
 
 /** What a tool's handler may use: the same market services and request context the routes use. */
 export interface ToolContext {
@@ -137,17 +138,12 @@ export function paging(defaultLimit: number, maxLimit: number) {
 
 // A cached answer is the same object until its data changes (the market services memoise them):
 // so is its structured result, and what is made from it (its text, its JSON) is made once.
-const singles = new WeakMap<Answer<unknown>, Structured>();
-
 /** The structured result of a single-object answer. */
-export function one(answer: Answer<unknown>): Structured {
-  let structured = singles.get(answer);
-  if (structured === undefined) {
-    structured = { as_of: answer.asOf, data: answer.data, ...(answer.meta ?? {}) };
-    singles.set(answer, structured);
-  }
-  return structured;
-}
+export const one = memoByDataset((answer: Answer<unknown>): Structured => ({
+  as_of: answer.asOf,
+  data: answer.data,
+  ...(answer.meta ?? {}),
+}));
 
 /** The structured result of a page of a list answer. */
 export function page(

@@ -50,7 +50,7 @@ import { marketPerformance, sectorPerformance } from '../market/rankings.ts';
 import { stockOverview } from '../market/stock-overview.ts';
 import { addDays } from '../time/karachi.ts';
 import { karachiDate } from '../time/market-clock.ts';
-import { breadth, MOVER_KINDS, movers } from '../market/board.ts';
+import { breadth, MOVER_KINDS, movers } from '../market/movers-breadth.ts';
 import {
   ANNOUNCEMENT_CATEGORIES,
   announcements,
@@ -91,7 +91,7 @@ import {
   IntradayBar,
   Mover,
   StockTick,
-} from '../market/models-live.ts';
+} from '../market/models-intraday.ts';
 import { MAX_BATCH_SYMBOLS, quote, quotes } from '../market/quotes.ts';
 import { SCREEN_FIELDS, screen, type ScreenField } from '../market/screen.ts';
 import { SEARCH_LIMIT, searchStocks } from '../market/search.ts';

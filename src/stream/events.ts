@@ -17,7 +17,7 @@ export function frame(e: QuoteEvent): string {
  * The last events, bounded by count and by age: a client that reconnects within the window gets
  * what it missed, one that was away longer gets a fresh snapshot instead.
  */
-export class ReplayBuffer {
+export class ResumeBuffer {
   private events: Array<{ event: QuoteEvent; at: number }> = [];
 
   constructor(

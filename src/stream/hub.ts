@@ -2,7 +2,7 @@
 // fan-out of each batch of events (one write per stream), the heartbeat, slow-client drops, and
 // the clean end of every stream at shutdown.
 import type { ServerResponse } from 'node:http';
-import { frame, ReplayBuffer, type QuoteEvent } from './events.ts';
+import { frame, ResumeBuffer, type QuoteEvent } from './events.ts';
 
 export interface StreamHubOptions {
   /** Concurrent streams per client address (STREAM_MAX_PER_IP). */
@@ -10,8 +10,8 @@ export interface StreamHubOptions {
   heartbeatMs: number;
   /** A stream whose unsent bytes pass this is dropped: a client that cannot keep up costs no more. */
   maxBufferedBytes: number;
-  replayMaxEvents: number;
-  replayMaxAgeMs: number;
+  resumeMaxEvents: number;
+  resumeMaxAgeMs: number;
   /** The service's clock (epoch ms). */
   now: () => number;
   onEvents?: (count: number) => void;
@@ -29,7 +29,7 @@ export class StreamHub {
   private readonly subscribers = new Map<string, Set<Client>>();
   private readonly clients = new Set<Client>();
   private readonly perIp = new Map<string, number>();
-  private readonly replay: ReplayBuffer;
+  private readonly resumable: ResumeBuffer;
   private readonly heartbeat: NodeJS.Timeout;
   /**
    * One string per symbol shared by every stream: each stream's list comes from splitting its own
@@ -40,7 +40,7 @@ export class StreamHub {
   private closed = false;
 
   constructor(private readonly opts: StreamHubOptions) {
-    this.replay = new ReplayBuffer(opts.replayMaxEvents, opts.replayMaxAgeMs, opts.now);
+    this.resumable = new ResumeBuffer(opts.resumeMaxEvents, opts.resumeMaxAgeMs, opts.now);
     this.heartbeat = setInterval(() => this.beat(), opts.heartbeatMs);
     this.heartbeat.unref();
   }
@@ -70,11 +70,11 @@ export class StreamHub {
 
   /** Events after `lastId` for these symbols, or undefined when a snapshot must be sent instead. */
   missedSince(lastId: number, symbols: readonly string[]): QuoteEvent[] | undefined {
-    return this.replay.since(lastId, this.lastId, new Set(symbols));
+    return this.resumable.since(lastId, this.lastId, new Set(symbols));
   }
 
   /**
-   * Starts streaming to `res` (already reserved for `ip`): `first` is the snapshot or the replayed
+   * Starts streaming to `res` (already reserved for `ip`): `first` is the snapshot or the resumed
    * events, written before any later event.
    */
   open(res: ServerResponse, ip: string, symbols: readonly string[], first: string, events: number): void {
@@ -91,14 +91,14 @@ export class StreamHub {
     this.opts.onEvents?.(events);
   }
 
-  /** A batch of events in id order (one poll's changes): kept for replay, then one write per stream. */
+  /** A batch of events in id order (one poll's changes): kept for resuming, then one write per stream. */
   deliver(events: readonly QuoteEvent[]): void {
     if (events.length === 0) return;
     // Each frame is encoded once and the same bytes are handed to every stream (corked, so a
     // stream's frames leave in one writev): no per-stream copy or string building.
     const pending = new Map<Client, Buffer[]>();
     for (const e of events) {
-      this.replay.push(e);
+      this.resumable.push(e);
       if (e.id > this.lastId) this.lastId = e.id;
       const text = Buffer.from(frame(e));
       const subs = this.subscribers.get(e.symbol);

@@ -17,7 +17,7 @@ export interface LiveQuotesOptions {
   followMarketClock: boolean;
   logger?: Logger;
   /** Each market watch the poller fetched (the archive's snapshots). */
-  onBoard?: (board: MarketWatchRow[], at: number) => void;
+  onBoard?: (board: readonly MarketWatchRow[], at: number) => void;
   metrics?: {
     onOpenChange(open: number): void;
     onEvents(count: number): void;
@@ -28,9 +28,9 @@ export interface LiveQuotesOptions {
 
 /** Unsent bytes past which a stream is dropped: a few polls' worth of events for 100 symbols. */
 const MAX_BUFFERED_BYTES = 256 * 1024;
-/** Resume window: events of the last five minutes (and at most this many) are kept for replay. */
-const REPLAY_MAX_EVENTS = 50_000;
-const REPLAY_MAX_AGE_MS = 5 * 60_000;
+/** Resume window: events of the last five minutes (and at most this many) are kept for resuming. */
+const RESUME_MAX_EVENTS = 50_000;
+const RESUME_MAX_AGE_MS = 5 * 60_000;
 
 export class LiveQuotes {
   readonly hub: StreamHub;
@@ -44,8 +44,8 @@ export class LiveQuotes {
       maxPerIp: opts.maxPerIp,
       heartbeatMs: opts.heartbeatSeconds * 1000,
       maxBufferedBytes: MAX_BUFFERED_BYTES,
-      replayMaxEvents: REPLAY_MAX_EVENTS,
-      replayMaxAgeMs: REPLAY_MAX_AGE_MS,
+      resumeMaxEvents: RESUME_MAX_EVENTS,
+      resumeMaxAgeMs: RESUME_MAX_AGE_MS,
       now: opts.datasets.now,
       onOpenChange: opts.metrics?.onOpenChange,
       onEvents: opts.metrics?.onEvents,

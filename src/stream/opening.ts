@@ -2,6 +2,7 @@
 // still holds them all, else a snapshot (one quote event per symbol, under the last event id).
 // The snapshot is the quote /stocks/{symbol}/quote answers now, built from the same cached market
 // watch, so a stream and the REST endpoints never show two prices or two as_of for one moment.
+import { memoByDataset } from '../cache/memo.ts';
 import { NotFoundError } from '../errors.ts';
 import type { RequestContext } from '../market/context.ts';
 import type { Datasets } from '../market/datasets.ts';
@@ -22,16 +23,7 @@ export interface Opening {
 }
 
 /** A quote's JSON, made once per quote object (many streams open on the same market watch). */
-const serialised = new WeakMap<QuoteT, string>();
-
-function jsonOf(q: QuoteT): string {
-  let json = serialised.get(q);
-  if (json === undefined) {
-    json = JSON.stringify(q);
-    serialised.set(q, json);
-  }
-  return json;
-}
+const jsonOf = memoByDataset((q: QuoteT): string => JSON.stringify(q));
 
 /** Throws NotFoundError when none of the symbols is listed. */
 export async function openingOf(

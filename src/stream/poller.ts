@@ -24,7 +24,7 @@ export interface QuotePollerOptions {
   logger?: Logger;
   onPoll?: (outcome: PollOutcome) => void;
   /** Each market watch the poller fetched, and when (the archive keeps them as snapshots). */
-  onBoard?: (board: MarketWatchRow[], at: number) => void;
+  onBoard?: (board: readonly MarketWatchRow[], at: number) => void;
 }
 
 // The poller's fetches are the service's own, not a client's: one budget address for all of them.

@@ -30,6 +30,8 @@ export async function startService(
     LOG_LEVEL: 'silent',
     // ~0.3–0.5 s of CPU per start on this machine; test/exchange/parsers/warm-up.test.ts covers it.
     PARSER_WARM_UP: 'false',
+    // A cached dataset mutated by mistake throws in every test (src/cache/immutable.ts).
+    CACHE_FREEZE_DATASETS: 'true',
     ...env,
   });
   const destination = options.logLines

@@ -445,7 +445,7 @@ export function parseCompany(html: string): CompanyPage | null {
   const page = requirePageText('company', html);
   const root = parseElements(page);
   if (isNotFoundPage(root)) return null;
-  const missing: CompanyPage['missing'] = [];
+  const missing: CompanyPage['missing'][number][] = [];
   const read = <T>(section: CompanySection, reader: (root: Element) => T): T | null => {
     try {
       return reader(root);

@@ -24,7 +24,7 @@ export function parseEligibleScrips(html: string): EligibleMarket[] {
     const { columns: c, missing } = locateColumns(table, COLUMNS);
     if (missing !== null)
       throw new UpstreamDataError('eligible-scrips', `${table.id}: missing column "${missing}"`);
-    const scrips: EligibleMarket['scrips'] = [];
+    const scrips: EligibleMarket['scrips'][number][] = [];
     for (const row of table.rows) {
       const cell = cellAt(row, c.symbol);
       const text = cellText(cell);

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { emptyParameter, invalidValue, ValidationError } from '../../errors.ts';
-import { breadth, MOVER_KINDS, movers } from '../../market/board.ts';
+import { breadth, MOVER_KINDS, movers } from '../../market/movers-breadth.ts';
 import { MAX_BATCH_SYMBOLS, quotes } from '../../market/quotes.ts';
 import {
   columnsOf,
@@ -15,7 +15,7 @@ import {
   SymbolParam,
 } from '../schemas.ts';
 import { Quote } from '../../market/models.ts';
-import { Breadth, Mover } from '../../market/models-live.ts';
+import { Breadth, Mover } from '../../market/models-intraday.ts';
 import type { RouteDeps } from './deps.ts';
 
 const SYMBOL = new RegExp((SymbolParam.properties.symbol as unknown as { pattern: string }).pattern);

@@ -9,7 +9,7 @@ import { clientText, NotFoundError } from '../../errors.ts';
 import { karachiDate } from '../../time/market-clock.ts';
 import { indexIntraday, INTERVALS, stockIntraday } from '../../market/intraday.ts';
 import { columnsOf, errorResponses, listEnvelope, query, SymbolParam } from '../schemas.ts';
-import { IndexHistoricalRow, IntradayBar } from '../../market/models-live.ts';
+import { IndexHistoricalRow, IntradayBar } from '../../market/models-intraday.ts';
 import type { RouteDeps } from './deps.ts';
 
 const IntradayQuery = query({

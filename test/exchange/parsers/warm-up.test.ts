@@ -36,7 +36,7 @@ describe('parser warm-up', () => {
         undefined,
         'not before settling',
       );
-      svc.service.settle();
+      svc.service.warmUp();
       const line = parsed().find((l) => l.msg === 'parsers warmed up');
       assert.ok(line, 'a warm-up line');
       assert.equal(line.pages, 3);
@@ -55,7 +55,7 @@ describe('parser warm-up', () => {
     const lines: string[] = [];
     const svc = await startService(portal.url, { LOG_LEVEL: 'info' }, { logLines: lines });
     try {
-      svc.service.settle();
+      svc.service.warmUp();
       assert.ok(!lines.some((l) => l.includes('parsers warmed up')));
     } finally {
       await svc.close();

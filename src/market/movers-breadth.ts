@@ -4,10 +4,11 @@
 import { denoise } from '../exchange/parsers/cells.ts';
 import { combine } from '../cache/types.ts';
 import type { MarketWatchRow, ScreenerRow } from '../exchange/types.ts';
-import { answerFrom, answerKey, derived, marketAsOf, type Answer } from './answer.ts';
+import { memoByDataset } from '../cache/memo.ts';
+import { answerFrom, answerKey, marketAsOf, type Answer } from './answer.ts';
 import type { RequestContext } from './context.ts';
 import type { Datasets } from './datasets.ts';
-import type { BreadthT, MoverT } from './models-live.ts';
+import type { BreadthT, MoverT } from './models-intraday.ts';
 
 export const MOVER_KINDS = ['gainers', 'losers', 'active'] as const;
 export type MoverKind = (typeof MOVER_KINDS)[number];
@@ -18,7 +19,7 @@ interface Traded {
 }
 
 /** Rows with a price and a change: what a mover list can rank. */
-const tradedRows = derived((rows: MarketWatchRow[]): Traded[] => {
+const tradedRows = memoByDataset((rows: readonly MarketWatchRow[]): Traded[] => {
   const traded: Traded[] = [];
   for (const row of rows) {
     if (row.current === null || row.change === null) continue;
@@ -42,7 +43,7 @@ const tradedRows = derived((rows: MarketWatchRow[]): Traded[] => {
 // Ties break by symbol so a list is the same on every replica and every request.
 const bySymbol = (a: MoverT, b: MoverT) => (a.symbol < b.symbol ? -1 : a.symbol > b.symbol ? 1 : 0);
 
-const ranked = derived((rows: MarketWatchRow[]) => {
+const ranked = memoByDataset((rows: readonly MarketWatchRow[]) => {
   const movers = tradedRows(rows).map((t) => t.mover);
   return {
     gainers: movers
@@ -69,8 +70,8 @@ export async function movers(
 // including those not traded today, which the sector tables list as `zero` rows with no change.
 // The market watch carries only traded symbols; the screener lists every equity, so one on the
 // screener and not on the board is one not traded today.
-const breadthOf = derived((screener: ScreenerRow[]) =>
-  derived((rows: MarketWatchRow[]): BreadthT => {
+const breadthOf = memoByDataset((screener: readonly ScreenerRow[]) =>
+  memoByDataset((rows: readonly MarketWatchRow[]): BreadthT => {
     const onBoard = new Set(rows.map((r) => r.symbol));
     let notTraded = 0;
     for (const r of screener) if (!onBoard.has(r.symbol)) notTraded++;
@@ -78,7 +79,7 @@ const breadthOf = derived((screener: ScreenerRow[]) =>
   }),
 );
 
-function tally(rows: MarketWatchRow[], notTraded: number): BreadthT {
+function tally(rows: readonly MarketWatchRow[], notTraded: number): BreadthT {
   let advances = 0;
   let declines = 0;
   let unchanged = notTraded;
