@@ -24,7 +24,7 @@ import type {
   PayoutRow,
 } from '../exchange/types.ts';
 import { flagAnomalies } from './anomalies.ts';
-import type { ActionsAnalysis } from './corporate-actions.ts';
+import type { ActionsAnalysis } from './actions-analysis.ts';
 
 /** Seconds a client is told to wait when the archive cannot be reached. */
 export const ARCHIVE_RETRY_AFTER_S = 10;

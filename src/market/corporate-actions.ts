@@ -9,6 +9,7 @@
 import { NotFoundError } from '../errors.ts';
 import type { EodRow, HistoryRow, PayoutRow } from '../exchange/types.ts';
 import type { MarketArchive } from './archive.ts';
+import type { ActionsAnalysis, CapitalChange } from './actions-analysis.ts';
 import { withKeptPayouts } from './kept-payouts.ts';
 import { flagAnomalies, type FlaggedRow } from './anomalies.ts';
 import { answerKey, marketAsOf, type Answer } from './answer.ts';
@@ -36,28 +37,6 @@ const STEP_MIN_DAYS = 3;
 const PAYOUT_MATCH_DAYS = 5;
 /** A step this close to a dividend's price factor (relative) is that dividend. */
 const DIVIDEND_STEP_TOLERANCE = 0.003;
-
-/** One capital change as the factors use it. */
-export interface CapitalChange {
-  exDate: string;
-  ratio: number;
-}
-
-/** What the evidence says about a symbol, shared by the list and the adjusted history. */
-export interface ActionsAnalysis {
-  /** Every action found, oldest first (the API rows). */
-  actions: CorporateActionT[];
-  /** Capital changes confirmed by the raw prices: the ones the factors apply. */
-  applied: CapitalChange[];
-  /** Cash dividends the factors apply with dividends=true: ex-date and the factor (1 − D ÷ close before). */
-  dividendFactors: { exDate: string; factor: number }[];
-  /** First day of the adjusted series (null when it is empty): older rows are adjusted partially. */
-  seriesStart: string | null;
-  /** Oldest announcement on the payouts page (a rolling window of about 17–18 months); null when none. */
-  payoutsSince: string | null;
-  /** Whether the payouts page was read (false: dividends unknown, not absent). */
-  payoutsRead: boolean;
-}
 
 interface LevelPoint {
   date: string;

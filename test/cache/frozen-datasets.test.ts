@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { DatasetCache, type DatasetSpec } from '../../src/cache/dataset-cache.ts';
+import type { CacheEntry } from '../../src/cache/types.ts';
 import { memoByDataset } from '../../src/cache/memo.ts';
 import { portalHarness } from '../helpers/harness.ts';
 import { http } from '../helpers/service.ts';
@@ -38,7 +39,7 @@ describe('frozen datasets', () => {
   it('a copy read back from a slower tier is frozen too', async () => {
     const held = new Map<string, unknown>();
     const tier = {
-      read: async (key: string) => held.get(key) as never,
+      read: async (key: string) => held.get(key) as CacheEntry<unknown> | undefined,
       write: async (key: string, entry: unknown) => void held.set(key, JSON.parse(JSON.stringify(entry))),
     };
     const make = () =>
