@@ -12,7 +12,14 @@ const UNAVAILABLE = [
 
 export const ARCHIVE_OPERATION_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
   '/market/daily': {
-    params: { date: '2026-11-19', index: 'KSE100', sector: '0804', symbols: 'ENGRO,HBL', adjusted: false },
+    params: {
+      date: '2026-11-19',
+      index: 'KSE100',
+      sector: '0804',
+      symbols: 'ENGRO,HBL',
+      adjusted: false,
+      dividends: false,
+    },
     request: '/market/daily?date=2026-11-19&symbols=ENGRO,HBL',
     client:
       "await api.GET('/market/daily', { params: { query: { date: '2026-11-19', symbols: 'ENGRO,HBL' } } })",
@@ -38,6 +45,7 @@ export const ARCHIVE_OPERATION_EXAMPLES: Readonly<Record<string, OperationExampl
       layout: 'wide',
       field: 'close',
       adjusted: false,
+      dividends: false,
     },
     request: '/historical?symbols=ENGRO,HBL,NOSUCH&start=2026-11-19&end=2026-11-19&layout=wide',
     client:

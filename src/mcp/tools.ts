@@ -43,6 +43,8 @@ import {
   Meeting,
   MEETING_TYPES,
   PAYOUT_KINDS,
+  PayoutsFromArchive,
+  PayoutsTradingDays,
 } from '../market/models-feeds.ts';
 import { MarketOverview, StockOverview } from '../market/models-overview.ts';
 import { DEFAULT_BENCHMARK, indexPerformance, stockPerformance } from '../market/performance.ts';
@@ -780,10 +782,13 @@ export const TOOLS: readonly Tool[] = [
         complete: Type.Boolean(),
         missing: Type.Union([Type.String(), Type.Null()]),
       }),
+      trading_days: Type.Optional(PayoutsTradingDays),
+      archive: Type.Optional(PayoutsFromArchive),
     }),
     run: async (a, t) => {
       const range = dateRange(a.from, a.to, t.marketClock.now(), 30, 'past');
-      const answer = await marketPayouts(t.feeds, { ...range, kind: a.kind, symbol: a.symbol }, t.ctx);
+      const kept = t.archive ? { archive: t.archive.archive, now: t.marketClock.now() } : undefined;
+      const answer = await marketPayouts(t.feeds, { ...range, kind: a.kind, symbol: a.symbol }, t.ctx, kept);
       return page(answer, a.offset, a.limit ?? 50);
     },
     render: (r) => {

@@ -8510,7 +8510,10 @@ export interface operations {
          * @example false
          */
         adjusted?: boolean;
-        /** @description with adjusted=true: `true` also adjusts for the cash dividends kept (total-return prices) */
+        /**
+         * @description with adjusted=true: `true` also adjusts for the cash dividends kept (total-return prices)
+         * @example false
+         */
         dividends?: boolean;
         /**
          * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
@@ -8730,7 +8733,10 @@ export interface operations {
          * @example false
          */
         adjusted?: boolean;
-        /** @description with adjusted=true: `true` also adjusts for the cash dividends kept (total-return prices) */
+        /**
+         * @description with adjusted=true: `true` also adjusts for the cash dividends kept (total-return prices)
+         * @example false
+         */
         dividends?: boolean;
         /**
          * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.

@@ -24,6 +24,8 @@ import {
   Meeting,
   MEETING_TYPES,
   PAYOUT_KINDS,
+  PayoutsFromArchive,
+  PayoutsTradingDays,
 } from '../../market/models-feeds.ts';
 import { columnsOf, errorResponses, listEnvelope, query, singleEnvelope, SymbolParam } from '../schemas.ts';
 import type { RouteDeps } from './deps.ts';
@@ -69,38 +71,8 @@ export function feedRoutes(app: FastifyInstance, deps: RouteDeps): void {
                 description: 'which rows were not read, and why',
               }),
             }),
-            trading_days: Type.Optional(
-              Type.Object(
-                {
-                  archive_from: Type.Union([Type.String({ format: 'date' }), Type.Null()]),
-                  archive_to: Type.Union([Type.String({ format: 'date' }), Type.Null()]),
-                  rows_on_weekdays: Type.Integer({
-                    description: 'rows whose dates counted a day outside the archive as a weekday',
-                  }),
-                },
-                {
-                  description:
-                    "the trading days ex_date and last_day_to_buy count: the archive's (days with bars, so a holiday moves them) between archive_from and archive_to (the archived days read, three weeks either side of the rows' book closures), weekdays outside",
-                },
-              ),
-            ),
-            archive: Type.Optional(
-              Type.Object(
-                {
-                  rows: Type.Integer({ description: 'rows of data served from the archive' }),
-                  positions: Type.Array(Type.Integer(), {
-                    description: 'their positions in data (0-based)',
-                  }),
-                  reason: Type.Union([Type.String(), Type.Null()], {
-                    description: 'why the archive served them; null when it served none',
-                  }),
-                },
-                {
-                  description:
-                    'rows the portal no longer has (announced before its rolling window) or could not give now, served from the archive, which keeps every payouts row the service reads (absent without an archive)',
-                },
-              ),
-            ),
+            trading_days: Type.Optional(PayoutsTradingDays),
+            archive: Type.Optional(PayoutsFromArchive),
           }),
           ...errorResponses({ 400: RANGE_400 }),
         },
