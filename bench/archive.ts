@@ -6,25 +6,26 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startFakePortal } from '../dev/fake-portal/server.ts';
 import { PostgresArchive } from '../src/archive/postgres-archive.ts';
 import { SqliteArchive } from '../src/archive/sqlite-archive.ts';
 import type { ArchiveStore } from '../src/archive/store.ts';
 import { MarketArchive } from '../src/market/archive.ts';
 import { postgresUnavailableReason, startPostgres } from '../test/helpers/postgres.ts';
-import { startService } from '../test/helpers/service.ts';
+import { backfillFigures } from './archive-backfill.ts';
 import { fillArchive, weekdays } from './archive-data.ts';
 import { archiveSizeMb } from './archive-size.ts';
 import { describeMachine } from './machine.ts';
 import type { Figure, Section } from './report.ts';
-import { quantile, round, sleep } from './stats.ts';
+import { quantile, round } from './stats.ts';
 
 const GROUPED_SYMBOLS = 500;
 const PANEL_SYMBOLS = 100;
 const FIVE_YEARS = 1250;
 const RUNS = Number(process.env.BENCH_ARCHIVE_RUNS ?? 30);
-const BACKFILL_SEC = Number(process.env.BENCH_ARCHIVE_BACKFILL_SEC ?? 150);
-const BACKFILL_SYMBOLS = 1000;
+const BACKFILL_LENGTH =
+  process.env.BENCH_ARCHIVE_BACKFILL_SEC === 'full'
+    ? 'full'
+    : Number(process.env.BENCH_ARCHIVE_BACKFILL_SEC ?? 150);
 
 async function timeIt(runs: number, fn: (i: number) => Promise<unknown>): Promise<number> {
   const ms: number[] = [];
@@ -63,62 +64,6 @@ async function queryFigures(name: string, store: ArchiveStore): Promise<Figure[]
   ];
 }
 
-/** The archiver's fetches per sliding minute while it backfills 1,000 symbols on a 60/min budget. */
-async function backfillFigures(): Promise<{ figures: Figure[]; notes: string[] }> {
-  const portal = await startFakePortal({ extraSymbols: BACKFILL_SYMBOLS - 64, historyRows: 250 });
-  const svc = await startService(portal.url, {
-    ARCHIVE: 'on',
-    EXCHANGE_FETCH_LIMIT_GLOBAL: '60',
-    EXCHANGE_FETCH_LIMIT_PER_IP: '0',
-    ARCHIVE_BUDGET_SHARE: '0.5',
-  });
-  const samples: Array<{ t: number; n: number }> = [];
-  const t0 = performance.now();
-  try {
-    while (performance.now() - t0 < BACKFILL_SEC * 1000) {
-      samples.push({ t: performance.now(), n: portal.counts().requests['POST /historical'] ?? 0 });
-      await sleep(500);
-    }
-  } finally {
-    await svc.close();
-    await portal.close();
-  }
-  let maxMinute = 0;
-  for (const s of samples) {
-    const before = samples.find((x) => x.t >= s.t - 60_000)!;
-    maxMinute = Math.max(maxMinute, s.n - before.n);
-  }
-  const total = samples.at(-1)?.n ?? 0;
-  const refused = portal.counts().injected['status'] ?? 0;
-  return {
-    figures: [
-      {
-        id: 'archive-backfill-max-per-minute',
-        label: 'backfill: most archiver fetches in any 60 s (share 30 of 60)',
-        value: maxMinute,
-        unit: 'fetches',
-        target: { op: '<=', limit: 30 },
-      },
-      {
-        id: 'archive-backfill-429',
-        label: 'backfill: portal 429 answers',
-        value: refused,
-        unit: 'answers',
-        target: { op: '==', limit: 0 },
-      },
-      {
-        id: 'archive-backfill-done',
-        label: `backfill: symbols fetched in ${BACKFILL_SEC} s`,
-        value: total,
-        unit: 'symbols',
-      },
-    ],
-    notes: [
-      `The backfill runs ${BACKFILL_SEC} s of the ${BACKFILL_SYMBOLS}-symbol market (all of it takes ${Math.ceil(BACKFILL_SYMBOLS / 30)} minutes at 30 a minute); resuming after kill -9 is tested in test/archive/resume.test.ts.`,
-    ],
-  };
-}
-
 export async function runArchive(): Promise<Section> {
   const startedAt = new Date().toISOString();
   const t0 = Date.now();
@@ -146,7 +91,7 @@ export async function runArchive(): Promise<Section> {
     }
   }
   if (process.env.BENCH_ARCHIVE_SKIP_BACKFILL !== '1') {
-    const backfill = await backfillFigures();
+    const backfill = await backfillFigures(BACKFILL_LENGTH);
     figures.push(...backfill.figures);
     notes.push(...backfill.notes);
   }

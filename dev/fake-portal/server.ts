@@ -11,6 +11,7 @@ import { isMarketOpen } from '../../src/time/market-clock.ts';
 import { handleControl } from './control.ts';
 import { createDataset, type Dataset } from './dataset.ts';
 import { FailureRules, parseFailureRule, type FailureMode, type FailureRule } from './failures.ts';
+import { RateGate } from './rate-gate.ts';
 import { gateRefusal, makeToken, readBody, type GateRejection } from './gate.ts';
 import { createMarketMotion, type MarketMotion } from './intraday.ts';
 import { HTML, page, PageCache, writePage, type Page } from './page-cache.ts';
@@ -47,6 +48,8 @@ export interface FakePortalOptions {
    * the day every test's expectations are written for.
    */
   now?: () => number;
+  /** Answer 429 to data requests beyond this many in any 60 s (rate-gate.ts); default no limit. */
+  requestsPerMinute?: number;
 }
 
 export interface FakePortalCounts {
@@ -60,6 +63,8 @@ export interface FakePortalCounts {
   rejected: Partial<Record<GateRejection, number>>;
   /** Requests a failure rule answered, by mode. */
   injected: Partial<Record<FailureMode, number>>;
+  /** Requests answered 429 for going over `requestsPerMinute`. */
+  limited: number;
 }
 
 export interface FakePortal {
@@ -88,10 +93,18 @@ interface MutableCounts {
   historical: Map<string, number>;
   rejected: Map<GateRejection, number>;
   injected: Map<FailureMode, number>;
+  limited: number;
 }
 
 function emptyCounts(): MutableCounts {
-  return { total: 0, requests: new Map(), historical: new Map(), rejected: new Map(), injected: new Map() };
+  return {
+    total: 0,
+    requests: new Map(),
+    historical: new Map(),
+    rejected: new Map(),
+    injected: new Map(),
+    limited: 0,
+  };
 }
 
 function bump<K>(map: Map<K, number>, key: K): void {
@@ -114,6 +127,7 @@ export async function startFakePortal(options: FakePortalOptions = {}): Promise<
   let tokenNumber = 0;
   let currentToken = makeToken(tokenSeed, tokenNumber);
   const rules = new FailureRules();
+  const rateGate = options.requestsPerMinute ? new RateGate(options.requestsPerMinute) : null;
   let counts = emptyCounts();
   let ownOrigin = '';
   const sockets = new Set<Socket>();
@@ -198,6 +212,10 @@ export async function startFakePortal(options: FakePortalOptions = {}): Promise<
     const totalDelay = baseDelay + delay;
     const injected = rule ? injectedPage(rule) : null;
     if (injected) return send(res, injected, totalDelay, arrivedAt);
+    if (isData && rateGate && !rateGate.admit()) {
+      counts.limited += 1;
+      return send(res, page(429, HTML, renderErrorPage(429)), totalDelay, arrivedAt);
+    }
     if (isData) {
       const refused = gateRefusal(req, currentToken, ownOrigin);
       if (refused) {
@@ -214,6 +232,7 @@ export async function startFakePortal(options: FakePortalOptions = {}): Promise<
     historical: Object.fromEntries(counts.historical),
     rejected: Object.fromEntries(counts.rejected),
     injected: Object.fromEntries(counts.injected),
+    limited: counts.limited,
   });
   const resetCounts = (): void => {
     counts = emptyCounts();

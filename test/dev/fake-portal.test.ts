@@ -173,7 +173,35 @@ describe('counts', () => {
     });
     assert.deepEqual(c.historical, { ENGRO: 2, HBL: 1 });
     portal.resetCounts();
-    assert.deepEqual(portal.counts(), { total: 0, requests: {}, historical: {}, rejected: {}, injected: {} });
+    assert.deepEqual(portal.counts(), {
+      total: 0,
+      requests: {},
+      historical: {},
+      rejected: {},
+      injected: {},
+      limited: 0,
+    });
+  });
+});
+
+describe('rate limit', () => {
+  test('requestsPerMinute: data requests beyond it in a minute get 429 and are counted', async () => {
+    const limited = await startFakePortal({ requestsPerMinute: 2 });
+    try {
+      const h = browser(limited.token());
+      const statuses: number[] = [];
+      for (let i = 0; i < 3; i++)
+        statuses.push((await call(limited.url, '/screener', { headers: h })).status);
+      assert.deepEqual(statuses, [200, 200, 429]);
+      assert.equal(
+        (await call(limited.url, '/', { headers: { 'user-agent': UA } })).status,
+        200,
+        'the page that issues the token is not limited',
+      );
+      assert.equal(limited.counts().limited, 1);
+    } finally {
+      await limited.close();
+    }
   });
 });
 
