@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { startFakePortal, type FakePortal } from '../../dev/fake-portal/server.ts';
+import { waitForBackfill } from '../helpers/archive.ts';
 import { http, startService, type RunningService } from '../helpers/service.ts';
 import { browserSkipReason, ensureWebBuild, launchChromium, offlineContext, RESULTS_DIR } from './support.ts';
 
@@ -179,6 +180,54 @@ describe('backfill panel while the archiver backfills', { skip }, () => {
     await page.clock.runFor(POLL_MS * 3);
     await page.waitForTimeout(300);
     assert.equal(asked.length, 3, 'no status request on a view without the panel');
+    await context.close();
+  });
+});
+
+describe('backfill panel once the backfill is done', { skip }, () => {
+  let portal: FakePortal;
+  let service: RunningService;
+  let browser: Browser;
+
+  before(async () => {
+    mkdirSync(RESULTS_DIR, { recursive: true });
+    await ensureWebBuild();
+    portal = await startFakePortal({ historyRows: 20 });
+    // A fetch every 10 ms: the fake market's backfill is over in seconds.
+    service = await startService(portal.url, { ARCHIVE: 'on', ARCHIVE_FETCHES_PER_MINUTE: '6000' });
+    browser = await launchChromium();
+  });
+
+  after(async () => {
+    await browser?.close();
+    await service?.close();
+    await portal?.close();
+  });
+
+  it('collapses to one quiet line of what the archive holds, and stops asking', async () => {
+    const status = await waitForBackfill(service.url);
+    const { context } = await offlineContext(browser, PHONE);
+    const page = await context.newPage();
+    await page.clock.install();
+    const asked = statusRequests(page);
+    await page.goto(`${service.url}/`);
+    await marketShown(page);
+    const summary = page.locator('#backfill-panel .backfill-summary');
+    await summary.waitFor(WAIT);
+    const total = (status.symbols_total as number).toLocaleString('en-US');
+    assert.match(
+      (await summary.textContent()) ?? '',
+      new RegExp(
+        `^Archive: ${total} of ${total} symbols, [\\d,]+ daily bars over [\\d,]+ trading days; up to date\\. As of `,
+      ),
+    );
+    assert.equal(await page.getByRole('progressbar').count(), 0);
+    assert.equal(await page.locator('#backfill-panel [data-fact]').count(), 0);
+    const height = (await page.locator('#backfill-panel').boundingBox())?.height ?? 0;
+    assert.ok(height > 0 && height < 120, `one quiet line: ${height}px`);
+    await page.clock.runFor(POLL_MS * 3);
+    await page.waitForTimeout(300);
+    assert.equal(asked.length, 1, 'a finished backfill is not polled');
     await context.close();
   });
 });

@@ -184,7 +184,7 @@ function draw(p: Parts, s: ArchiveStatus, asOf: string | null): void {
     p.fill.style.width = `${pct}%`;
   }
   if (!running) {
-    p.summary.textContent = `Archive: ${fmtWhole(s.symbols_done)}${total === null ? '' : ` of ${fmtWhole(total)}`} symbols, ${fmtWhole(s.rows)} daily bars over ${fmtWhole(s.days)} trading days; ${PHASE_TEXT[s.archiver]}${s.last_error ? ` (last error: ${s.last_error})` : ''}. As of ${fmtWhen(asOf)}.`;
+    p.summary.textContent = `Archive: ${fmtWhole(s.symbols_done)}${total === null ? '' : ` of ${fmtWhole(total)}`} symbols, ${fmtWhole(s.rows)} daily bars over ${fmtWhole(s.days)} trading days; ${quietPhase(s)}${s.last_error ? ` (last error: ${s.last_error})` : ''}. As of ${fmtWhen(asOf)}.`;
     return;
   }
   const fact = (name: string, value: string, wide = false): HTMLElement =>
@@ -204,6 +204,12 @@ function draw(p: Parts, s: ArchiveStatus, asOf: string | null): void {
     fact('As of', `${fmtWhen(asOf)}; asks again every ${POLL_MS / 1000} seconds`, true),
   );
 }
+
+/** The quiet line's word for the archiver: every symbol's history is in, whatever it does next. */
+const quietPhase = (s: ArchiveStatus): string =>
+  s.archiver === 'backfill' || s.archiver === 'starting' || s.archiver === 'backoff'
+    ? 'every history backfilled'
+    : PHASE_TEXT[s.archiver];
 
 const fmtRate = (n: number): string => (n >= 10 ? fmtWhole(n) : String(Math.round(n * 10) / 10));
 
