@@ -184,6 +184,67 @@ describe('backfill panel while the archiver backfills', { skip }, () => {
   });
 });
 
+describe('backfill panel refused by the request limit', { skip }, () => {
+  let portal: FakePortal;
+  let service: RunningService;
+  let browser: Browser;
+
+  before(async () => {
+    mkdirSync(RESULTS_DIR, { recursive: true });
+    await ensureWebBuild();
+    portal = await startFakePortal({ extraSymbols: 60, historyRows: 20 });
+    service = await startService(portal.url, {
+      ARCHIVE: 'on',
+      ARCHIVE_FETCHES_PER_MINUTE: '1',
+      RATE_LIMIT_PER_MINUTE: '15',
+    });
+    browser = await launchChromium();
+  });
+
+  after(async () => {
+    await browser?.close();
+    await service?.close();
+    await portal?.close();
+  });
+
+  it('keeps what it shows, says so, and waits longer than its poll before asking again', async () => {
+    const { context } = await offlineContext(browser, DESKTOP);
+    const page = await context.newPage();
+    await page.clock.install();
+    const asked = statusRequests(page);
+    const refused: number[] = [];
+    page.on('response', (r) => {
+      if (new URL(r.url()).pathname === '/archive/status' && r.status() === 429) refused.push(r.status());
+    });
+    await page.goto(`${service.url}/`);
+    await marketShown(page);
+    const bar = page.getByRole('progressbar', { name: 'Archive backfill' });
+    await bar.waitFor(WAIT);
+    const before = await bar.getAttribute('aria-valuenow');
+    // This address (the page's and the test's) spends the rest of its minute.
+    for (let i = 0; i < 20; i++) if ((await http(service.url, '/health')).status === 429) break;
+    await page.clock.runFor(POLL_MS);
+    await until(() => refused.length === 1);
+    const note = page.locator('#backfill-panel .backfill-note');
+    await page.waitForFunction(
+      () => /asking again in/.test(document.querySelector('.backfill-note')?.textContent ?? ''),
+      undefined,
+      WAIT,
+    );
+    assert.match(
+      (await note.textContent()) ?? '',
+      /^Could not refresh the progress; asking again in (\d+ seconds?|1 minute( \d+ seconds?)?)\.$/,
+    );
+    assert.equal(await bar.getAttribute('aria-valuenow'), before, 'what was shown stays');
+    assert.equal(await page.locator('main [role="alert"]').count(), 0);
+    // Not at the next poll: the refusal doubled the wait (or Retry-After, when longer).
+    await page.clock.runFor(POLL_MS);
+    await page.waitForTimeout(300);
+    assert.equal(asked.length, 2);
+    await context.close();
+  });
+});
+
 describe('backfill panel once the backfill is done', { skip }, () => {
   let portal: FakePortal;
   let service: RunningService;
