@@ -174,9 +174,18 @@ describe('backfill panel while the archiver backfills', { skip }, () => {
     await until(() => asked.length >= 3);
     assert.equal(asked.length, 3);
 
+    // Away and straight back: what the page knows, and no question before the poll is due.
+    await page.evaluate(() => (location.hash = '#/week'));
+    await page.locator('h1', { hasText: /^This week/ }).waitFor(WAIT);
+    await page.evaluate(() => (location.hash = '#/'));
+    await marketShown(page);
+    await page.getByRole('progressbar', { name: 'Archive backfill' }).waitFor(WAIT);
+    await page.waitForTimeout(300);
+    assert.equal(asked.length, 3, 'a return within the poll asks nothing');
+
     // Another view: the panel is gone and so is its polling.
     await page.evaluate(() => (location.hash = '#/week'));
-    await page.locator('h1').first().waitFor(WAIT);
+    await page.locator('h1', { hasText: /^This week/ }).waitFor(WAIT);
     await page.clock.runFor(POLL_MS * 3);
     await page.waitForTimeout(300);
     assert.equal(asked.length, 3, 'no status request on a view without the panel');
@@ -325,7 +334,7 @@ describe('backfill panel with the archive off', { skip }, () => {
     assert.equal(await page.getByRole('progressbar').count(), 0);
     // Away and back: the page remembers the archive is off.
     await page.evaluate(() => (location.hash = '#/week'));
-    await page.locator('h1').first().waitFor(WAIT);
+    await page.locator('h1', { hasText: /^This week/ }).waitFor(WAIT);
     await page.evaluate(() => (location.hash = '#/'));
     await marketShown(page);
     await page.waitForTimeout(500);

@@ -3,7 +3,8 @@
 // from GET /archive/status. It sits at the end of the view, so appearing, changing or collapsing
 // never moves what the reader is looking at. The status is a counted API request: asked once per
 // page load when the archive is off (and never again), once a visit after the backfill is done,
-// and every POLL_MS while a backfill runs, the view is shown and the tab is visible; a refusal
+// and every POLL_MS while a backfill runs, the view is shown and the tab is visible (a return to
+// the view within a poll shows what the page knows and asks when the poll is due); a refusal
 // (429, at its Retry-After) or an unavailable archive (503) stretches the wait.
 import { api, NotAvailable, ServiceError, viaClient, type Fetched } from './api.ts';
 import type { components } from 'psx-market-data-client';
@@ -103,8 +104,13 @@ export function startBackfillPanel(section: HTMLElement): () => void {
   };
 
   if (known === 'off' || known === 'absent') return () => {};
-  if (known !== undefined && !isRunning(known.status) && Date.now() - known.at < DONE_TTL_MS) {
+  const age = known === undefined ? Infinity : Date.now() - known.at;
+  if (known !== undefined && !isRunning(known.status) && age < DONE_TTL_MS) {
     show(known.status, known.asOf);
+  } else if (known !== undefined && isRunning(known.status) && age < POLL_MS) {
+    // Back on the view within a poll: what the page knows, and the next question when it is due.
+    show(known.status, known.asOf);
+    schedule(POLL_MS - age);
   } else if (document.visibilityState === 'visible') {
     void ask();
   } else {
