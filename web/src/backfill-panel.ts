@@ -12,10 +12,10 @@ import { h, replace } from './dom.ts';
 import { DASH, fmtWhen, fmtWhole } from './format.ts';
 import { inWords } from './load.ts';
 
-export type ArchiveStatus = components['schemas']['ArchiveStatus'];
+type ArchiveStatus = components['schemas']['ArchiveStatus'];
 
 /** A running backfill is asked about this often: progress moves by a symbol every few seconds. */
-export const POLL_MS = 20_000;
+const POLL_MS = 20_000;
 /** A finished backfill's quiet line is read again at most this often (a visit to the view). */
 const DONE_TTL_MS = 10 * 60_000;
 /** The longest wait after failures (503 while the store is down, the service unreachable). */
@@ -35,7 +35,7 @@ const PHASE_TEXT: Record<ArchiveStatus['archiver'], string> = {
 };
 
 /** A backfill is under way (or about to be): the full panel, and the polling. */
-export function isRunning(s: ArchiveStatus): boolean {
+function isRunning(s: ArchiveStatus): boolean {
   if (s.archiver !== 'starting' && s.archiver !== 'backfill' && s.archiver !== 'backoff') return false;
   return s.symbols_total === null || s.symbols_done < s.symbols_total;
 }
@@ -220,7 +220,7 @@ const quietPhase = (s: ArchiveStatus): string =>
 const fmtRate = (n: number): string => (n >= 10 ? fmtWhole(n) : String(Math.round(n * 10) / 10));
 
 /** `3 h 20 min`, `12 min`, `under a minute`: an estimate, not a countdown. */
-export function duration(seconds: number): string {
+function duration(seconds: number): string {
   if (seconds < 60) return 'under a minute';
   const minutes = Math.round(seconds / 60);
   if (minutes < 60) return `${minutes} min`;
