@@ -17,6 +17,7 @@ import {
   type Part,
 } from '../data.ts';
 import { h, nextTask, replace } from '../dom.ts';
+import { startBackfillPanel } from '../backfill-panel.ts';
 import { arrow, direction, fmtPct, fmtPrice, fmtSigned, SPOKEN_DIRECTION } from '../format.ts';
 import { dailyPoints, intradayPoints } from '../chart-data.ts';
 import { createAreaChart, type AreaChart } from '../area-chart.ts';
@@ -44,6 +45,12 @@ export function marketView(main: HTMLElement): () => void {
   const moverBoxes = MOVER_KINDS.map((k) => h('div', { class: 'panel movers', id: `movers-${k.by}` }));
   const sectorPanel = h('div', { class: 'panel', id: 'sectors-panel' });
   const screenerPanel = h('div', { class: 'panel', id: 'screener-panel' });
+  // Last on the page: whether it appears, grows or collapses, nothing else moves.
+  const backfill = h('section', {
+    'aria-labelledby': 'backfill-heading',
+    id: 'backfill-section',
+    hidden: true,
+  });
   main.append(
     h('h1', { tabindex: '-1', class: 'sr-only' }, 'Market'),
     h(
@@ -96,6 +103,7 @@ export function marketView(main: HTMLElement): () => void {
       h('h2', { id: 'sectors-heading' }, 'Sectors'),
       sectorPanel,
     ),
+    backfill,
   );
 
   let chart: AreaChart | undefined;
@@ -266,7 +274,11 @@ export function marketView(main: HTMLElement): () => void {
     }
     if (!disposed && next > 0) refresh = setTimeout(() => void read(true), next);
   };
-  void read(false);
+  let stopBackfill: (() => void) | undefined;
+  // Asked once the overview is drawn: the view's own data goes first.
+  void read(false).finally(() => {
+    if (!disposed) stopBackfill = startBackfillPanel(backfill);
+  });
 
   void load(
     screenerPanel,
@@ -279,6 +291,7 @@ export function marketView(main: HTMLElement): () => void {
   return () => {
     disposed = true;
     clearTimeout(refresh);
+    stopBackfill?.();
     chart?.destroy();
   };
 }
