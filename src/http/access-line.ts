@@ -26,41 +26,27 @@ export interface AccessEntry {
 }
 
 const INFO = 30;
-const {
-  lsCacheSym,
-  timeSym,
-  timeSliceIndexSym,
-  chindingsSym,
-  endSym,
-  streamSym,
-  messageKeySym,
-  mixinSym,
-  nestedKeySym,
-  hooksSym,
-  formattersSym,
-  serializersSym,
-  needsMetadataGsym,
-} = pino.symbols;
+const S = pino.symbols;
 
 /** pino's internals the line is made from (pino.symbols: its documented extension points). */
 interface PinoInternals {
-  [lsCacheSym]: Record<number, string>;
-  [timeSym]: () => string;
-  [timeSliceIndexSym]: number;
-  [chindingsSym]: string;
-  [endSym]: string;
-  [streamSym]: DestinationStream & MetadataStream;
-  [messageKeySym]: string;
-  [mixinSym]?: unknown;
-  [nestedKeySym]?: unknown;
-  [hooksSym]?: { streamWrite?: unknown };
-  [formattersSym]?: { log?: unknown };
-  [serializersSym]?: Record<string, unknown>;
+  [S.lsCacheSym]: Record<number, string>;
+  [S.timeSym]: () => string;
+  [S.timeSliceIndexSym]: number;
+  [S.chindingsSym]: string;
+  [S.endSym]: string;
+  [S.streamSym]: DestinationStream & MetadataStream;
+  [S.messageKeySym]: string;
+  [S.mixinSym]?: unknown;
+  [S.nestedKeySym]?: unknown;
+  [S.hooksSym]?: { streamWrite?: unknown };
+  [S.formattersSym]?: { log?: unknown };
+  [S.serializersSym]?: Record<string, unknown>;
 }
 
 /** A stream that asks pino for each line's level (flushedAtWarn, pino.multistream). */
 interface MetadataStream {
-  [needsMetadataGsym]?: boolean;
+  [S.needsMetadataGsym]?: boolean;
   lastLevel?: number;
   lastMsg?: string;
   lastTime?: string;
@@ -83,12 +69,12 @@ export interface AccessLine {
 export function accessLineOf(logger: Logger): AccessLine {
   const internals = logger as unknown as PinoInternals;
   if (!writtenAsTemplate(internals)) return throughPino(logger);
-  const stream = internals[streamSym];
-  const prefix = internals[lsCacheSym][INFO] as string;
-  const time = internals[timeSym];
-  const end = internals[endSym];
-  const timeSliceIndex = internals[timeSliceIndexSym];
-  const metadata = stream[needsMetadataGsym] === true;
+  const stream = internals[S.streamSym];
+  const prefix = internals[S.lsCacheSym][INFO] as string;
+  const time = internals[S.timeSym];
+  const end = internals[S.endSym];
+  const timeSliceIndex = internals[S.timeSliceIndexSym];
+  const metadata = stream[S.needsMetadataGsym] === true;
   const enabled = (): boolean => logger.levelVal <= INFO;
   const write = (entry: AccessEntry): void => {
     if (!enabled()) return;
@@ -96,7 +82,7 @@ export function accessLineOf(logger: Logger): AccessLine {
     const msg = entry.aborted ? 'request aborted' : 'request completed';
     const url = entry.url === undefined ? '' : `,"url":${jsonString(entry.url)}`;
     const line =
-      `${prefix}${t}${internals[chindingsSym]},"reqId":${jsonString(entry.reqId)}` +
+      `${prefix}${t}${internals[S.chindingsSym]},"reqId":${jsonString(entry.reqId)}` +
       `,"req":{"method":${jsonString(entry.method)}${url},"remoteAddress":${jsonString(entry.remoteAddress)}}` +
       `,"res":{"statusCode":${entry.statusCode}},"responseTime":${jsonNumber(entry.responseTime)}` +
       `${entry.aborted ? ',"aborted":true' : ''},"msg":"${msg}"${end}`;
@@ -115,18 +101,18 @@ export function accessLineOf(logger: Logger): AccessLine {
 }
 
 function writtenAsTemplate(internals: PinoInternals): boolean {
-  const serializers = internals[serializersSym] ?? {};
+  const serializers = internals[S.serializersSym] ?? {};
   return (
-    typeof internals[lsCacheSym]?.[INFO] === 'string' &&
-    typeof internals[timeSym] === 'function' &&
-    typeof internals[chindingsSym] === 'string' &&
-    typeof internals[endSym] === 'string' &&
-    typeof internals[streamSym]?.write === 'function' &&
-    internals[messageKeySym] === 'msg' &&
-    !internals[mixinSym] &&
-    !internals[nestedKeySym] &&
-    !internals[hooksSym]?.streamWrite &&
-    !internals[formattersSym]?.log &&
+    typeof internals[S.lsCacheSym]?.[INFO] === 'string' &&
+    typeof internals[S.timeSym] === 'function' &&
+    typeof internals[S.chindingsSym] === 'string' &&
+    typeof internals[S.endSym] === 'string' &&
+    typeof internals[S.streamSym]?.write === 'function' &&
+    internals[S.messageKeySym] === 'msg' &&
+    !internals[S.mixinSym] &&
+    !internals[S.nestedKeySym] &&
+    !internals[S.hooksSym]?.streamWrite &&
+    !internals[S.formattersSym]?.log &&
     !['reqId', 'req', 'res', 'responseTime', 'aborted', 'msg'].some((key) => key in serializers)
   );
 }
