@@ -7,6 +7,7 @@
 import { openSync } from 'node:fs';
 import { pino, type DestinationStream, type Logger } from 'pino';
 import { accessLineOf, type AccessEntry } from '../../src/http/access-line.ts';
+import { BufferedOutput } from '../../src/log-destination.ts';
 import { createLogger } from '../../src/service.ts';
 
 const fd = openSync('/dev/null', 'w');
@@ -49,11 +50,20 @@ function handBuilt(logger: Logger): () => void {
   };
 }
 
+const fixed =
+  (blockBytes: number): (() => Flushable) =>
+  () =>
+    new BufferedOutput(fd, blockBytes, 0);
+
 const VARIANTS: Record<string, [() => Flushable, (l: Logger) => () => void]> = {
   'pino, 4 KB blocks': [blocks(4096), viaPino],
   'hand-built, 4 KB blocks': [blocks(4096), handBuilt],
   'hand-built, 16 KB blocks': [blocks(16 * 1024), handBuilt],
   'hand-built, 64 KB blocks': [blocks(64 * 1024), handBuilt],
+  'pino, fixed 16 KB block': [fixed(16 * 1024), viaPino],
+  'hand-built, fixed 4 KB block': [fixed(4096), handBuilt],
+  'hand-built, fixed 16 KB block': [fixed(16 * 1024), handBuilt],
+  'hand-built, fixed 64 KB block': [fixed(64 * 1024), handBuilt],
   'pino, no write': [() => ({ write() {} }), viaPino],
   'hand-built, no write': [() => ({ write() {} }), handBuilt],
 };
