@@ -9,6 +9,7 @@ import { once } from 'node:events';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { pino } from 'pino';
 import { request } from 'undici';
 import { startFakePortal, type FakePortal } from '../../dev/fake-portal/server.ts';
 import { accessLineOf, type AccessEntry } from '../../src/http/access-line.ts';
@@ -114,6 +115,26 @@ describe('the hand-built access line', () => {
         else assert.equal(mine, pinos);
       }
     }
+  });
+
+  it('goes through pino for a logger whose lines the template would not reproduce', () => {
+    const written: string[] = [];
+    const logger = pino(
+      { mixin: () => ({ zone: 'pk' }) },
+      { write: (line: string) => void written.push(line) },
+    );
+    accessLineOf(logger).write({
+      reqId: 'mixed',
+      method: 'GET',
+      url: '/health',
+      remoteAddress: '127.0.0.1',
+      statusCode: 200,
+      responseTime: 1,
+      aborted: false,
+    });
+    const line = JSON.parse(written[0]!) as Line & { zone?: string };
+    assert.equal(line.zone, 'pk', 'the mixin’s field, as pino adds it');
+    assert.equal(line.reqId, 'mixed');
   });
 
   it('carries the fields of the answer over HTTP, each line valid JSON whatever the URL holds', async () => {
