@@ -1,27 +1,105 @@
 // Where the service's logs go: standard output, through a buffer. At `info` every request writes an
-// access line; pino's default destination makes one write system call per line, a large share of
-// a cached answer's cost. Here lines gather in memory and are written 4 KB at a time (about 15
-// access lines per call), at least every FLUSH_EVERY_MS when the buffer holds anything (a quiet
-// service's lines still appear promptly), at once for a warning or an error (flushedAtWarn), and
-// on every way out of the process (process.exit, which SIGTERM/SIGINT and a
-// fatal error end in: src/main.ts), so no line is lost.
+// access line, and one write system call per line was a large share of a cached answer's cost. Here
+// lines are copied into one preallocated block and written BLOCK_BYTES at a time, at least every
+// FLUSH_EVERY_MS when the block holds anything (a quiet service's lines still appear promptly), at
+// once for a warning or an error (flushedAtWarn), and on every way out of the process (process.exit,
+// which SIGTERM/SIGINT and a fatal error end in: src/main.ts), so no line is lost.
 //
-// The writes themselves are synchronous: measured per access line (bench/README.md, "The default
-// configuration"), 4 KB blocks written synchronously cost less CPU, on the event loop's thread as
-// well as in total, than pino's asynchronous mode (sync: false), whose thread-pool writes and
-// callbacks cost more than the system calls they move off the loop; and nothing is in flight when
-// the process exits.
+// Not pino's SonicBoom: it appends each line to a growing string and measures that string's UTF-8
+// length on every write, which flattens it, so a line costs more the larger the block; copying each
+// line's bytes once into a fixed block costs the same whatever the block's size, and the larger
+// block means fewer system calls (bench/README.md, "The default configuration").
+//
+// The writes are synchronous: an asynchronous write's thread-pool work and callback cost the event
+// loop more than the system call it moves off it, and nothing is in flight when the process exits.
+// The price: a standard output that stops reading (a stalled log collector) stalls the service.
+// Lines stay whole: only this process writes to its standard output, and every write is retried
+// until all of it is out.
+import { writeSync } from 'node:fs';
 import { pino, type DestinationStream } from 'pino';
 
-/** pino's SonicBoom stream: what flushSync needs beside the logger. */
-export type LogDestination = ReturnType<typeof pino.destination>;
+/** A buffered output: pino's stream interface plus a synchronous flush for the way out. */
+export interface LogDestination extends DestinationStream {
+  /** Writes out what the buffer holds; `done` is called once it is out. */
+  flush(done?: (err?: Error) => void): void;
+  /** Writes out what the buffer holds, now. */
+  flushSync(): void;
+}
 
-// One pipe buffer's atomic write (PIPE_BUF): lines from one write are never interleaved with
-// another writer's on the same pipe.
-const MIN_LENGTH = 4096;
+const BLOCK_BYTES = 16 * 1024;
 const FLUSH_EVERY_MS = 1000;
+/** How long a write waits when the reader of a non-blocking pipe is behind (EAGAIN). */
+const BUSY_WAIT_MS = 10;
 
-let shared: LogDestination | undefined;
+/**
+ * Lines gathered in a fixed block and written to `fd` once `blockBytes` are waiting (and every
+ * `flushEveryMs`, and at flush).
+ */
+export class BufferedOutput implements LogDestination {
+  private readonly block: Buffer;
+  private used = 0;
+  /** Set once the output is gone (EPIPE, EBADF): nothing more is kept for it. */
+  private closed = false;
+
+  constructor(
+    private readonly fd: number,
+    private readonly blockBytes = BLOCK_BYTES,
+    flushEveryMs = FLUSH_EVERY_MS,
+  ) {
+    // Room for a full block and one more line of the usual size behind it.
+    this.block = Buffer.allocUnsafe(blockBytes * 2);
+    if (flushEveryMs > 0) setInterval(() => this.flushSync(), flushEveryMs).unref();
+  }
+
+  write(line: string): boolean {
+    if (this.closed) return true;
+    // A UTF-16 code unit is at most 3 bytes of UTF-8.
+    const most = line.length * 3;
+    if (this.used + most > this.block.length) {
+      this.flushSync();
+      if (most > this.block.length) {
+        this.writeOut(Buffer.from(line, 'utf8'), 0);
+        return true;
+      }
+    }
+    this.used += this.block.write(line, this.used, 'utf8');
+    if (this.used >= this.blockBytes) this.flushSync();
+    return true;
+  }
+
+  flushSync(): void {
+    if (this.used === 0) return;
+    const length = this.used;
+    this.used = 0;
+    this.writeOut(this.block, length);
+  }
+
+  flush(done?: (err?: Error) => void): void {
+    this.flushSync();
+    done?.();
+  }
+
+  /** The first `length` bytes of `bytes` (all of them when 0), whole, however many writes it takes. */
+  private writeOut(bytes: Buffer, length: number): void {
+    const end = length === 0 ? bytes.length : length;
+    let at = 0;
+    while (at < end && !this.closed) {
+      try {
+        at += writeSync(this.fd, bytes, at, end - at);
+      } catch (err) {
+        const code = (err as NodeJS.ErrnoException).code;
+        if (code === 'EAGAIN' || code === 'EBUSY') {
+          Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, BUSY_WAIT_MS);
+        } else {
+          // The reader is gone: there is nowhere to write, now or later.
+          this.closed = true;
+        }
+      }
+    }
+  }
+}
+
+let shared: BufferedOutput | undefined;
 
 /**
  * The process's one buffered standard output (every logger in the process shares it: one buffer,
@@ -30,20 +108,8 @@ let shared: LogDestination | undefined;
  */
 export function stdoutDestination(): LogDestination {
   if (shared) return shared;
-  const destination = pino.destination({
-    dest: 1,
-    sync: true,
-    minLength: MIN_LENGTH,
-    periodicFlush: FLUSH_EVERY_MS,
-  });
-  process.on('exit', () => {
-    // A standard output already closed (EPIPE) has nothing left to receive.
-    try {
-      destination.flushSync();
-    } catch {
-      /* nowhere to write */
-    }
-  });
+  const destination = new BufferedOutput(1);
+  process.on('exit', () => destination.flushSync());
   shared = destination;
   return destination;
 }

@@ -1,10 +1,11 @@
 // CPU per access line for pino's destinations, written to /dev/null: pino's default (one write per
-// line), buffered 4 KB blocks written synchronously (the service's, src/log-destination.ts),
-// buffered 4 KB blocks written asynchronously (sync: false), and no write at all (serialising
-// only). Process CPU and the main thread's own CPU, rounds interleaved; min and median of rounds.
+// line), buffered 4 KB blocks written synchronously, buffered 4 KB blocks written asynchronously
+// (sync: false), the service's own buffered output (src/log-destination.ts: a fixed 16 KB block),
+// and no write at all (serialising only). The front door's hand-built line: access-line.ts. Process CPU and the main thread's own CPU, rounds interleaved; min and median of rounds.
 // `npx tsx bench/experiments/log-destination.ts`
 import { openSync } from 'node:fs';
 import { pino, type DestinationStream } from 'pino';
+import { BufferedOutput } from '../../src/log-destination.ts';
 
 const fd = openSync('/dev/null', 'w');
 const LINES = 200_000;
@@ -20,8 +21,9 @@ const LINE = {
 type Flushable = DestinationStream & { flush?: (cb: () => void) => void };
 const VARIANTS: Record<string, () => Flushable> = {
   'one write per line (pino default)': () => pino.destination({ dest: fd, sync: true }),
-  '4 KB blocks, synchronous (service)': () => pino.destination({ dest: fd, sync: true, minLength: 4096 }),
+  '4 KB blocks, synchronous': () => pino.destination({ dest: fd, sync: true, minLength: 4096 }),
   '4 KB blocks, asynchronous': () => pino.destination({ dest: fd, sync: false, minLength: 4096 }),
+  'fixed 16 KB block (service)': () => new BufferedOutput(fd, 16 * 1024, 0),
   'no write (serialising only)': () => ({ write() {} }),
 };
 

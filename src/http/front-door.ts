@@ -16,6 +16,7 @@ import { Readable } from 'node:stream';
 import type { Logger } from 'pino';
 import { NotReadyError, RateLimitedError } from '../errors.ts';
 import type { LimitDecision, RequestLimit } from '../limits/request-limit.ts';
+import { accessLineOf, type AccessLine } from './access-line.ts';
 import type { ClientAddress } from './client-address.ts';
 import { CORS_HEADERS, requestIdOf } from './common-headers.ts';
 import type { Metrics } from './metrics.ts';
@@ -97,17 +98,15 @@ export class FrontDoor {
   // Counted by their own handler, whatever the method (/mcp counts each JSON-RPC request it carries).
   private readonly selfCountedPaths = new Set<string>();
   private readonly bodyRoutes = new Map<string, BodyRoute>();
-  private readonly logsRequests: boolean;
-  private readonly accessLog: Logger;
+  private readonly accessLine: AccessLine;
   private readonly logsReplays: boolean;
   private readonly done: (this: ServerResponse) => void;
 
   constructor(private readonly opts: FrontDoorOptions) {
-    this.logsRequests = opts.logger.isLevelEnabled('info');
     this.logsReplays = opts.logger.isLevelEnabled('debug');
-    // The access line's fields are fixed and hold no headers, so the logger's redaction (of
-    // request headers) has nothing to find in it; without it the line costs a third less.
-    this.accessLog = opts.logger.child({}, { redact: [] });
+    // Written by hand into the logger's stream (access-line.ts); its fields hold no headers, so the
+    // logger's redaction (of request headers) has nothing to find in it.
+    this.accessLine = accessLineOf(opts.logger);
     // One listener for every response ('close' gives it the response as `this`), not a closure each.
     const finish = (res: Tracked): void => this.finish(res);
     this.done = function (this: ServerResponse) {
@@ -267,17 +266,16 @@ export class FrontDoor {
     const sent = res.writableFinished;
     // A response cut off by its client was not answered: it is logged, not counted.
     if (sent) this.opts.metrics.countRequest(route, method, res.statusCode, ms / 1000);
-    if (!this.logsRequests) return;
-    this.accessLog.info(
-      {
-        reqId: requestIdOf(req),
-        req: { method, url: req.url, remoteAddress: this.opts.clientAddress.of(req) },
-        res: { statusCode: res.statusCode },
-        responseTime: ms,
-        ...(sent ? {} : { aborted: true }),
-      },
-      sent ? 'request completed' : 'request aborted',
-    );
+    if (!this.accessLine.enabled()) return;
+    this.accessLine.write({
+      reqId: requestIdOf(req),
+      method,
+      url: req.url,
+      remoteAddress: this.opts.clientAddress.of(req),
+      statusCode: res.statusCode,
+      responseTime: ms,
+      aborted: !sent,
+    });
   }
 }
 

@@ -1,0 +1,153 @@
+// The access line: one NDJSON line per finished request at `info`, written by hand instead of through
+// pino's log method. At `info` every answer pays for its line, and pino's general path (merging
+// the object, walking its keys, stringifying the nested `req` and `res`, the stream's metadata) cost
+// a large share of a small cached answer's CPU (bench/README.md, "The default configuration").
+// The fields are fixed, so the line is one template; only the strings a client can choose (the URL,
+// the request id, the address from a forwarded header) go through JSON.stringify, and only when they
+// hold a character JSON escapes.
+//
+// The line is pino's, byte for byte (tested against pino's own output): the level prefix, the time
+// and the bindings (pid, hostname) are taken from the logger itself, and it is written to the
+// logger's own stream, so it lands in the same buffer as every other line, in order, and is flushed
+// by the same rules. The logger's level is read for each line: above `info`, nothing is written.
+import { pino, type DestinationStream, type Logger } from 'pino';
+
+/** What one finished request's line says. */
+export interface AccessEntry {
+  reqId: string;
+  method: string;
+  url: string | undefined;
+  remoteAddress: string;
+  statusCode: number;
+  /** Milliseconds from the request's arrival to the response's end (or its connection's loss). */
+  responseTime: number;
+  /** The connection closed before the response was sent. */
+  aborted: boolean;
+}
+
+const INFO = 30;
+const S = pino.symbols;
+
+/** pino's internals the line is made from (pino.symbols: its documented extension points). */
+interface PinoInternals {
+  [S.lsCacheSym]: Record<number, string>;
+  [S.timeSym]: () => string;
+  [S.timeSliceIndexSym]: number;
+  [S.chindingsSym]: string;
+  [S.endSym]: string;
+  [S.streamSym]: DestinationStream & MetadataStream;
+  [S.messageKeySym]: string;
+  [S.mixinSym]?: unknown;
+  [S.nestedKeySym]?: unknown;
+  [S.hooksSym]?: { streamWrite?: unknown };
+  [S.formattersSym]?: { log?: unknown };
+  [S.serializersSym]?: Record<string, unknown>;
+}
+
+/** A stream that asks pino for each line's level (flushedAtWarn, pino.multistream). */
+interface MetadataStream {
+  [S.needsMetadataGsym]?: boolean;
+  lastLevel?: number;
+  lastMsg?: string;
+  lastTime?: string;
+  lastObj?: object;
+  lastLogger?: Logger;
+}
+
+/** The front door's access log. */
+export interface AccessLine {
+  /** Whether the logger's level lets the line through (read each time: a level may change). */
+  enabled(): boolean;
+  write(entry: AccessEntry): void;
+}
+
+/**
+ * The access line writer for `logger`. A logger configured in a way this template does not
+ * reproduce (a mixin, a nested key, a log formatter, a write hook, serializers of these fields, another
+ * message key) gets its lines through pino instead, so the line never differs from pino's.
+ */
+export function accessLineOf(logger: Logger): AccessLine {
+  const internals = logger as unknown as PinoInternals;
+  if (!writtenAsTemplate(internals)) return throughPino(logger);
+  const stream = internals[S.streamSym];
+  const prefix = internals[S.lsCacheSym][INFO] as string;
+  const time = internals[S.timeSym];
+  const end = internals[S.endSym];
+  const timeSliceIndex = internals[S.timeSliceIndexSym];
+  const metadata = stream[S.needsMetadataGsym] === true;
+  const enabled = (): boolean => logger.levelVal <= INFO;
+  const write = (entry: AccessEntry): void => {
+    if (!enabled()) return;
+    const t = time();
+    const msg = entry.aborted ? 'request aborted' : 'request completed';
+    const url = entry.url === undefined ? '' : `,"url":${jsonString(entry.url)}`;
+    const line =
+      `${prefix}${t}${internals[S.chindingsSym]},"reqId":${jsonString(entry.reqId)}` +
+      `,"req":{"method":${jsonString(entry.method)}${url},"remoteAddress":${jsonString(entry.remoteAddress)}}` +
+      `,"res":{"statusCode":${entry.statusCode}},"responseTime":${jsonNumber(entry.responseTime)}` +
+      `${entry.aborted ? ',"aborted":true' : ''},"msg":"${msg}"${end}`;
+    if (metadata) {
+      // What pino tells such a stream before each line (a level below warn: flushedAtWarn keeps
+      // it in the buffer).
+      stream.lastLevel = INFO;
+      stream.lastMsg = msg;
+      stream.lastTime = t.slice(timeSliceIndex);
+      stream.lastObj = entry;
+      stream.lastLogger = logger;
+    }
+    stream.write(line);
+  };
+  return { enabled, write };
+}
+
+function writtenAsTemplate(internals: PinoInternals): boolean {
+  const serializers = internals[S.serializersSym] ?? {};
+  return (
+    typeof internals[S.lsCacheSym]?.[INFO] === 'string' &&
+    typeof internals[S.timeSym] === 'function' &&
+    typeof internals[S.chindingsSym] === 'string' &&
+    typeof internals[S.endSym] === 'string' &&
+    typeof internals[S.streamSym]?.write === 'function' &&
+    internals[S.messageKeySym] === 'msg' &&
+    !internals[S.mixinSym] &&
+    !internals[S.nestedKeySym] &&
+    !internals[S.hooksSym]?.streamWrite &&
+    !internals[S.formattersSym]?.log &&
+    !['reqId', 'req', 'res', 'responseTime', 'aborted', 'msg'].some((key) => key in serializers)
+  );
+}
+
+function throughPino(logger: Logger): AccessLine {
+  const enabled = (): boolean => logger.isLevelEnabled('info');
+  const write = (entry: AccessEntry): void => {
+    logger.info(
+      {
+        reqId: entry.reqId,
+        req: { method: entry.method, url: entry.url, remoteAddress: entry.remoteAddress },
+        res: { statusCode: entry.statusCode },
+        responseTime: entry.responseTime,
+        ...(entry.aborted ? { aborted: true } : {}),
+      },
+      entry.aborted ? 'request aborted' : 'request completed',
+    );
+  };
+  return { enabled, write };
+}
+
+/**
+ * `s` as a JSON string, as JSON.stringify writes it: quoted as is when it holds nothing to escape
+ * (a quote, a backslash, a control character, a surrogate that may stand alone), which is almost
+ * always, and through JSON.stringify otherwise.
+ */
+export function jsonString(s: string): string {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x20 || c === 0x22 || c === 0x5c || (c >= 0xd800 && c <= 0xdfff)) return JSON.stringify(s);
+  }
+  return `"${s}"`;
+}
+
+/** A number as JSON writes it: null for what JSON cannot hold (as pino writes it). */
+function jsonNumber(n: number): string {
+  return Number.isFinite(n) ? String(n) : 'null';
+}
