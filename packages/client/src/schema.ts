@@ -6534,7 +6534,7 @@ export interface operations {
          */
         to?: string;
         /**
-         * @description rows per page, at most 100 (default 50)
+         * @description rows per page, at most 100 (default 50); the portal may give fewer
          * @example 2
          */
         limit?: number;
