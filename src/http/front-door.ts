@@ -24,6 +24,9 @@ import { writeError } from './error-handler.ts';
 import type { Replay } from './respond.ts';
 import type { Shutdown } from './shutdown.ts';
 
+/** What a request meets once shutdown has begun (the OpenAPI examples quote it). */
+export const SHUTTING_DOWN_MESSAGE = 'the service is shutting down; retry on another replica';
+
 export interface FrontDoorOptions {
   logger: Logger;
   metrics: Metrics;
@@ -142,7 +145,7 @@ export class FrontDoor {
     const headers = ['x-request-id', requestIdOf(req), ...CORS_HEADERS];
     if (this.opts.shutdown.begun) {
       headers.push('connection', 'close');
-      writeError(res, new NotReadyError('the service is shutting down; retry on another replica'), headers);
+      writeError(res, new NotReadyError(SHUTTING_DOWN_MESSAGE), headers);
       return;
     }
     const { limit } = this.opts;

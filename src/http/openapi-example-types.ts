@@ -1,12 +1,55 @@
 // The shape of one operation's documented examples: what openapi-examples.ts and its per-feature
-// files write by hand (the request, its parameters, the typed-client call, the error examples), and
-// what `npm run gen:examples` writes from the service's own answers (openapi-examples.generated.ts).
+// files write by hand (the request, its parameters, the typed-client call, the requests that get
+// each documented error), and what `npm run gen:examples` writes from the service's own answers
+// (openapi-examples.generated.ts).
 
+/** One error as an example shows it: the envelope's code and message, and the example's title. */
 export interface ErrorExample {
   code: string;
   message: string;
   summary?: string;
 }
+
+/**
+ * The state of the service or the exchange an error request meets, which the generator brings about
+ * (scripts/gen-examples.ts): the portal refusing connections or serving pages that cannot be read,
+ * this client over its request limit or its concurrent streams, headers beyond the server's limit,
+ * a caller proxy sent to a server that does not allow one, or one nothing listens on.
+ */
+export type ErrorState =
+  | 'portal-down'
+  | 'portal-garbage'
+  | 'rate-limited'
+  | 'streams-full'
+  | 'headers-too-large'
+  | 'proxy-not-allowed'
+  | 'proxy-refused';
+
+/** A documented error as the request that gets it: the generator sends it and keeps the answer. */
+export interface ErrorRequest {
+  /** Path and query string, as a caller would send it. */
+  request: string;
+  /** The example's title; default `code: message`. */
+  summary?: string;
+  /** The state the request meets; default a healthy service over a healthy portal. */
+  state?: ErrorState;
+  /** With a portal state: only the portal paths starting with this fail (default every path). */
+  portalPath?: string;
+}
+
+/**
+ * A documented error that no request can bring about from outside (the service's own failure, its
+ * shutdown, an unreachable archive store): its message is the constant the service raises, imported
+ * from where it is raised, never retyped.
+ */
+export interface RaisedError {
+  raised: ErrorExample;
+}
+
+export type ErrorSource = ErrorRequest | RaisedError;
+
+/** The generated error examples by operation path (`*`: the defaults), then by status. */
+export type GeneratedErrors = Record<string, Record<string, ErrorExample[]>>;
 
 /** One answer of the service as an example shows it: `data` with its lists shortened, and `meta`. */
 export interface GeneratedAnswer {
@@ -51,6 +94,6 @@ export interface OperationExamples {
   stream?: string;
   /** The rows of the CSV form when they are not `data` itself (an overview's main list). */
   csvRows?: (data: unknown) => unknown[];
-  /** Error examples that differ from the defaults, by status. */
-  errors?: Partial<Record<number, ErrorExample[]>>;
+  /** The errors this operation documents beyond the defaults, by status. */
+  errors?: Partial<Record<number, ErrorSource[]>>;
 }

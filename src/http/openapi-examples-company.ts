@@ -1,31 +1,21 @@
-// OpenAPI examples of the company endpoints: the requests and error examples; the answers are
-// generated (openapi-examples.generated.ts, `npm run gen:examples`).
-import type { OperationExamples } from './openapi-example-types.ts';
+// OpenAPI examples of the company endpoints: the requests, and the requests that get each
+// documented error; the answers are generated (openapi-examples.generated.ts, `npm run gen:examples`).
+import type { ErrorSource, OperationExamples } from './openapi-example-types.ts';
+import { symbolErrors } from './openapi-examples-symbols.ts';
 
-const SYMBOL_404 = [{ code: 'not_found', message: 'NOSUCH not found' }];
-const SYMBOL_422 = [
-  {
-    code: 'bad_request',
-    message: 'invalid request: params/symbol must match pattern "^[A-Za-z0-9][A-Za-z0-9.&-]{0,24}$"',
-  },
-];
+/** The company page unreadable: the exchange serving a page of another shape. */
+const UNREADABLE: ErrorSource = {
+  request: '/stocks/ENGRO/profile',
+  state: 'portal-garbage',
+  portalPath: '/company/',
+};
 
 export const COMPANY_OPERATION_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
   '/stocks/{symbol}/profile': {
     params: { symbol: 'ENGRO' },
     request: '/stocks/ENGRO/profile',
     client: "await api.GET('/stocks/{symbol}/profile', { params: { path: { symbol: 'ENGRO' } } })",
-    errors: {
-      404: SYMBOL_404,
-      422: SYMBOL_422,
-      502: [
-        {
-          code: 'upstream_data_error',
-          message:
-            "the exchange's company page could not be read: no section could be read (no quote header (div.quote__details); …)",
-        },
-      ],
-    },
+    errors: { ...symbolErrors('/profile'), 502: [UNREADABLE] },
   },
   '/stocks/{symbol}/financials': {
     params: { symbol: 'ENGRO', period: 'annual' },
@@ -33,18 +23,9 @@ export const COMPANY_OPERATION_EXAMPLES: Readonly<Record<string, OperationExampl
     client:
       "await api.GET('/stocks/{symbol}/financials', { params: { path: { symbol: 'ENGRO' }, query: { period: 'annual' } } })",
     errors: {
-      404: SYMBOL_404,
-      422: [
-        ...SYMBOL_422,
-        { code: 'bad_request', message: 'period must be annual or quarterly (got "monthly")' },
-      ],
-      502: [
-        {
-          code: 'upstream_data_error',
-          message:
-            'the exchange\'s company page could not be read: the financials section: no "Financials" section',
-        },
-      ],
+      404: symbolErrors('/financials')[404],
+      422: [...symbolErrors('/financials')[422], { request: '/stocks/ENGRO/financials?period=monthly' }],
+      502: [{ ...UNREADABLE, request: '/stocks/ENGRO/financials' }],
     },
   },
   '/stocks/{symbol}/announcements': {
@@ -53,21 +34,12 @@ export const COMPANY_OPERATION_EXAMPLES: Readonly<Record<string, OperationExampl
     client:
       "await api.GET('/stocks/{symbol}/announcements', {\n  params: { path: { symbol: 'ENGRO' }, query: { category: 'board-meetings' } },\n})",
     errors: {
-      404: SYMBOL_404,
+      404: symbolErrors('/announcements')[404],
       422: [
-        ...SYMBOL_422,
-        {
-          code: 'bad_request',
-          message: 'category must be financial-results, board-meetings or others (got "dividends")',
-        },
+        ...symbolErrors('/announcements')[422],
+        { request: '/stocks/ENGRO/announcements?category=dividends' },
       ],
-      502: [
-        {
-          code: 'upstream_data_error',
-          message:
-            "the exchange's company page could not be read: the announcements section: no announcement tab with a Date and Title table",
-        },
-      ],
+      502: [{ ...UNREADABLE, request: '/stocks/ENGRO/announcements' }],
     },
   },
 };

@@ -1,13 +1,12 @@
-// OpenAPI examples of the market-wide feeds (routes/feeds.ts): the requests and error examples; the
-// answers are generated (openapi-examples.generated.ts, `npm run gen:examples`).
-import type { OperationExamples } from './openapi-example-types.ts';
+// OpenAPI examples of the market-wide feeds (routes/feeds.ts): the requests, and the requests that
+// get each documented error; the answers are generated (openapi-examples.generated.ts,
+// `npm run gen:examples`).
+import type { ErrorSource, OperationExamples } from './openapi-example-types.ts';
 
-const RANGE_400 = [
-  {
-    code: 'bad_request',
-    message: 'the range 2025-01-01 to 2026-06-01 spans 517 days; at most 366 days (one year) per request',
-  },
-  { code: 'bad_request', message: 'from (2026-12-01) is after to (2026-11-01)' },
+/** A range longer than a year, and one that ends before it starts. */
+const rangeErrors = (path: string): ErrorSource[] => [
+  { request: `${path}?from=2025-01-01&to=2026-06-01` },
+  { request: `${path}?from=2026-12-01&to=2026-11-01` },
 ];
 
 export const FEED_OPERATION_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
@@ -17,14 +16,9 @@ export const FEED_OPERATION_EXAMPLES: Readonly<Record<string, OperationExamples>
     client:
       "await api.GET('/market/payouts', {\n  params: { query: { from: '2026-11-01', to: '2026-11-20', symbol: 'FFC' } },\n})",
     errors: {
-      400: RANGE_400,
-      422: [{ code: 'bad_request', message: 'kind must be cash_dividend, bonus or right (got "dividend")' }],
-      502: [
-        {
-          code: 'upstream_data_error',
-          message: "the exchange's market-payouts page could not be read: no table",
-        },
-      ],
+      400: rangeErrors('/market/payouts'),
+      422: [{ request: '/market/payouts?kind=dividend' }],
+      502: [{ request: '/market/payouts', state: 'portal-garbage', portalPath: '/payouts' }],
     },
   },
   '/market/calendar': {
@@ -33,14 +27,9 @@ export const FEED_OPERATION_EXAMPLES: Readonly<Record<string, OperationExamples>
     client:
       "await api.GET('/market/calendar', {\n  params: { query: { from: '2026-11-25', to: '2026-11-25', symbol: 'ENGRO' } },\n})",
     errors: {
-      400: RANGE_400,
-      422: [{ code: 'bad_request', message: 'type must be AGM or EOGM (got "agm")' }],
-      502: [
-        {
-          code: 'upstream_data_error',
-          message: "the exchange's calendar page could not be read: malformed JSON",
-        },
-      ],
+      400: rangeErrors('/market/calendar'),
+      422: [{ request: '/market/calendar?type=agm' }],
+      502: [{ request: '/market/calendar', state: 'portal-garbage', portalPath: '/calendar' }],
     },
   },
   '/announcements': {
@@ -56,11 +45,8 @@ export const FEED_OPERATION_EXAMPLES: Readonly<Record<string, OperationExamples>
     request: '/announcements?symbol=ENGRO&limit=2',
     client: "await api.GET('/announcements', { params: { query: { symbol: 'ENGRO', limit: 2 } } })",
     errors: {
-      400: [
-        { code: 'bad_request', message: 'symbol applies to type=companies only (the default)' },
-        { code: 'bad_request', message: 'cursor is not one this service gave; follow meta.next as given' },
-      ],
-      422: [{ code: 'bad_request', message: 'type must be companies, psx, secp, cdc or nccpl (got "sec")' }],
+      400: [{ request: '/announcements?type=psx&symbol=ENGRO' }, { request: '/announcements?cursor=xyz' }],
+      422: [{ request: '/announcements?type=sec' }],
     },
   },
   '/debt': {
@@ -73,12 +59,7 @@ export const FEED_OPERATION_EXAMPLES: Readonly<Record<string, OperationExamples>
     request: '/debt/BAFLTFC8/quote',
     client: "await api.GET('/debt/{code}/quote', { params: { path: { code: 'BAFLTFC8' } } })",
     errors: {
-      404: [
-        {
-          code: 'not_found',
-          message: 'HBLTFC3 is on the debt market, but the bills and bonds board has no quote for it today',
-        },
-      ],
+      404: [{ request: '/debt/HBLTFC3/quote' }],
     },
   },
   '/boards/{board}': {
@@ -86,13 +67,7 @@ export const FEED_OPERATION_EXAMPLES: Readonly<Record<string, OperationExamples>
     request: '/boards/futures',
     client: "await api.GET('/boards/{board}', { params: { path: { board: 'futures' } } })",
     errors: {
-      422: [
-        {
-          code: 'bad_request',
-          message:
-            'board must be futures, cash-settled-futures, index-futures, odd-lot or bills-and-bonds (got "regular")',
-        },
-      ],
+      422: [{ request: '/boards/regular' }],
     },
   },
 };

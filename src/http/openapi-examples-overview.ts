@@ -1,5 +1,5 @@
-// OpenAPI examples of the overviews: the requests and error examples; the answers are generated
-// (openapi-examples.generated.ts, `npm run gen:examples`).
+// OpenAPI examples of the overviews: the requests, and the requests that get each documented error;
+// the answers are generated (openapi-examples.generated.ts, `npm run gen:examples`).
 import type { OperationExamples } from './openapi-example-types.ts';
 
 /** A part the client's exchange-fetch budget could not pay for yet: what the overview then says. */
@@ -35,7 +35,7 @@ export const OVERVIEW_OPERATION_EXAMPLES: Readonly<Record<string, OperationExamp
     },
     csvRows: (data) => (data as { history: { data: unknown[] } }).history.data,
     errors: {
-      404: [{ code: 'not_found', message: 'NOSUCH not found' }],
+      404: [{ request: '/stocks/NOSUCH/overview' }],
     },
   },
   '/market/overview': {
@@ -44,7 +44,7 @@ export const OVERVIEW_OPERATION_EXAMPLES: Readonly<Record<string, OperationExamp
     client: "await api.GET('/market/overview', { params: { query: { index: 'KSE100', movers: 2 } } })",
     csvRows: (data) => (data as { indices: { data: unknown[] } }).indices.data,
     errors: {
-      404: [{ code: 'not_found', message: 'index NOPE not found' }],
+      404: [{ request: '/market/overview?index=NOPE' }],
     },
   },
 };

@@ -2,18 +2,28 @@
 // for every operation's success and for every error status it documents, and an "Example" section
 // in each operation's description with the request and the matching typed-client call. Kept apart
 // from the routes so the route files stay about behaviour. This file and its per-feature files say
-// which request each example is; the success answers are the service's own over the fake portal,
-// written by `npm run gen:examples` (openapi-examples.generated.ts), so whatever /docs shows can be
-// reproduced with `npm run demo`.
+// which request each example is, the errors' included; the answers are the service's own over the
+// fake portal, written by `npm run gen:examples` (openapi-examples.generated.ts), so whatever /docs
+// shows can be reproduced with `npm run demo`.
 
 import { ANALYTICS_OPERATION_EXAMPLES } from './openapi-examples-analytics.ts';
 import { ARCHIVE_OPERATION_EXAMPLES } from './openapi-examples-archive.ts';
 import { COMPANY_OPERATION_EXAMPLES } from './openapi-examples-company.ts';
 import { FEED_OPERATION_EXAMPLES } from './openapi-examples-feeds.ts';
-import { GENERATED_EXAMPLES } from './openapi-examples.generated.ts';
+import { GENERATED_ERRORS, GENERATED_EXAMPLES } from './openapi-examples.generated.ts';
 import { OVERVIEW_OPERATION_EXAMPLES } from './openapi-examples-overview.ts';
+import { symbolErrors, TOO_MANY_SYMBOLS } from './openapi-examples-symbols.ts';
 import { toCsv } from './csv.ts';
-import type { ErrorExample, GeneratedAnswer, OperationExamples } from './openapi-example-types.ts';
+import { ERROR_KINDS } from '../errors.ts';
+import { SHUTTING_DOWN_MESSAGE } from './front-door.ts';
+import { STORE_UNUSABLE } from './routes/health.ts';
+import type {
+  ErrorExample,
+  ErrorRequest,
+  ErrorSource,
+  GeneratedAnswer,
+  OperationExamples,
+} from './openapi-example-types.ts';
 
 export type { OperationExamples } from './openapi-example-types.ts';
 
@@ -35,15 +45,6 @@ interface OpenApiMediaType {
   example?: unknown;
 }
 
-const SYMBOL_422: ErrorExample[] = [
-  {
-    code: 'bad_request',
-    message:
-      'symbol must be 1–25 letters, digits, ".", "&" or "-", starting with a letter or digit (got "EN GRO")',
-  },
-];
-const SYMBOL_404: ErrorExample[] = [{ code: 'not_found', message: 'NOSUCH not found' }];
-
 /** Intraday series, index history, batch quotes, movers, breadth, the quote stream. */
 const LIVE_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
   '/stocks/{symbol}/intraday': {
@@ -51,14 +52,14 @@ const LIVE_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
     request: '/stocks/HBL/intraday?interval=15m',
     client:
       "await api.GET('/stocks/{symbol}/intraday', { params: { path: { symbol: 'HBL' }, query: { interval: '15m' } } })",
-    errors: { 404: SYMBOL_404, 422: SYMBOL_422 },
+    errors: symbolErrors('/intraday'),
   },
   '/indices/{name}/intraday': {
     params: { name: 'KSE100', interval: '60m', date: '2026-11-19' },
     request: '/indices/KSE100/intraday?interval=60m',
     client:
       "await api.GET('/indices/{name}/intraday', { params: { path: { name: 'KSE100' }, query: { interval: '60m' } } })",
-    errors: { 404: [{ code: 'not_found', message: 'index NOSUCH not found' }] },
+    errors: { 404: [{ request: '/indices/NOSUCH/intraday' }] },
   },
   '/indices/{name}/historical': {
     params: { name: 'KSE100', start: '2026-11-16', end: '2026-11-17', order: 'asc', limit: 100 },
@@ -66,8 +67,8 @@ const LIVE_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
     client:
       "await api.GET('/indices/{name}/historical', { params: { path: { name: 'KSE100' }, query: { start: '2026-11-16', end: '2026-11-17' } } })",
     errors: {
-      400: [{ code: 'bad_request', message: 'start (2026-11-20) is after end (2026-11-16)' }],
-      404: [{ code: 'not_found', message: 'index NOSUCH not found' }],
+      400: [{ request: '/indices/KSE100/historical?start=2026-11-20&end=2026-11-16' }],
+      404: [{ request: '/indices/NOSUCH/historical' }],
     },
   },
   '/quotes': {
@@ -75,20 +76,10 @@ const LIVE_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
     request: '/quotes?symbols=ENGRO,NOSUCH',
     client: "await api.GET('/quotes', { params: { query: { symbols: 'ENGRO,NOSUCH' } } })",
     errors: {
-      400: [
-        {
-          code: 'bad_request',
-          message: 'symbols must not be empty: give at least one symbol, e.g. symbols=ENGRO,HBL',
-        },
-      ],
+      400: [{ request: '/quotes?symbols=' }],
       422: [
-        { code: 'bad_request', message: 'symbols must name at most 100 symbols per request (got 101)' },
-        {
-          code: 'bad_request',
-          message:
-            'symbols is required: a comma-separated list of up to 100 symbols, case-insensitive (duplicates count once), e.g. symbols=ENGRO,HBL',
-          summary: 'no symbols parameter',
-        },
+        { request: `/quotes?symbols=${TOO_MANY_SYMBOLS}` },
+        { request: '/quotes', summary: 'no symbols parameter' },
       ],
     },
   },
@@ -105,20 +96,10 @@ const LIVE_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
     stream:
       'retry: 3000\n\nid: 41\nevent: quote\ndata: {"symbol":"HBL","price":306.1,…}\n\nid: 41\nevent: quote\ndata: {"symbol":"ENGRO",…}\n\n: heartbeat\n\nid: 42\nevent: quote\ndata: {"symbol":"HBL","price":305.49,…}\n\n',
     errors: {
-      400: [
-        {
-          code: 'bad_request',
-          message: 'symbols must not be empty: give at least one symbol, e.g. symbols=ENGRO,HBL',
-        },
-      ],
-      422: [{ code: 'bad_request', message: 'symbols must name at most 100 symbols per request (got 101)' }],
-      404: [{ code: 'not_found', message: 'none of NOSUCH is listed' }],
-      429: [
-        {
-          code: 'rate_limited',
-          message: 'at most 5 concurrent streams per client address; close one first',
-        },
-      ],
+      400: [{ request: '/stream/quotes?symbols=' }],
+      422: [{ request: `/stream/quotes?symbols=${TOO_MANY_SYMBOLS}` }],
+      404: [{ request: '/stream/quotes?symbols=NOSUCH' }],
+      429: [{ request: '/stream/quotes?symbols=HBL', state: 'streams-full' }],
     },
   },
   '/market/breadth': {
@@ -128,10 +109,7 @@ const LIVE_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
   },
 };
 
-const SHUTTING_DOWN: ErrorExample = {
-  code: 'not_ready',
-  message: 'the service is shutting down; retry on another replica',
-};
+const SHUTTING_DOWN: ErrorSource = { raised: { code: 'not_ready', message: SHUTTING_DOWN_MESSAGE } };
 
 export const OPERATION_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
   '/health': {
@@ -140,7 +118,7 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
     client: "await api.GET('/health')",
     // Readiness never asks the exchange: its 503 is the service's own state.
     errors: {
-      503: [SHUTTING_DOWN, { code: 'not_ready', message: 'not ready: the local store is unusable' }],
+      503: [SHUTTING_DOWN, { raised: { code: 'not_ready', message: STORE_UNUSABLE } }],
     },
   },
   '/stocks': {
@@ -149,17 +127,9 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
     rows: 6,
     client: "await api.GET('/stocks', { params: { query: { index: 'KSE30' } } })",
     errors: {
-      404: [{ code: 'not_found', message: 'index NOSUCH not found' }],
-      400: [
-        { code: 'bad_request', message: 'index must not be empty' },
-        { code: 'bad_request', message: 'q must not be empty: give part of a symbol or company name' },
-      ],
-      422: [
-        {
-          code: 'bad_request',
-          message: 'index must be at most 40 characters (got "KSE100KSE100KSE100KSE100KSE100KS…")',
-        },
-      ],
+      404: [{ request: '/stocks?index=NOSUCH' }],
+      400: [{ request: '/stocks?index=' }, { request: '/stocks?q=' }],
+      422: [{ request: `/stocks?index=${'KSE100'.repeat(7)}` }],
     },
   },
   '/stocks/{symbol}/quote': {
@@ -167,7 +137,7 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
     request: '/stocks/ENGRO/quote',
     warm: ['/stocks/ENGRO/profile'],
     client: "await api.GET('/stocks/{symbol}/quote', { params: { path: { symbol: 'ENGRO' } } })",
-    errors: { 404: SYMBOL_404, 422: SYMBOL_422 },
+    errors: symbolErrors('/quote'),
   },
   '/stocks/{symbol}/historical': {
     params: {
@@ -192,30 +162,14 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
     },
     errors: {
       400: [
-        { code: 'bad_request', message: 'start (2025-02-01) is after end (2025-01-01)' },
-        {
-          code: 'bad_request',
-          message: 'dividends=true adjusts prices: use it with adjusted=true',
-          summary: 'dividends=true alone',
-        },
+        { request: '/stocks/ENGRO/historical?start=2025-02-01&end=2025-01-01' },
+        { request: '/stocks/ENGRO/historical?dividends=true', summary: 'dividends=true alone' },
       ],
-      404: SYMBOL_404,
+      404: [{ request: '/stocks/NOSUCH/historical' }],
       422: [
-        {
-          code: 'bad_request',
-          message: 'limit must be at least 1 (got "0")',
-          summary: 'limit=0',
-        },
-        {
-          code: 'bad_request',
-          message: 'adjusted must be true or false (got "yes")',
-          summary: 'adjusted=yes',
-        },
-        {
-          code: 'bad_request',
-          message: 'start must be a calendar date as YYYY-MM-DD (got "2025-13-01")',
-          summary: 'start=2025-13-01',
-        },
+        { request: '/stocks/ENGRO/historical?limit=0', summary: 'limit=0' },
+        { request: '/stocks/ENGRO/historical?adjusted=yes', summary: 'adjusted=yes' },
+        { request: '/stocks/ENGRO/historical?start=2025-13-01', summary: 'start=2025-13-01' },
       ],
     },
   },
@@ -223,13 +177,13 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
     params: { symbol: 'ENGRO' },
     request: '/stocks/ENGRO/corporate-actions',
     client: "await api.GET('/stocks/{symbol}/corporate-actions', { params: { path: { symbol: 'ENGRO' } } })",
-    errors: { 404: SYMBOL_404, 422: SYMBOL_422 },
+    errors: symbolErrors('/corporate-actions'),
   },
   '/stocks/{symbol}/fundamentals': {
     params: { symbol: 'ENGRO' },
     request: '/stocks/ENGRO/fundamentals',
     client: "await api.GET('/stocks/{symbol}/fundamentals', { params: { path: { symbol: 'ENGRO' } } })",
-    errors: { 404: SYMBOL_404, 422: SYMBOL_422 },
+    errors: symbolErrors('/fundamentals'),
   },
   '/indices': {
     params: {},
@@ -242,13 +196,8 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
     request: '/indices/KSE100',
     client: "await api.GET('/indices/{name}', { params: { path: { name: 'KSE100' } } })",
     errors: {
-      404: [{ code: 'not_found', message: 'index NOSUCH not found' }],
-      422: [
-        {
-          code: 'bad_request',
-          message: 'name must be at most 40 characters (got "KSE100KSE100KSE100KSE100KSE100KS…")',
-        },
-      ],
+      404: [{ request: '/indices/NOSUCH' }],
+      422: [{ request: `/indices/${'KSE100'.repeat(7)}` }],
     },
   },
   '/sectors': {
@@ -262,13 +211,8 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
     rows: 8,
     client: "await api.GET('/sectors/{name}/stocks', { params: { path: { name: 'cement' } } })",
     errors: {
-      404: [{ code: 'not_found', message: 'sector nosuch not found' }],
-      422: [
-        {
-          code: 'bad_request',
-          message: 'name must be at most 100 characters (got "CEMENTCEMENTCEMENTCEMENTCEMENTCE…")',
-        },
-      ],
+      404: [{ request: '/sectors/nosuch/stocks' }],
+      422: [{ request: `/sectors/${'CEMENT'.repeat(17)}/stocks` }],
     },
   },
   '/screener': {
@@ -276,13 +220,10 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
     request: '/screener',
     client: "await api.GET('/screener')",
     errors: {
-      400: [{ code: 'bad_request', message: 'proxy passthrough is disabled on this server' }],
+      400: [{ request: '/screener', state: 'proxy-not-allowed' }],
       502: [
-        { code: 'upstream_data_error', message: "the exchange's screener page could not be read: no table" },
-        {
-          code: 'proxy_unreachable',
-          message: 'proxy http://127.0.0.1:3128 refused the connection (nothing listening?)',
-        },
+        { request: '/screener', state: 'portal-garbage', portalPath: '/screener' },
+        { request: '/screener', state: 'proxy-refused' },
       ],
     },
   },
@@ -306,27 +247,30 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
   },
 };
 
-/** What each status answers when an operation has nothing more specific to say. */
-const DEFAULT_ERRORS: Readonly<Record<number, ErrorExample[]>> = {
-  404: [{ code: 'not_found', message: 'not found' }],
-  422: [{ code: 'bad_request', message: 'format must be json or csv (got "xml")' }],
-  431: [{ code: 'headers_too_large', message: 'the request line and headers exceed the server limit' }],
-  429: [{ code: 'rate_limited', message: 'Rate limit exceeded', summary: 'rate_limited (see Retry-After)' }],
-  500: [{ code: 'internal_error', message: 'internal server error' }],
-  502: [
-    {
-      code: 'upstream_data_error',
-      message: "the exchange's sector-summary page could not be read: no table",
-    },
-  ],
+/** The errors every operation can meet where it has nothing more specific to say, by status. */
+export const DEFAULT_ERRORS: Readonly<Record<number, ErrorSource[]>> = {
+  422: [{ request: '/sectors?format=xml' }],
+  431: [{ request: '/sectors', state: 'headers-too-large' }],
+  429: [{ request: '/sectors', state: 'rate-limited', summary: 'rate_limited (see Retry-After)' }],
+  // No request can make the service fail: the error table's own answer.
+  500: [{ raised: { code: ERROR_KINDS.internal.code, message: ERROR_KINDS.internal.message } }],
+  502: [{ request: '/sectors', state: 'portal-garbage', portalPath: '/sector-summary' }],
   503: [
     {
-      code: 'exchange_unavailable',
-      message: 'the exchange could not be reached (UND_ERR_SOCKET)',
+      request: '/sectors',
+      state: 'portal-down',
       summary: 'exchange_unavailable: the portal is down and nothing is cached (see Retry-After)',
     },
   ],
 };
+
+/** The 400 of an operation without its own: a query parameter it does not take. */
+export function unknownParameter(request: string): ErrorRequest {
+  return {
+    request: `${request}${request.includes('?') ? '&' : '?'}from=2026-01-01`,
+    summary: 'an unknown query parameter (?from=…)',
+  };
+}
 
 /** Five lines from nothing to a typed call; also printed in the document's description. */
 export const CLIENT_USAGE = [
@@ -384,8 +328,7 @@ export function addOpenApiExamples<T extends OpenApiDoc>(doc: T): T {
         const columns = Object.keys((rows[0] ?? {}) as object);
         response.content['text/csv'] = { example: toCsv(rows, columns) };
       }
-      const examples =
-        status === '200' ? successExample(path, ex) : errorExamples(Number(status), ex, queryNames(op));
+      const examples = status === '200' ? successExample(path, ex) : errorExamples(path, Number(status));
       if (examples) media.examples = examples;
     }
   }
@@ -413,26 +356,15 @@ function successExample(
   return out;
 }
 
-/** The query parameters an operation takes, as the unknown-parameter message lists them. */
-function queryNames(op: OpenApiOperation): string[] {
-  return (op.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name);
-}
-
-function errorExamples(
-  status: number,
-  ex: OperationExamples,
-  query: string[],
-): NonNullable<OpenApiMediaType['examples']> {
-  const unknownParameter: ErrorExample = {
-    code: 'bad_request',
-    message: `unknown query parameter "from"; this endpoint takes ${query.join(', ') || 'none'}`,
-    summary: 'an unknown query parameter (?from=…)',
-  };
-  const list = ex.errors?.[status] ??
-    (status === 400 ? [unknownParameter] : undefined) ??
-    DEFAULT_ERRORS[status] ?? [{ code: 'error', message: `HTTP ${status}` }];
+/**
+ * The generated errors of `path` with `status` (the defaults where the operation has none of its
+ * own); a placeholder before `npm run gen:examples` has seen them (the freshness test then fails).
+ */
+function errorExamples(path: string, status: number): NonNullable<OpenApiMediaType['examples']> {
+  const list = GENERATED_ERRORS[path]?.[status] ??
+    GENERATED_ERRORS['*']?.[status] ?? [{ code: 'error', message: `HTTP ${status}` }];
   const out: NonNullable<OpenApiMediaType['examples']> = {};
-  list.forEach((e, i) => {
+  list.forEach((e: ErrorExample, i) => {
     const key = list.length > 1 ? `${e.code}_${i + 1}` : e.code;
     out[key] = {
       summary: e.summary ?? `${e.code}: ${e.message}`,

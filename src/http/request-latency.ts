@@ -1,8 +1,9 @@
 // The request latency histogram, as a prom-client metric of its own. prom-client's Histogram
 // checks, converts and hashes the labels on every observe(), even on a bound child: a measurable
-// share of a cached answer's cost (bench/README.md). Here a (route, method) pair is resolved to its
-// bucket counts once, and observing is a bucket search and three additions. The exposition is the
-// one prom-client writes for a Histogram (cumulative `le` buckets, +Inf, _sum, _count).
+// share of a cached answer's cost (bench/README.md, where a standard Histogram with bound children
+// is measured against this one). Here a (route, method) pair is resolved to its bucket counts once,
+// and observing is a bucket search and three additions. The exposition is a Histogram's (cumulative
+// `le` buckets, +Inf, _sum, _count), with `le` after the route and method.
 // prom-client has no public way to give a Histogram counts kept elsewhere (its own are private, and
 // its registry reads them through an undocumented method before `get()`, so a subclass overriding
 // `get()` would not be read), so this is a collector of its own, added with the registry's public

@@ -118,6 +118,9 @@ export const SymbolParam = Type.Object({
   }),
 });
 
+/** An index code in the path: /indices/:name and the paths under it. */
+export const IndexNameParam = Type.Object({ name: Type.String({ maxLength: 40 }) });
+
 const Format = Type.Optional(
   Type.Enum(['json', 'csv'], {
     description:

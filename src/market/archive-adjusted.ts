@@ -31,7 +31,8 @@ const appliedOf = memoByDataset((record: AdjustmentRecord): AppliedFactors => {
   };
 });
 
-function rowOf(b: DailyBar): HistoricalRowT {
+/** A kept bar as a symbol's history row: the archive's volume is a whole number of shares. */
+export function historicalRowOf(b: DailyBar): HistoricalRowT {
   return {
     date: b.date,
     open: b.open,
@@ -57,7 +58,7 @@ export function adjustArchived(
   record: AdjustmentRecord | undefined,
   dividends: boolean,
 ): { rows: AdjustedDailyBarT[]; adjustment: SymbolAdjustment } {
-  const rows = bars.map(rowOf);
+  const rows = bars.map(historicalRowOf);
   if (record === undefined) {
     return {
       rows: rows.map((r) => withSymbol(symbol, { ...r, adjustment_factor: null })),

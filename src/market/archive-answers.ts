@@ -24,6 +24,7 @@ import {
   adjustArchived,
   adjustmentSummary,
   fromHistoryMeta,
+  historicalRowOf,
   type SymbolAdjustment,
 } from './archive-adjusted.ts';
 import type { AdjustedDailyBarT } from './models-archive.ts';
@@ -57,19 +58,8 @@ export function closeOf(date: string): string {
   return karachiTime(last ? last.close : karachiInstant(date, 12 * 60));
 }
 
-function apiBar(b: DailyBar): DailyBarT {
-  return {
-    symbol: b.symbol,
-    date: b.date,
-    open: b.open,
-    high: b.high,
-    low: b.low,
-    close: b.close,
-    volume: b.volume === null ? null : Math.round(b.volume),
-    is_anomaly: b.anomaly_reasons.length > 0,
-    anomaly_reasons: b.anomaly_reasons as DailyBarT['anomaly_reasons'],
-  };
-}
+/** A kept bar as a whole-market row: the symbol's history row, named. */
+const apiBar = (b: DailyBar): DailyBarT => ({ symbol: b.symbol, ...historicalRowOf(b) });
 
 export interface DailyQuery {
   date: string;

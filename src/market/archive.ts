@@ -26,6 +26,10 @@ import type {
 import { flagAnomalies } from './anomalies.ts';
 import type { ActionsAnalysis } from './actions-analysis.ts';
 
+/** What an archive endpoint answers while the store is unreachable (the OpenAPI examples quote it). */
+export const ARCHIVE_UNAVAILABLE =
+  'the archive is unavailable right now; endpoints that do not read it keep working, try again shortly';
+
 /** Seconds a client is told to wait when the archive cannot be reached. */
 export const ARCHIVE_RETRY_AFTER_S = 10;
 
@@ -394,9 +398,7 @@ export class MarketArchive {
       if (!(err instanceof ArchiveUnavailableError)) throw err;
       if (this.available) this.opts.logger?.error({ err }, 'archive unavailable');
       this.available = false;
-      const e = new NotReadyError(
-        'the archive is unavailable right now; endpoints that do not read it keep working, try again shortly',
-      );
+      const e = new NotReadyError(ARCHIVE_UNAVAILABLE);
       e.retryAfter = ARCHIVE_RETRY_AFTER_S;
       throw e;
     }

@@ -15,7 +15,11 @@ export interface KeptPayouts {
 
 const keyOf = (r: PayoutRow): string => `${r.announced ?? ''}|${r.details}`;
 
-// One joined list per page version and archive content, so analyses memoised on it are shared.
+// The same page joined with the same archived rows gives the same list object, so the analyses
+// memoised on it (memoByDataset, src/cache/memo.ts) are shared across requests. This is not
+// memoByDataset itself: the join depends on the archive's rows as well, which are no cached dataset
+// and grow as the archive keeps more, so only the latest join per page is kept (an older archive
+// content is never asked for again) rather than one per content for as long as the page lives.
 const joined = new WeakMap<object, { key: string; rows: readonly PayoutRow[] }>();
 
 /** `page` (null: it failed) with the archive's rows of `symbol` it no longer has. */

@@ -11,11 +11,7 @@ import { board } from '../market/boards.ts';
 import { checkRange, dateRange } from '../market/date-range.ts';
 import { debtInstruments, debtQuote } from '../market/debt.ts';
 import { stockIndicators } from '../market/indicators.ts';
-import {
-  DEFAULT_ANNOUNCEMENTS_LIMIT,
-  MAX_ANNOUNCEMENTS_LIMIT,
-  marketAnnouncements,
-} from '../market/market-announcements.ts';
+import { DEFAULT_ANNOUNCEMENTS_LIMIT, marketAnnouncements } from '../market/market-announcements.ts';
 import {
   DEFAULT_OVERVIEW_INDEX,
   DEFAULT_OVERVIEW_MOVERS,
@@ -33,7 +29,6 @@ import {
   SectorReturn,
 } from '../market/models-analytics.ts';
 import {
-  ANNOUNCEMENT_TYPES,
   BOARD_NAMES,
   BoardQuote,
   DebtInstrument,
@@ -41,8 +36,6 @@ import {
   MarketAnnouncement,
   MarketPayout,
   Meeting,
-  MEETING_TYPES,
-  PAYOUT_KINDS,
   PayoutsFromArchive,
   PayoutsTradingDays,
 } from '../market/models-feeds.ts';
@@ -115,6 +108,12 @@ import {
   type Tool,
   type ToolContext,
 } from './tool-kit.ts';
+import {
+  AnnouncementParameters,
+  CalendarParameters,
+  PayoutsCoverage,
+  PayoutsParameters,
+} from '../http/feed-parameters.ts';
 
 const Symbol = Type.String({
   pattern: '^[A-Za-z0-9][A-Za-z0-9.&-]{0,24}$',
@@ -191,7 +190,8 @@ const Adjusted = Type.Optional(
 const PeriodArg = Type.Optional(
   Type.Enum([...PERIODS], { description: `the period (default 1M). ${PERIOD_DESCRIPTION}` }),
 );
-const SymbolFilter = Type.Optional({ ...Symbol, description: 'only this symbol (exact)' });
+/** The announcement search's arguments: the route's query parameters, `q` named `query`. */
+const { q, cursor, ...announcementFilters } = AnnouncementParameters;
 const DebtCode = { ...Symbol, description: 'a security code as list_debt gives it, e.g. BAFLTFC8' };
 const PERFORMANCE_COLUMNS = ['period', 'start_date', 'end_date', 'return_pct'];
 const RANK_COLUMNS = ['rank', 'symbol', 'return_pct', 'start_date', 'end_date', 'volume', 'reason'];
@@ -766,22 +766,9 @@ export const TOOLS: readonly Tool[] = [
     title: 'Dividends, bonus and right issues announced',
     description:
       'Entitlements announced across the market with an announcement day in [from, to] (default the 30 days to today; at most one year), newest first, with ex-date and last day to buy (settlement cycle over weekdays), percent and PKR a share. coverage says whether every portal row of the range was read. Paged.',
-    input: args({
-      from: Day('first announcement day (default to − 30 days)'),
-      to: Day('last announcement day (default today)'),
-      kind: Type.Optional(Type.Enum([...PAYOUT_KINDS], { description: 'only this kind' })),
-      symbol: SymbolFilter,
-      ...paging(50, 1000),
-    }),
+    input: args({ ...PayoutsParameters, ...paging(50, 1000) }),
     output: list(MarketPayout, {
-      coverage: Type.Object({
-        from: Type.String(),
-        to: Type.String(),
-        face_value: Type.Number(),
-        portal_rows: Type.Integer(),
-        complete: Type.Boolean(),
-        missing: Type.Union([Type.String(), Type.Null()]),
-      }),
+      coverage: PayoutsCoverage,
       trading_days: Type.Optional(PayoutsTradingDays),
       archive: Type.Optional(PayoutsFromArchive),
     }),
@@ -810,13 +797,7 @@ export const TOOLS: readonly Tool[] = [
     title: 'Company meetings (AGM, EOGM)',
     description:
       'Company meetings with a date in [from, to] (default today and the 30 days after; at most one year), in date and time order. Paged.',
-    input: args({
-      from: Day('first day (default today)'),
-      to: Day('last day (default from + 30 days)'),
-      type: Type.Optional(Type.Enum([...MEETING_TYPES], { description: 'only this kind of meeting' })),
-      symbol: SymbolFilter,
-      ...paging(50, 1000),
-    }),
+    input: args({ ...CalendarParameters, ...paging(50, 1000) }),
     output: list(Meeting),
     run: async (a, t) => {
       const range = dateRange(a.from, a.to, t.marketClock.now(), 30, 'future');
@@ -834,23 +815,9 @@ export const TOOLS: readonly Tool[] = [
     description:
       "The exchange's announcement search, newest first: companies (default), psx, secp, cdc or nccpl notices; query searches titles; symbol (companies only), from and to narrow it. One page per call: pass next_cursor back as cursor for the next page (null on the last); total is the matches the portal reports.",
     input: args({
-      query: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'words in the title' })),
-      symbol: Type.Optional({ ...Symbol, description: 'only this company (type companies)' }),
-      type: Type.Optional(
-        Type.Enum([...ANNOUNCEMENT_TYPES], { description: 'who announced (default companies)' }),
-      ),
-      from: Day('first day'),
-      to: Day('last day'),
-      limit: Type.Optional(
-        Type.Integer({
-          minimum: 1,
-          maximum: MAX_ANNOUNCEMENTS_LIMIT,
-          description: `rows per page, at most ${MAX_ANNOUNCEMENTS_LIMIT} (default ${DEFAULT_ANNOUNCEMENTS_LIMIT}); the portal may give fewer`,
-        }),
-      ),
-      cursor: Type.Optional(
-        Type.String({ pattern: '^[A-Za-z0-9_-]{1,24}$', description: 'next_cursor of the previous page' }),
-      ),
+      query: q,
+      ...announcementFilters,
+      cursor: Type.Optional({ ...cursor, description: 'next_cursor of the previous page' }),
     }),
     output: Type.Object({
       as_of: Type.Union([Type.String(), Type.Null()]),

@@ -351,38 +351,6 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
-  '/indices/{name}/historical': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * Daily index levels
-     * @description One row per trading day over [start, end] (both optional; default the whole series, about five years), oldest first unless order=desc, from the exchange's end-of-day series for the index. high and low are always null: that series has none.
-     *
-     *     **Example request**
-     *
-     *     ```http
-     *     GET /indices/KSE100/historical?start=2026-11-16&end=2026-11-17
-     *     ```
-     *
-     *     **Typed client**
-     *
-     *     ```ts
-     *     const { data, error } = await api.GET('/indices/{name}/historical', { params: { path: { name: 'KSE100' }, query: { start: '2026-11-16', end: '2026-11-17' } } });
-     *     ```
-     */
-    get: operations['listIndexHistory'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
   '/quotes': {
     parameters: {
       query?: never;
@@ -597,6 +565,38 @@ export interface paths {
      *     ```
      */
     get: operations['listIndexConstituents'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/indices/{name}/historical': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Daily index levels
+     * @description One row per trading day over [start, end] (both optional; default the whole series, about five years), oldest first unless order=desc, from the exchange's end-of-day series for the index. high and low are always null: that series has none.
+     *
+     *     **Example request**
+     *
+     *     ```http
+     *     GET /indices/KSE100/historical?start=2026-11-16&end=2026-11-17
+     *     ```
+     *
+     *     **Typed client**
+     *
+     *     ```ts
+     *     const { data, error } = await api.GET('/indices/{name}/historical', { params: { path: { name: 'KSE100' }, query: { start: '2026-11-16', end: '2026-11-17' } } });
+     *     ```
+     */
+    get: operations['listIndexHistory'];
     put?: never;
     post?: never;
     delete?: never;
@@ -4281,194 +4281,6 @@ export interface operations {
       };
     };
   };
-  listIndexHistory: {
-    parameters: {
-      query?: {
-        /**
-         * @description first day, inclusive, YYYY-MM-DD
-         * @example 2026-11-16
-         */
-        start?: string;
-        /**
-         * @description last day, inclusive, YYYY-MM-DD
-         * @example 2026-11-17
-         */
-        end?: string;
-        /**
-         * @description asc (default): oldest first
-         * @example asc
-         */
-        order?: 'asc' | 'desc';
-        /**
-         * @description only the newest N rows of the range
-         * @example 100
-         */
-        limit?: number;
-        /**
-         * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
-         * @example json
-         */
-        format?: 'json' | 'csv';
-      };
-      header?: never;
-      path: {
-        /** @example KSE100 */
-        name: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description daily levels */
-      200: {
-        headers: {
-          ETag: components['headers']['ETag'];
-          'Last-Modified': components['headers']['LastModified'];
-          Age: components['headers']['Age'];
-          'X-Cache': components['headers']['XCache'];
-          'Cache-Control': components['headers']['CacheControl'];
-          'X-Request-Id': components['headers']['XRequestId'];
-          'RateLimit-Limit': components['headers']['RateLimitLimit'];
-          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
-          'RateLimit-Reset': components['headers']['RateLimitReset'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            data: components['schemas']['IndexHistoricalRow'][];
-            meta: {
-              /** @description server time of the response, ISO 8601 with UTC offset, to the second */
-              timestamp: string;
-              /** @description true when served from cache */
-              cached: boolean;
-              /** @description number of items in data */
-              count: number;
-              /** @description the time the data describes, ISO 8601 with the market's offset (+05:00): the page's own time where the portal prints one (the index levels' `As of …`); for market data otherwise the fetch when it was made during a session, else the end of the last session (prices do not move in between); for the listing and filings the fetch. Part of the cached answer: a stale copy carries its own, older as_of */
-              as_of: string;
-            };
-          };
-          /**
-           * @example date,open,high,low,close,volume
-           *     2026-11-16,166258.6745,,,167246.3359,368413276
-           *     2026-11-17,167246.3359,,,166886.6421,319397464
-           */
-          'text/csv': string;
-        };
-      };
-      /** @description Not Modified: the If-None-Match ETag still matches (or, without If-None-Match, nothing changed since If-Modified-Since); no body */
-      304: {
-        headers: {
-          ETag: components['headers']['ETag'];
-          'Last-Modified': components['headers']['LastModified'];
-          Age: components['headers']['Age'];
-          'X-Cache': components['headers']['XCache'];
-          'Cache-Control': components['headers']['CacheControl'];
-          'X-Request-Id': components['headers']['XRequestId'];
-          'RateLimit-Limit': components['headers']['RateLimitLimit'];
-          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
-          'RateLimit-Reset': components['headers']['RateLimitReset'];
-          [name: string]: unknown;
-        };
-        content?: never;
-      };
-      /** @description invalid query (code bad_request): a parameter the endpoint does not take, one given empty or more than once, or parameters that contradict each other; also: start is after end */
-      400: {
-        headers: {
-          'Cache-Control': components['headers']['CacheControl'];
-          'X-Request-Id': components['headers']['XRequestId'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description unknown index */
-      404: {
-        headers: {
-          'Cache-Control': components['headers']['CacheControl'];
-          'X-Request-Id': components['headers']['XRequestId'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description request validation failed (code bad_request): a parameter's value is not accepted (not one of its values, the wrong type or form, out of range), or a required parameter is missing */
-      422: {
-        headers: {
-          'Cache-Control': components['headers']['CacheControl'];
-          'X-Request-Id': components['headers']['XRequestId'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description more than the allowed requests a minute from this IP, or its exchange-fetch budget is spent */
-      429: {
-        headers: {
-          'Cache-Control': components['headers']['CacheControl'];
-          'X-Request-Id': components['headers']['XRequestId'];
-          'Retry-After': components['headers']['RetryAfter'];
-          'RateLimit-Limit': components['headers']['RateLimitLimit'];
-          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
-          'RateLimit-Reset': components['headers']['RateLimitReset'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description the request line and headers exceed the server limit (code headers_too_large; the connection is then closed) */
-      431: {
-        headers: {
-          'Cache-Control': components['headers']['CacheControl'];
-          'X-Request-Id': components['headers']['XRequestId'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description unexpected server error (internal_error) */
-      500: {
-        headers: {
-          'Cache-Control': components['headers']['CacheControl'];
-          'X-Request-Id': components['headers']['XRequestId'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description the exchange page could not be read (upstream_data_error) or a caller proxy failed (proxy_unreachable) */
-      502: {
-        headers: {
-          'Cache-Control': components['headers']['CacheControl'];
-          'X-Request-Id': components['headers']['XRequestId'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description the exchange was unreachable and nothing is cached (exchange_unavailable) */
-      503: {
-        headers: {
-          'Cache-Control': components['headers']['CacheControl'];
-          'X-Request-Id': components['headers']['XRequestId'];
-          'Retry-After': components['headers']['RetryAfter'];
-          'RateLimit-Limit': components['headers']['RateLimitLimit'];
-          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
-          'RateLimit-Reset': components['headers']['RateLimitReset'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-    };
-  };
   listQuotes: {
     parameters: {
       query: {
@@ -5391,6 +5203,194 @@ export interface operations {
         content?: never;
       };
       /** @description invalid query (code bad_request): a parameter the endpoint does not take, one given empty or more than once, or parameters that contradict each other */
+      400: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unknown index */
+      404: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description request validation failed (code bad_request): a parameter's value is not accepted (not one of its values, the wrong type or form, out of range), or a required parameter is missing */
+      422: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description more than the allowed requests a minute from this IP, or its exchange-fetch budget is spent */
+      429: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description the request line and headers exceed the server limit (code headers_too_large; the connection is then closed) */
+      431: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unexpected server error (internal_error) */
+      500: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description the exchange page could not be read (upstream_data_error) or a caller proxy failed (proxy_unreachable) */
+      502: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description the exchange was unreachable and nothing is cached (exchange_unavailable) */
+      503: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  listIndexHistory: {
+    parameters: {
+      query?: {
+        /**
+         * @description first day, inclusive, YYYY-MM-DD
+         * @example 2026-11-16
+         */
+        start?: string;
+        /**
+         * @description last day, inclusive, YYYY-MM-DD
+         * @example 2026-11-17
+         */
+        end?: string;
+        /**
+         * @description asc (default): oldest first
+         * @example asc
+         */
+        order?: 'asc' | 'desc';
+        /**
+         * @description only the newest N rows of the range
+         * @example 100
+         */
+        limit?: number;
+        /**
+         * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
+         * @example json
+         */
+        format?: 'json' | 'csv';
+      };
+      header?: never;
+      path: {
+        /** @example KSE100 */
+        name: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description daily levels */
+      200: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'Last-Modified': components['headers']['LastModified'];
+          Age: components['headers']['Age'];
+          'X-Cache': components['headers']['XCache'];
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['IndexHistoricalRow'][];
+            meta: {
+              /** @description server time of the response, ISO 8601 with UTC offset, to the second */
+              timestamp: string;
+              /** @description true when served from cache */
+              cached: boolean;
+              /** @description number of items in data */
+              count: number;
+              /** @description the time the data describes, ISO 8601 with the market's offset (+05:00): the page's own time where the portal prints one (the index levels' `As of …`); for market data otherwise the fetch when it was made during a session, else the end of the last session (prices do not move in between); for the listing and filings the fetch. Part of the cached answer: a stale copy carries its own, older as_of */
+              as_of: string;
+            };
+          };
+          /**
+           * @example date,open,high,low,close,volume
+           *     2026-11-16,166258.6745,,,167246.3359,368413276
+           *     2026-11-17,167246.3359,,,166886.6421,319397464
+           */
+          'text/csv': string;
+        };
+      };
+      /** @description Not Modified: the If-None-Match ETag still matches (or, without If-None-Match, nothing changed since If-Modified-Since); no body */
+      304: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'Last-Modified': components['headers']['LastModified'];
+          Age: components['headers']['Age'];
+          'X-Cache': components['headers']['XCache'];
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description invalid query (code bad_request): a parameter the endpoint does not take, one given empty or more than once, or parameters that contradict each other; also: start is after end */
       400: {
         headers: {
           'Cache-Control': components['headers']['CacheControl'];
@@ -6534,7 +6534,7 @@ export interface operations {
          */
         to?: string;
         /**
-         * @description rows per page, at most 100 (default 50)
+         * @description rows per page, at most 100 (default 50); the portal may give fewer
          * @example 2
          */
         limit?: number;

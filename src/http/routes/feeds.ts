@@ -7,31 +7,28 @@ import { dateRange, checkRange } from '../../market/date-range.ts';
 import { board } from '../../market/boards.ts';
 import { debtInstruments, debtQuote } from '../../market/debt.ts';
 import { FeedDatasets } from '../../market/feed-datasets.ts';
-import {
-  DEFAULT_ANNOUNCEMENTS_LIMIT,
-  MAX_ANNOUNCEMENTS_LIMIT,
-  marketAnnouncements,
-} from '../../market/market-announcements.ts';
+import { DEFAULT_ANNOUNCEMENTS_LIMIT, marketAnnouncements } from '../../market/market-announcements.ts';
 import { MAX_PAYOUT_PAGES, marketPayouts } from '../../market/market-payouts.ts';
 import { meetings } from '../../market/meetings.ts';
 import {
-  ANNOUNCEMENT_TYPES,
   BOARD_NAMES,
   BoardQuote,
   DebtInstrument,
   MarketAnnouncement,
   MarketPayout,
   Meeting,
-  MEETING_TYPES,
-  PAYOUT_KINDS,
   PayoutsFromArchive,
   PayoutsTradingDays,
 } from '../../market/models-feeds.ts';
 import { columnsOf, errorResponses, listEnvelope, query, singleEnvelope, SymbolParam } from '../schemas.ts';
+import {
+  AnnouncementParameters,
+  CalendarParameters,
+  PayoutsCoverage,
+  PayoutsParameters,
+} from '../feed-parameters.ts';
 import type { RouteDeps } from './deps.ts';
 
-const symbolSchema = SymbolParam.properties.symbol;
-const day = (description: string) => Type.Optional(Type.String({ format: 'date', description }));
 const RANGE_400 = 'from is after to, or the range is longer than one year (366 days)';
 
 export function feedRoutes(app: FastifyInstance, deps: RouteDeps): void {
@@ -48,29 +45,10 @@ export function feedRoutes(app: FastifyInstance, deps: RouteDeps): void {
         summary: 'Dividends, bonus and right issues announced across the market',
         description: `Every entitlement the portal's payouts page lists with an announcement day in [from, to] (default: the 30 days to today; at most one year), newest announcement first; one row per entitlement (a cell announcing two gives two rows). ex_date and last_day_to_buy follow the settlement cycle in force (T+1 for trades from 2025-02-10, T+2 before) over the exchange's trading days as the archive knows them (a holiday moves them), weekdays where the archive does not reach (meta.trading_days says how many rows). amount_per_share assumes the face value in meta.coverage.face_value (Rs 10). An announcement the service cannot read keeps its text in raw, with kind and percent null, and is kept whatever kind is asked. At most ${MAX_PAYOUT_PAGES} portal pages per request; meta.coverage says whether every row of the range was read (complete) and, if not, what is missing. Every row read is kept in the archive; rows the portal no longer has (older than its window) or cannot give now (a failure) are served from it, and meta.archive says which.`,
         tags: ['market'],
-        querystring: query({
-          from: day('first announcement day, inclusive, YYYY-MM-DD (default: to − 30 days)'),
-          to: day('last announcement day, inclusive, YYYY-MM-DD (default: today, Karachi)'),
-          kind: Type.Optional(Type.Enum([...PAYOUT_KINDS], { description: 'only this kind' })),
-          symbol: Type.Optional({
-            ...symbolSchema,
-            description: 'only this symbol (exact; the portal prefix-matches, the service does not)',
-          }),
-        }),
+        querystring: query(PayoutsParameters),
         response: {
           200: listEnvelope('MarketPayout', 'entitlements, newest announcement first', {
-            coverage: Type.Object({
-              from: Type.String({ format: 'date' }),
-              to: Type.String({ format: 'date' }),
-              face_value: Type.Number({ description: 'PKR, the face value amount_per_share assumes' }),
-              portal_rows: Type.Integer({
-                description: 'rows the portal has for the range (before the symbol and kind filters)',
-              }),
-              complete: Type.Boolean({ description: 'every portal row of the range was read' }),
-              missing: Type.Union([Type.String(), Type.Null()], {
-                description: 'which rows were not read, and why',
-              }),
-            }),
+            coverage: PayoutsCoverage,
             trading_days: Type.Optional(PayoutsTradingDays),
             archive: Type.Optional(PayoutsFromArchive),
           }),
@@ -99,12 +77,7 @@ export function feedRoutes(app: FastifyInstance, deps: RouteDeps): void {
         description:
           'Meetings with a date in [from, to] (default: today and the 30 days after; at most one year), in date and time order. One symbol can hold an AGM and an EOGM on the same day.',
         tags: ['market'],
-        querystring: query({
-          from: day('first day, inclusive, YYYY-MM-DD (default: today, Karachi)'),
-          to: day('last day, inclusive, YYYY-MM-DD (default: from + 30 days)'),
-          type: Type.Optional(Type.Enum([...MEETING_TYPES], { description: 'only this kind of meeting' })),
-          symbol: Type.Optional({ ...symbolSchema, description: 'only this symbol' }),
-        }),
+        querystring: query(CalendarParameters),
         response: {
           200: listEnvelope('Meeting', 'meetings in date order'),
           ...errorResponses({ 400: RANGE_400 }),
@@ -128,25 +101,7 @@ export function feedRoutes(app: FastifyInstance, deps: RouteDeps): void {
         description:
           'The portal’s announcement search, newest first: companies (default), psx, secp, cdc or nccpl notices; q searches titles. One page per request: meta.next is the path of the next page (with an opaque cursor), null on the last; meta.total is the number of matches the portal reports. The portal may give fewer rows than limit. document_url is absolute; image_only marks announcements with images and no PDF; revoked marks those the portal tags REVOKED.',
         tags: ['market'],
-        querystring: query({
-          q: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'words in the title' })),
-          symbol: Type.Optional({ ...symbolSchema, description: 'only this company (type=companies)' }),
-          type: Type.Optional(
-            Type.Enum([...ANNOUNCEMENT_TYPES], { description: 'who announced (default companies)' }),
-          ),
-          from: day('first day, inclusive, YYYY-MM-DD'),
-          to: day('last day, inclusive, YYYY-MM-DD'),
-          limit: Type.Optional(
-            Type.Integer({
-              minimum: 1,
-              maximum: MAX_ANNOUNCEMENTS_LIMIT,
-              description: `rows per page, at most ${MAX_ANNOUNCEMENTS_LIMIT} (default ${DEFAULT_ANNOUNCEMENTS_LIMIT})`,
-            }),
-          ),
-          cursor: Type.Optional(
-            Type.String({ pattern: '^[A-Za-z0-9_-]{1,24}$', description: 'from meta.next; opaque' }),
-          ),
-        }),
+        querystring: query(AnnouncementParameters),
         response: {
           200: listEnvelope('MarketAnnouncement', 'announcements, newest first', {
             next: Type.Union([Type.String(), Type.Null()], {
@@ -214,7 +169,7 @@ export function feedRoutes(app: FastifyInstance, deps: RouteDeps): void {
         tags: ['market'],
         params: Type.Object({
           code: Type.String({
-            ...symbolSchema,
+            ...SymbolParam.properties.symbol,
             description: 'security code as GET /debt lists it (e.g. BAFLTFC8)',
           }),
         }),

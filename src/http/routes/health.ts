@@ -11,6 +11,9 @@ import { errorRef, singleEnvelope } from '../schemas.ts';
 // `?ready=1` is readiness for load balancers: 503 only while the local store is unusable or the
 // process is shutting down; a lost Redis is reported as degraded but keeps the replica in rotation.
 
+/** Readiness's answer while the local store is unusable (the OpenAPI examples quote it). */
+export const STORE_UNUSABLE = 'not ready: the local store is unusable';
+
 /** What `?ready=1` reports; the composition root (src/service.ts) knows the parts it is made of. */
 export interface Readiness {
   ready: boolean;
@@ -61,8 +64,10 @@ export function healthRoutes(
       }
       const r = opts.readiness();
       if (!r.ready) {
-        const why = r.shuttingDown ? 'shutting down' : 'the local store is unusable';
-        return sendError(reply, new NotReadyError(`not ready: ${why}`));
+        return sendError(
+          reply,
+          new NotReadyError(r.shuttingDown ? 'not ready: shutting down' : STORE_UNUSABLE),
+        );
       }
       const degraded = r.redis === 'degraded' || r.archive === 'unavailable';
       const body = {

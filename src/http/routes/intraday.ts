@@ -1,15 +1,14 @@
-// Today's series for a stock or an index, and an index's daily levels.
+// Today's series for a stock or an index (or a past day's, from the archive).
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { indexHistorical } from '../../market/index-history.ts';
 import { pastIntraday } from '../../market/archive-answers.ts';
 import { resolveIndexCode } from '../../market/indices.ts';
 import { clientText, NotFoundError } from '../../errors.ts';
 import { karachiDate } from '../../time/market-clock.ts';
 import { indexIntraday, INTERVALS, stockIntraday } from '../../market/intraday.ts';
-import { columnsOf, errorResponses, listEnvelope, query, SymbolParam } from '../schemas.ts';
-import { IndexHistoricalRow, IntradayBar } from '../../market/models-intraday.ts';
+import { columnsOf, errorResponses, IndexNameParam, listEnvelope, query, SymbolParam } from '../schemas.ts';
+import { IntradayBar } from '../../market/models-intraday.ts';
 import type { RouteDeps } from './deps.ts';
 
 const IntradayQuery = query({
@@ -25,17 +24,6 @@ const IntradayQuery = query({
       description:
         'tick: every print, oldest first; 1m…60m: OHLCV bars on the Karachi clock (a 60m bar starts on the hour), only for intervals with prints. Default 5m.',
     }),
-  ),
-});
-
-const IndexName = Type.Object({ name: Type.String({ maxLength: 40 }) });
-
-const IndexHistoricalQuery = query({
-  start: Type.Optional(Type.String({ format: 'date', description: 'first day, inclusive, YYYY-MM-DD' })),
-  end: Type.Optional(Type.String({ format: 'date', description: 'last day, inclusive, YYYY-MM-DD' })),
-  order: Type.Optional(Type.Enum(['asc', 'desc'], { description: 'asc (default): oldest first' })),
-  limit: Type.Optional(
-    Type.Integer({ minimum: 1, maximum: 100_000, description: 'only the newest N rows of the range' }),
   ),
 });
 
@@ -92,7 +80,7 @@ export function intradayRoutes(app: FastifyInstance, deps: RouteDeps): void {
         description:
           'The exchange serves an intraday series for index codes (about one tick every 15 s): interval=tick gives {time, value, volume}; bars as for a stock. 404 for an unknown index, or one the exchange has no series for.',
         tags: ['indices'],
-        params: IndexName,
+        params: IndexNameParam,
         querystring: IntradayQuery,
         response: {
           200: listEnvelope(
@@ -115,39 +103,6 @@ export function intradayRoutes(app: FastifyInstance, deps: RouteDeps): void {
       return respond.send(req, reply, answer, {
         filename: `${code}-intraday-${interval}`,
         columns: interval === 'tick' ? ['time', 'value', 'volume'] : columnsOf(IntradayBar),
-      });
-    },
-  );
-
-  r.get(
-    '/indices/:name/historical',
-    {
-      schema: {
-        operationId: 'listIndexHistory',
-        summary: 'Daily index levels',
-        description:
-          "One row per trading day over [start, end] (both optional; default the whole series, about five years), oldest first unless order=desc, from the exchange's end-of-day series for the index. high and low are always null: that series has none.",
-        tags: ['indices'],
-        params: IndexName,
-        querystring: IndexHistoricalQuery,
-        response: {
-          200: listEnvelope('IndexHistoricalRow', 'daily levels'),
-          ...errorResponses({ 400: 'start is after end', 404: 'unknown index' }),
-        },
-      },
-    },
-    async (req, reply) => {
-      const { start, end, order, limit } = req.query;
-      const code = req.params.name.toUpperCase();
-      const answer = await indexHistorical(
-        datasets,
-        req.params.name,
-        { start, end, order, limit },
-        contextOf(req),
-      );
-      return respond.send(req, reply, answer, {
-        filename: `${code}-historical`,
-        columns: columnsOf(IndexHistoricalRow),
       });
     },
   );
