@@ -12,8 +12,9 @@ import type { MarketArchive } from './archive.ts';
 import type { ActionsAnalysis, CapitalChange } from './actions-analysis.ts';
 import { withKeptPayouts } from './kept-payouts.ts';
 import { keptRecord, withKeptCapitalChanges } from './kept-capital-changes.ts';
+import { historyOrKept } from './kept-history.ts';
 import { flagAnomalies, type FlaggedRow } from './anomalies.ts';
-import { answerKey, marketAsOf, type Answer } from './answer.ts';
+import { answerKey, type Answer } from './answer.ts';
 import { combine } from '../cache/types.ts';
 import { daysBetween } from '../time/karachi.ts';
 import { shiftTradingDays } from '../time/settlement.ts';
@@ -372,8 +373,9 @@ export async function corporateActions(
   archive?: MarketArchive,
 ): Promise<Answer<CorporateActionT[]>> {
   const symbol = normaliseSymbol(rawSymbol);
-  const history = await datasets.history(symbol, ctx);
-  if (history.value.rows.length === 0 && !(await isKnownSymbol(datasets, symbol, ctx))) {
+  // The archive's kept bars stand in for the raw history page when it fails.
+  const history = await historyOrKept(datasets, symbol, ctx, archive);
+  if (history.rows.length === 0 && !(await isKnownSymbol(datasets, symbol, ctx))) {
     throw new NotFoundError(`${symbol} not found`);
   }
   const [eod, payouts] = await Promise.all([
@@ -387,13 +389,9 @@ export async function corporateActions(
   ]);
   if (eod instanceof Missing && kept.rows === null && record === undefined) throw eod.error;
   const missing = lacking([eod, payouts]);
-  const analysis = analyseActionsOnce(
-    history.value.rows,
-    eod instanceof Missing ? NO_EOD : eod.value,
-    kept.rows,
-  );
+  const analysis = analyseActionsOnce(history.rows, eod instanceof Missing ? NO_EOD : eod.value, kept.rows);
   if (!(eod instanceof Missing) && eod.value.length > 0)
-    reportAnalysis(datasets, symbol, history.value.rows, analysis);
+    reportAnalysis(datasets, symbol, history.rows, analysis);
   // Likewise the capital changes the archive kept, where the adjusted series fails or no longer reaches.
   const capital = withKeptCapitalChanges(
     analysis.actions,
@@ -401,8 +399,9 @@ export async function corporateActions(
     analysis.seriesStart,
     eod instanceof Missing,
   );
-  const missingParts = missingMeta(
-    missing.map((m) =>
+  const missingParts = missingMeta([
+    ...(history.missing ? [history.missing] : []),
+    ...missing.map((m) =>
       m.part === 'capital_changes' && record !== undefined
         ? {
             part: m.part,
@@ -410,17 +409,20 @@ export async function corporateActions(
           }
         : m,
     ),
-  );
-  const fromArchive = kept.archived + capital.exDates.length;
+  ]);
+  const fromArchive = kept.archived + capital.exDates.length + history.archivedRows;
   const archiveTag =
     fromArchive > 0 || capital.seriesStart !== null
       ? `${kept.archived}:${capital.exDates.length}:${capital.seriesStart ?? ''}`
       : null;
   return {
     key: answerKey('corporate-actions', symbol),
-    asOf: marketAsOf(history.fetchedAt),
+    asOf: history.asOf,
     data: capital.actions,
-    provenance: withArchived(degraded(combine(had([history, eod, payouts])), missing), archiveTag),
+    provenance: withArchived(
+      degraded(combine(had([history.provenance, eod, payouts])), missingParts ?? []),
+      archiveTag,
+    ),
     meta: {
       coverage: {
         capital_changes_from: capital.seriesStart ?? analysis.seriesStart,
@@ -435,6 +437,7 @@ export async function corporateActions(
               reason: kept.reason,
               capital_changes: capital.exDates,
               capital_changes_reason: capital.reason,
+              raw_history_rows: history.archivedRows,
             },
           }
         : {}),

@@ -43,6 +43,11 @@ function suite(name: string, env: () => Record<string, string>) {
         { ...env(), ...extra, CACHE_DIR: dir },
         { overrides: { now: () => NOW } },
       ));
+    const restart = async () => {
+      await svc!.close();
+      svc = undefined;
+      for (const f of readdirSync(dir)) if (f.startsWith('market-data.sqlite')) rmSync(join(dir, f));
+    };
     before(async () => {
       portal = await startFakePortal();
       await open({ ARCHIVE: 'on', ARCHIVE_FETCHES_PER_MINUTE: '1' });
@@ -104,18 +109,22 @@ function suite(name: string, env: () => Record<string, string>) {
         JSON.stringify([...held]),
       );
       assert.equal(held.get('ENGRO'), undefined, 'ENGRO never analysed');
+      // SYS's raw bars kept too, as the archiver's backfill keeps them.
+      const sysBars = portal.dataset.history('SYS');
+      await svc!.service.archive.recordHistory('SYS', sysBars, NOW);
       // A new service on the same archive, its dataset cache empty, the series failing three ways.
-      await svc!.close();
-      svc = undefined;
-      for (const f of readdirSync(dir)) if (f.startsWith('market-data.sqlite')) rmSync(join(dir, f));
+      await restart();
       portal.fail({ mode: 'status', status: 500, path: '/timeseries/eod/SYS' });
       portal.fail({ mode: 'garbage', path: '/timeseries/eod/LUCK' });
       portal.fail({ mode: 'down', path: '/timeseries/eod/ENGRO' });
       try {
         await open();
+        const served: Record<string, Action[]> = {};
         for (const symbol of ['SYS', 'LUCK']) {
           const res = await http(svc!.url, `/stocks/${symbol}/corporate-actions`);
           assert.equal(res.status, 200, res.text);
+          served[symbol] = res.json.data;
+          assert.equal(res.json.meta.archive.raw_history_rows, 0);
           const was = healthy[symbol]!;
           const applied = capital(was.data).filter((a) => a.applied);
           assert.deepEqual(
@@ -149,6 +158,21 @@ function suite(name: string, env: () => Record<string, string>) {
         const csv = await http(svc!.url, '/stocks/SYS/corporate-actions?format=csv');
         assert.equal(csv.status, 200);
         assert.match(csv.text, /\r\n2024-03-13,capital_change,2,/);
+
+        // The raw history page failing too: the archive's bars of SYS stand in, the answer the same.
+        await restart();
+        portal.fail({ mode: 'status', status: 503, path: '/historical' });
+        await open();
+        const res = await http(svc!.url, '/stocks/SYS/corporate-actions');
+        assert.equal(res.status, 200, res.text);
+        assert.deepEqual(res.json.data, served.SYS);
+        assert.equal(res.json.meta.archive.raw_history_rows, sysBars.length);
+        assert.match(res.json.meta.as_of, /^2026-11-20T/);
+        const raw = res.json.meta.missing.find((m: { part: string }) => m.part === 'raw_history');
+        assert.match(raw.reason, /archive's raw bars stand in, through 2026-11-20/);
+        // LUCK's bars were never kept: the page's failure is the answer.
+        const luck = await http(svc!.url, '/stocks/LUCK/corporate-actions');
+        assert.ok([502, 503].includes(luck.status), luck.text);
       } finally {
         portal.clear();
       }
