@@ -5,10 +5,10 @@
 import type { Provenance } from '../cache/types.ts';
 import type { HistoryRow } from '../exchange/types.ts';
 import type { MarketArchive } from './archive.ts';
-import { closeOf } from './archive-answers.ts';
 import { marketAsOf } from './answer.ts';
 import type { RequestContext } from './context.ts';
 import type { Datasets } from './datasets.ts';
+import { karachiInstant } from '../time/karachi.ts';
 import { isPageFailure, RETRY_MISSING_MS, type MissingPart } from './partial.ts';
 
 export interface RawHistory {
@@ -60,7 +60,8 @@ export async function historyOrKept(
         freshUntil: now + RETRY_MISSING_MS,
         version: `archive-history:${rows.length}:${last}`,
       },
-      asOf: closeOf(last),
+      // The close of the last kept day (the day's end, as of the exchange's timetable).
+      asOf: marketAsOf(karachiInstant(last, 24 * 60 - 1)),
       missing: {
         part: 'raw_history',
         reason: `${err.message}; the archive's raw bars stand in, through ${last}: a later day is not known`,
