@@ -11,8 +11,10 @@ import type { EodRow, HistoryRow, PayoutRow } from '../exchange/types.ts';
 import type { MarketArchive } from './archive.ts';
 import type { ActionsAnalysis, CapitalChange } from './actions-analysis.ts';
 import { withKeptPayouts } from './kept-payouts.ts';
+import { keptRecord, withKeptCapitalChanges } from './kept-capital-changes.ts';
+import { historyOrKept } from './kept-history.ts';
 import { flagAnomalies, type FlaggedRow } from './anomalies.ts';
-import { answerKey, marketAsOf, type Answer } from './answer.ts';
+import { answerKey, type Answer } from './answer.ts';
 import { combine } from '../cache/types.ts';
 import { daysBetween } from '../time/karachi.ts';
 import { shiftTradingDays } from '../time/settlement.ts';
@@ -371,8 +373,9 @@ export async function corporateActions(
   archive?: MarketArchive,
 ): Promise<Answer<CorporateActionT[]>> {
   const symbol = normaliseSymbol(rawSymbol);
-  const history = await datasets.history(symbol, ctx);
-  if (history.value.rows.length === 0 && !(await isKnownSymbol(datasets, symbol, ctx))) {
+  // The archive's kept bars stand in for the raw history page when it fails.
+  const history = await historyOrKept(datasets, symbol, ctx, archive);
+  if (history.rows.length === 0 && !(await isKnownSymbol(datasets, symbol, ctx))) {
     throw new NotFoundError(`${symbol} not found`);
   }
   const [eod, payouts] = await Promise.all([
@@ -380,30 +383,64 @@ export async function corporateActions(
     secondary('dividends', datasets.payouts(symbol, ctx)),
   ]);
   // The archive's rows reach back past the page's window, and stand in when the page fails.
-  const kept = await withKeptPayouts(archive, symbol, payouts instanceof Missing ? null : payouts.value);
-  if (eod instanceof Missing && kept.rows === null) throw eod.error;
+  const [kept, record] = await Promise.all([
+    withKeptPayouts(archive, symbol, payouts instanceof Missing ? null : payouts.value),
+    keptRecord(archive, symbol),
+  ]);
+  if (eod instanceof Missing && kept.rows === null && record === undefined) throw eod.error;
   const missing = lacking([eod, payouts]);
-  const analysis = analyseActionsOnce(
-    history.value.rows,
-    eod instanceof Missing ? NO_EOD : eod.value,
-    kept.rows,
-  );
+  const analysis = analyseActionsOnce(history.rows, eod instanceof Missing ? NO_EOD : eod.value, kept.rows);
   if (!(eod instanceof Missing) && eod.value.length > 0)
-    reportAnalysis(datasets, symbol, history.value.rows, analysis);
-  const missingParts = missingMeta(missing);
+    reportAnalysis(datasets, symbol, history.rows, analysis);
+  // Likewise the capital changes the archive kept, where the adjusted series fails or no longer reaches.
+  const capital = withKeptCapitalChanges(
+    analysis.actions,
+    record,
+    analysis.seriesStart,
+    eod instanceof Missing,
+  );
+  const missingParts = missingMeta([
+    ...(history.missing ? [history.missing] : []),
+    ...missing.map((m) =>
+      m.part === 'capital_changes' && record !== undefined
+        ? {
+            part: m.part,
+            reason: `${m.reason}; the archive's record of capital changes stands in, checked through ${record.checkedThrough}: one since then is not known`,
+          }
+        : m,
+    ),
+  ]);
+  const fromArchive = kept.archived + capital.exDates.length + history.archivedRows;
+  const archiveTag =
+    fromArchive > 0 || capital.seriesStart !== null
+      ? `${kept.archived}:${capital.exDates.length}:${capital.seriesStart ?? ''}`
+      : null;
   return {
     key: answerKey('corporate-actions', symbol),
-    asOf: marketAsOf(history.fetchedAt),
-    data: analysis.actions,
-    provenance: withArchived(degraded(combine(had([history, eod, payouts])), missing), kept.archived),
+    asOf: history.asOf,
+    data: capital.actions,
+    provenance: withArchived(
+      degraded(combine(had([history.provenance, eod, payouts])), missingParts ?? []),
+      archiveTag,
+    ),
     meta: {
       coverage: {
-        capital_changes_from: analysis.seriesStart,
+        capital_changes_from: capital.seriesStart ?? analysis.seriesStart,
         dividends_from: analysis.payoutsSince,
         face_value: FACE_VALUE,
       },
       ...(missingParts ? { missing: missingParts } : {}),
-      ...(kept.archived > 0 ? { archive: { payouts_rows: kept.archived, reason: kept.reason } } : {}),
+      ...(archiveTag !== null
+        ? {
+            archive: {
+              payouts_rows: kept.archived,
+              reason: kept.reason,
+              capital_changes: capital.exDates,
+              capital_changes_reason: capital.reason,
+              raw_history_rows: history.archivedRows,
+            },
+          }
+        : {}),
     },
   };
 }
@@ -438,8 +475,8 @@ export function reportAnalysis(
 }
 
 /** An answer with archived rows is another version of it (its ETag changes as the archive grows). */
-function withArchived<P extends { version: string }>(provenance: P, archived: number): P {
-  return archived > 0 ? { ...provenance, version: `${provenance.version}+archive:${archived}` } : provenance;
+function withArchived<P extends { version: string }>(provenance: P, tag: string | null): P {
+  return tag !== null ? { ...provenance, version: `${provenance.version}+archive:${tag}` } : provenance;
 }
 
 const NO_EOD = Object.freeze([]) as readonly EodRow[];

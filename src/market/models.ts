@@ -269,7 +269,7 @@ export const AdjustmentMeta = Type.Object(
 export const CorporateActionsCoverage = Type.Object(
   {
     capital_changes_from: NullableStr(
-      'first day of the portal’s adjusted series: capital changes before it cannot be found (null: no series)',
+      'first day of the portal’s adjusted series, or of the oldest one the archive’s record saw when older (meta.archive says so): capital changes before it cannot be found (null: no series and no record)',
     ),
     dividends_from: NullableStr(
       'oldest announcement on the payouts page (a rolling window of about 17–18 months); null when it lists none',

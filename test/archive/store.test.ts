@@ -207,6 +207,21 @@ function contract(
       assert.deepEqual([...(await store.adjustments()).keys()], ['AAA']);
     });
 
+    test('a panel column keeps a missing value as null and a price to its last digit', async () => {
+      const rows = [
+        { ...bar('NUL', '2026-10-05', 0.1 + 0.2), open: null },
+        bar('NUL', '2026-10-06', 1234.5678),
+        bar('NUL', '2026-10-07', 7.05),
+      ];
+      await store.writeHistory('NUL', rows, 1);
+      assert.deepEqual(await store.field(['NUL'], 'open'), [
+        { symbol: 'NUL', dates: ['2026-10-05', '2026-10-06', '2026-10-07'], values: [null, 1233.5678, 6.05] },
+      ]);
+      assert.deepEqual((await store.field(['NUL', 'NUL'], 'close', '2026-10-05', '2026-10-05'))[0]!.values, [
+        0.1 + 0.2,
+      ]);
+    });
+
     extra?.(() => store);
   });
 }

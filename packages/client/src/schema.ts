@@ -264,7 +264,7 @@ export interface paths {
     };
     /**
      * Corporate actions found in the portal’s own records
-     * @description Capital changes (bonus, right, split) where the portal’s adjusted daily series steps against the raw history, each confirmed or contradicted by the raw prices on its ex-date, and the cash dividends, bonus and right issues of the company payouts page. Oldest first. A step the raw prices contradict is listed with applied=false and a note. meta.coverage says how far back the record reaches: capital_changes_from (first day of the adjusted series, about five years), dividends_from (oldest payouts announcement; the page keeps about 17–18 months, the archive every row the service read: meta.archive says when it served rows), face_value (PKR, the assumed face value behind the dividend amounts). When the adjusted series or the payouts page cannot be had, the other’s actions are listed and meta.missing names the part left out (capital_changes or dividends) and why; 503/502 only when neither can be had or the raw history cannot.
+     * @description Capital changes (bonus, right, split) where the portal’s adjusted daily series steps against the raw history, each confirmed or contradicted by the raw prices on its ex-date, and the cash dividends, bonus and right issues of the company payouts page. Oldest first. A step the raw prices contradict is listed with applied=false and a note. meta.coverage says how far back the record reaches: capital_changes_from (first day of the adjusted series, about five years), dividends_from (oldest payouts announcement; the page keeps about 17–18 months, the archive every row the service read: meta.archive says when it served rows), face_value (PKR, the assumed face value behind the dividend amounts). The archive keeps every capital change an analysis applied and every payouts row the service read: where the adjusted series or the payouts page fails or no longer reaches, the kept rows are served and meta.archive names them (never a guessed action: only kept ones). When the adjusted series or the payouts page cannot be had, the other’s actions (and the archive’s) are listed and meta.missing names the part left out (capital_changes or dividends) and why; When the raw history page fails, the archive’s raw bars of the symbol stand in for it (meta.missing names raw_history and the last day they reach). 503/502 only when neither the adjusted series, the payouts page nor the archive has anything, or neither the raw history page nor the archive’s bars can be had.
      *
      *     **Example request**
      *
@@ -2686,7 +2686,7 @@ export interface operations {
               as_of: string;
               /** @description present only when a secondary portal page could not be had (unreachable, an error status, or a page that does not parse) and nothing of it is cached: the answer is served from the pages it has, these parts are left out, and it is asked for again within a minute */
               missing?: {
-                /** @description what the answer lacks: `dividends` or `capital_changes` (corporate actions), `adjustment` or `dividends` (adjusted history), `extras` (the quote’s company-page fields) */
+                /** @description what the answer lacks: `dividends`, `capital_changes` or `raw_history` (corporate actions; raw_history: the page failed and the archive’s kept bars stood in, through the day the reason names), `adjustment` or `dividends` (adjusted history), `extras` (the quote’s company-page fields) */
                 part: string;
                 /** @description why, in words: the portal’s failure for that page */
                 reason: string;
@@ -2908,7 +2908,7 @@ export interface operations {
               };
               /** @description present only when a secondary portal page could not be had (unreachable, an error status, or a page that does not parse) and nothing of it is cached: the answer is served from the pages it has, these parts are left out, and it is asked for again within a minute */
               missing?: {
-                /** @description what the answer lacks: `dividends` or `capital_changes` (corporate actions), `adjustment` or `dividends` (adjusted history), `extras` (the quote’s company-page fields) */
+                /** @description what the answer lacks: `dividends`, `capital_changes` or `raw_history` (corporate actions; raw_history: the page failed and the archive’s kept bars stood in, through the day the reason names), `adjustment` or `dividends` (adjusted history), `extras` (the quote’s company-page fields) */
                 part: string;
                 /** @description why, in words: the portal’s failure for that page */
                 reason: string;
@@ -3778,7 +3778,7 @@ export interface operations {
               as_of: string;
               /** @description how far back the record reaches */
               coverage: {
-                /** @description first day of the portal’s adjusted series: capital changes before it cannot be found (null: no series) */
+                /** @description first day of the portal’s adjusted series, or of the oldest one the archive’s record saw when older (meta.archive says so): capital changes before it cannot be found (null: no series and no record) */
                 capital_changes_from: string | null;
                 /** @description oldest announcement on the payouts page (a rolling window of about 17–18 months); null when it lists none */
                 dividends_from: string | null;
@@ -3787,17 +3787,23 @@ export interface operations {
               };
               /** @description present only when a secondary portal page could not be had (unreachable, an error status, or a page that does not parse) and nothing of it is cached: the answer is served from the pages it has, these parts are left out, and it is asked for again within a minute */
               missing?: {
-                /** @description what the answer lacks: `dividends` or `capital_changes` (corporate actions), `adjustment` or `dividends` (adjusted history), `extras` (the quote’s company-page fields) */
+                /** @description what the answer lacks: `dividends`, `capital_changes` or `raw_history` (corporate actions; raw_history: the page failed and the archive’s kept bars stood in, through the day the reason names), `adjustment` or `dividends` (adjusted history), `extras` (the quote’s company-page fields) */
                 part: string;
                 /** @description why, in words: the portal’s failure for that page */
                 reason: string;
               }[];
-              /** @description present when the archive served payouts rows: those announced before the payouts page’s window, or all of them when the page failed */
+              /** @description present when the archive added to the answer: the raw bars when the raw history page failed, payouts rows announced before the payouts page’s window (all of them when the page failed), capital changes the adjusted series no longer shows (all of them when it failed), or an older coverage.capital_changes_from */
               archive?: {
                 /** @description payouts rows served from the archive */
                 payouts_rows: number;
-                /** @description why */
+                /** @description why the archive served payouts rows; null when it served none */
                 reason: string | null;
+                /** @description ex-dates of the capital-change rows served from the archive, oldest first: changes an earlier analysis applied (the adjusted series stepped and the raw prices confirmed it) that the adjusted series does not show now, because it failed, is empty or no longer reaches back that far */
+                capital_changes: string[];
+                /** @description raw daily bars read from the archive because the raw history page failed (meta.missing names raw_history and the last day they reach); 0 when the page answered */
+                raw_history_rows: number;
+                /** @description why the archive served capital changes, or how far back its record widened coverage.capital_changes_from; null when it did neither */
+                capital_changes_reason: string | null;
               };
             };
           };
