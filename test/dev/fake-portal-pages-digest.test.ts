@@ -9,7 +9,7 @@ import { test } from 'node:test';
 import { request } from 'undici';
 import { startFakePortal } from '../../dev/fake-portal/server.ts';
 
-const EXPECTED = '142462c1d70d3a583ba6aef52a7c143a29fbd18bbff11a07952769f7e5cc2d42';
+const EXPECTED = '73e09121603eb44135ed80809ad1de3aeec94382cf7f571d1f9447a2e5c53c88';
 
 test('the fake portal answers a fixed sequence of requests byte-identically to its recorded digest', async () => {
   const portal = await startFakePortal({ extraSymbols: 5 });
