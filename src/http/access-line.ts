@@ -19,7 +19,10 @@ export interface AccessEntry {
   url: string | undefined;
   remoteAddress: string;
   statusCode: number;
-  /** Milliseconds from the request's arrival to the response's end (or its connection's loss). */
+  /**
+   * Milliseconds from the request's arrival to the response's end (or its connection's loss),
+   * written to the microsecond: the digits below it are the clock's noise.
+   */
   responseTime: number;
   /** The connection closed before the response was sent. */
   aborted: boolean;
@@ -84,7 +87,7 @@ export function accessLineOf(logger: Logger): AccessLine {
     const line =
       `${prefix}${t}${internals[S.chindingsSym]},"reqId":${jsonString(entry.reqId)}` +
       `,"req":{"method":${jsonString(entry.method)}${url},"remoteAddress":${jsonString(entry.remoteAddress)}}` +
-      `,"res":{"statusCode":${entry.statusCode}},"responseTime":${jsonNumber(entry.responseTime)}` +
+      `,"res":{"statusCode":${entry.statusCode}},"responseTime":${jsonMilliseconds(entry.responseTime)}` +
       `${entry.aborted ? ',"aborted":true' : ''},"msg":"${msg}"${end}`;
     if (metadata) {
       // What pino tells such a stream before each line (a level below warn: flushedAtWarn keeps
@@ -125,7 +128,9 @@ function throughPino(logger: Logger): AccessLine {
         reqId: entry.reqId,
         req: { method: entry.method, url: entry.url, remoteAddress: entry.remoteAddress },
         res: { statusCode: entry.statusCode },
-        responseTime: entry.responseTime,
+        responseTime: Number.isFinite(entry.responseTime)
+          ? Math.round(entry.responseTime * 1000) / 1000
+          : entry.responseTime,
         ...(entry.aborted ? { aborted: true } : {}),
       },
       entry.aborted ? 'request aborted' : 'request completed',
@@ -147,7 +152,21 @@ export function jsonString(s: string): string {
   return `"${s}"`;
 }
 
-/** A number as JSON writes it: null for what JSON cannot hold (as pino writes it). */
-function jsonNumber(n: number): string {
-  return Number.isFinite(n) ? String(n) : 'null';
+/**
+ * Milliseconds rounded to the microsecond, as JSON writes `Math.round(ms * 1000) / 1000` (null for
+ * what JSON cannot hold, as pino writes it), made from integers: printing a double's shortest form
+ * cost more than the rest of the line.
+ */
+export function jsonMilliseconds(ms: number): string {
+  if (!Number.isFinite(ms)) return 'null';
+  const us = Math.round(ms * 1000);
+  if (!Number.isSafeInteger(us)) return String(us / 1000);
+  const sign = us < 0 ? '-' : '';
+  const abs = us < 0 ? -us : us;
+  const fraction = abs % 1000;
+  const whole = (abs - fraction) / 1000;
+  if (fraction === 0) return `${sign}${whole}`;
+  let digits = fraction < 10 ? `00${fraction}` : fraction < 100 ? `0${fraction}` : `${fraction}`;
+  while (digits.endsWith('0')) digits = digits.slice(0, -1);
+  return `${sign}${whole}.${digits}`;
 }

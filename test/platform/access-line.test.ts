@@ -12,7 +12,7 @@ import { after, before, describe, it } from 'node:test';
 import { pino } from 'pino';
 import { request } from 'undici';
 import { startFakePortal, type FakePortal } from '../../dev/fake-portal/server.ts';
-import { accessLineOf, type AccessEntry } from '../../src/http/access-line.ts';
+import { accessLineOf, jsonMilliseconds, type AccessEntry } from '../../src/http/access-line.ts';
 import { createLogger } from '../../src/service.ts';
 import { spawnService } from '../helpers/process.ts';
 import { startService, type RunningService } from '../helpers/service.ts';
@@ -101,7 +101,7 @@ describe('the hand-built access line', () => {
             reqId: entry.reqId,
             req: { method: entry.method, url: entry.url, remoteAddress: entry.remoteAddress },
             res: { statusCode: entry.statusCode },
-            responseTime: entry.responseTime,
+            responseTime: Math.round(entry.responseTime * 1000) / 1000,
             ...(aborted ? { aborted: true } : {}),
           },
           aborted ? 'request aborted' : 'request completed',
@@ -115,6 +115,28 @@ describe('the hand-built access line', () => {
         else assert.equal(mine, pinos);
       }
     }
+  });
+
+  it('writes responseTime to the microsecond, as JSON writes the rounded number', () => {
+    const cases = [
+      0,
+      2,
+      1.05,
+      1.2345,
+      0.28391599655151367,
+      0.0004,
+      0.0005,
+      999.9996,
+      12345.000001,
+      -1.5,
+      1e12 + 0.5,
+    ];
+    for (const ms of cases) {
+      assert.equal(jsonMilliseconds(ms), JSON.stringify(Math.round(ms * 1000) / 1000), String(ms));
+    }
+    assert.equal(jsonMilliseconds(0.28391599655151367), '0.284');
+    assert.equal(jsonMilliseconds(Number.NaN), 'null');
+    assert.equal(jsonMilliseconds(Number.POSITIVE_INFINITY), 'null');
   });
 
   it('goes through pino for a logger whose lines the template would not reproduce', () => {
