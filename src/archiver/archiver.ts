@@ -72,7 +72,9 @@ export class Archiver {
   private indicesDone = false;
   private checkedCloseOf: string | undefined;
   private payoutsOf: string | undefined;
-  private started: { at: number; done: number } | undefined;
+  private started: { at: number; done: number; fetches: number } | undefined;
+  /** Portal fetches this process has made for the archive: the pace the time left is reckoned at. */
+  private fetches = 0;
   /** Symbols whose adjusted series is empty: asked for once a process, not every round. */
   private readonly noSeries = new Set<string>();
 
@@ -84,6 +86,7 @@ export class Archiver {
       symbolsTotal: 0,
       ratePerMinute: null,
       etaSeconds: null,
+      actionsLeft: null,
       perMinute: opts.perMinute,
       lastError: null,
       lastRecordedDay: null,
@@ -161,7 +164,10 @@ export class Archiver {
     this.opts.onProgress?.(this.state.symbolsDone, this.state.symbolsTotal);
     if (todo.length === 0) return true;
     this.state.phase = 'backfill';
-    this.started ??= { at: performance.now(), done: this.state.symbolsDone };
+    // Every symbol without a kept corporate-actions record gets one after the histories.
+    const kept = await archive.adjustments();
+    this.state.actionsLeft = listed.filter((s) => !kept.has(s) && !this.noSeries.has(s)).length;
+    this.started ??= { at: performance.now(), done: this.state.symbolsDone, fetches: this.fetches };
     for (const symbol of todo) {
       if (!this.running && this.loop !== undefined) return false;
       if (!(await this.opts.lease.lead())) return false;
@@ -227,7 +233,12 @@ export class Archiver {
     };
     const todo = [...done].filter(stale).sort();
     let count = 0;
-    for (const symbol of todo) {
+    if (todo.length > 0) {
+      this.started ??= { at: performance.now(), done: this.state.symbolsDone, fetches: this.fetches };
+    }
+    for (const [i, symbol] of todo.entries()) {
+      this.state.actionsLeft = todo.length - i;
+      this.updateRate();
       if (!this.running && this.loop !== undefined) return false;
       if (!(await this.opts.lease.lead())) return false;
       let eod;
@@ -264,6 +275,8 @@ export class Archiver {
       if (++count % this.opts.progressEvery === 0 || count === todo.length)
         logger?.info({ done: count, total: todo.length }, 'archive corporate actions progress');
     }
+    this.state.actionsLeft = 0;
+    this.updateRate();
     return true;
   }
 
@@ -364,16 +377,22 @@ export class Archiver {
       if (!this.running && this.loop !== undefined) throw new ArchiverStopped();
     }
     this.fetchTimes.push(performance.now());
+    this.fetches++;
   }
 
+  /**
+   * Symbols a minute, and the time left: the fetches still to make (a history each, then two for
+   * each symbol's corporate actions) at the pace this process has fetched so far.
+   */
   private updateRate(): void {
     if (!this.started) return;
     const minutes = (performance.now() - this.started.at) / MINUTE;
     const doneHere = this.state.symbolsDone - this.started.done;
-    if (minutes <= 0 || doneHere <= 0) return;
-    const rate = doneHere / minutes;
-    this.state.ratePerMinute = Math.round(rate * 100) / 100;
-    this.state.etaSeconds = Math.round(((this.state.symbolsTotal - this.state.symbolsDone) / rate) * 60);
+    const fetchedHere = this.fetches - this.started.fetches;
+    if (minutes <= 0 || fetchedHere <= 0) return;
+    if (doneHere > 0) this.state.ratePerMinute = Math.round((doneHere / minutes) * 100) / 100;
+    const fetchesLeft = this.state.symbolsTotal - this.state.symbolsDone + 2 * (this.state.actionsLeft ?? 0);
+    this.state.etaSeconds = Math.round((fetchesLeft / (fetchedHere / minutes)) * 60);
   }
 
   private sleep(ms: number): Promise<void> {

@@ -1646,6 +1646,7 @@ export const GENERATED_EXAMPLES: GeneratedExamples = {
         last_date: '2026-11-20',
         rate_per_minute: 19.8,
         eta_seconds: 0,
+        actions_left: 0,
         fetches_per_minute: 3000,
         last_recorded_day: null,
         last_error: null,

@@ -39,8 +39,10 @@ function archiveAnswer<T>(
   asOf: string,
   meta?: Record<string, unknown>,
 ): Answer<T> {
+  // Everything the answer renders is in its version: a view made for one as_of is never served
+  // with another (the status's as_of moves while its figures stand still).
   const version = createHash('sha1')
-    .update(JSON.stringify([data, meta ?? null]))
+    .update(JSON.stringify([data, meta ?? null, asOf]))
     .digest('base64url')
     .slice(0, 16);
   return {
@@ -342,6 +344,7 @@ export async function archiveStatus(
     last_date: stats.lastDate,
     rate_per_minute: s?.ratePerMinute ?? null,
     eta_seconds: s?.etaSeconds ?? null,
+    actions_left: s?.actionsLeft ?? null,
     fetches_per_minute: s?.perMinute ?? null,
     last_recorded_day: s?.lastRecordedDay ?? null,
     last_error: s?.lastError?.message ?? null,

@@ -49,7 +49,13 @@ export interface ArchiverStatus {
   symbolsTotal: number;
   /** Symbols backfilled a minute, over this process's backfill so far. */
   ratePerMinute: number | null;
+  /** Until the whole backfill is done: the histories left and the corporate actions after them. */
   etaSeconds: number | null;
+  /**
+   * Backfilled symbols whose corporate actions (adjusted series and payouts: two fetches each) are
+   * still to be fetched; null before the archiver has looked.
+   */
+  actionsLeft: number | null;
   perMinute: number;
   lastError: { at: number; message: string } | null;
   lastRecordedDay: string | null;

@@ -99,7 +99,12 @@ export const ArchiveStatus = Type.Object(
       description: 'symbols backfilled a minute in this run',
     }),
     eta_seconds: Type.Union([Type.Integer(), Type.Null()], {
-      description: 'estimated seconds until the backfill is done',
+      description:
+        'estimated seconds until the backfill is done: the histories left, then two fetches for each symbol’s corporate actions, at the pace the archiver has fetched so far',
+    }),
+    actions_left: Type.Union([Type.Integer(), Type.Null()], {
+      description:
+        'backfilled symbols whose corporate actions (adjusted series and payouts) are still to be fetched; null before the archiver has looked',
     }),
     fetches_per_minute: Type.Union([Type.Integer(), Type.Null()], {
       description: "the archiver's share of the portal budget",

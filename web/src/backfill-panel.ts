@@ -204,6 +204,7 @@ function draw(p: Parts, s: ArchiveStatus, asOf: string | null): void {
     ),
     fact('Rate', s.rate_per_minute === null ? DASH : `${fmtRate(s.rate_per_minute)} symbols a minute`),
     fact('Time left', s.eta_seconds === null ? DASH : `about ${duration(s.eta_seconds)}`),
+    s.actions_left ? fact('Corporate actions', `${fmtWhole(s.actions_left)} symbols to go`) : null,
     s.last_error
       ? fact('Last error', `${s.last_error}${s.last_error_at ? ` (${fmtWhen(s.last_error_at)})` : ''}`, true)
       : null,

@@ -2153,8 +2153,10 @@ export interface components {
       last_date: string | null;
       /** @description symbols backfilled a minute in this run */
       rate_per_minute: number | null;
-      /** @description estimated seconds until the backfill is done */
+      /** @description estimated seconds until the backfill is done: the histories left, then two fetches for each symbol’s corporate actions, at the pace the archiver has fetched so far */
       eta_seconds: number | null;
+      /** @description backfilled symbols whose corporate actions (adjusted series and payouts) are still to be fetched; null before the archiver has looked */
+      actions_left: number | null;
       /** @description the archiver's share of the portal budget */
       fetches_per_minute: number | null;
       /** @description the last closing record */
@@ -9140,8 +9142,8 @@ export interface operations {
             };
           };
           /**
-           * @example backend,archiver,symbols_done,symbols_total,rows,days,first_date,last_date,rate_per_minute,eta_seconds,fetches_per_minute,last_recorded_day,last_error,last_error_at
-           *     sqlite,idle,64,64,71967,2162,2018-08-09,2026-11-20,19.8,0,3000,,,
+           * @example backend,archiver,symbols_done,symbols_total,rows,days,first_date,last_date,rate_per_minute,eta_seconds,actions_left,fetches_per_minute,last_recorded_day,last_error,last_error_at
+           *     sqlite,idle,64,64,71967,2162,2018-08-09,2026-11-20,19.8,0,0,3000,,,
            */
           'text/csv': string;
         };
