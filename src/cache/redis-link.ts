@@ -19,6 +19,8 @@ export class RedisLink {
   readonly client: Redis;
   private openUntil = 0;
   private inOutage = false;
+  /** Outages so far: a call's success ends the outage only if no outage began after it was sent. */
+  private outages = 0;
 
   constructor(private readonly opts: RedisLinkOptions) {
     this.client = new Redis(opts.url, {
@@ -64,9 +66,11 @@ export class RedisLink {
   /** Runs one Redis call; undefined when Redis is unavailable, slow or failing. */
   async call<T>(fn: (redis: Redis) => Promise<T>): Promise<T | undefined> {
     if (!this.available) return undefined;
+    // A call answered after an outage began but sent before it says nothing about Redis now.
+    const outage = this.outages;
     try {
       const result = await fn(this.client);
-      this.recovered();
+      if (outage === this.outages) this.recovered();
       return result;
     } catch (err) {
       this.fail(err);
@@ -87,6 +91,7 @@ export class RedisLink {
     this.openUntil = this.opts.now() + (this.opts.circuitMs ?? 1_000);
     if (!this.inOutage) {
       this.inOutage = true;
+      this.outages++;
       this.opts.logger?.warn(
         { err: err instanceof Error ? err.message : String(err) },
         'redis unavailable; serving from local tiers and limits until it returns',
