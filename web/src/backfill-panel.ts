@@ -24,6 +24,12 @@ const MAX_WAIT_MS = 5 * 60_000;
 /** What this page load learnt: `off` and `absent` hold for the page's life. */
 let known: { status: ArchiveStatus; asOf: string | null; at: number } | 'off' | 'absent' | undefined;
 
+/**
+ * The question in flight, shared: a view left and shown again before the answer came waits for it
+ * instead of asking again.
+ */
+let pending: Promise<Fetched<ArchiveStatus>> | undefined;
+
 const PHASE_TEXT: Record<ArchiveStatus['archiver'], string> = {
   off: 'off',
   starting: 'starting',
@@ -82,7 +88,8 @@ export function startBackfillPanel(section: HTMLElement): () => void {
     clearTimeout(timer);
     let answer: Fetched<ArchiveStatus>;
     try {
-      answer = await viaClient<ArchiveStatus>(api.GET('/archive/status'));
+      pending ??= viaClient<ArchiveStatus>(api.GET('/archive/status')).finally(() => (pending = undefined));
+      answer = await pending;
     } catch (err) {
       if (stopped) return;
       if (err instanceof NotAvailable) {
