@@ -117,6 +117,12 @@ export function stdoutDestination(): LogDestination {
 const WARN_LEVEL = 40; // pino's number for `warn`
 
 /**
+ * Marks a stream that reads only `lastLevel` of the metadata pino gives it, so a line written by
+ * hand (src/http/access-line.ts) need not set the rest.
+ */
+export const LEVEL_ONLY_METADATA = Symbol('levelOnlyMetadata');
+
+/**
  * `destination`, written out at once after each line at `warn` or above (with the lines before it,
  * in order), so whoever watches the log sees a warning when it happens. pino tells a stream that
  * asks for it (needsMetadataGsym, as its multistream does) each line's level before writing it:
@@ -127,6 +133,7 @@ export function flushedAtWarn(
 ): DestinationStream {
   const stream = {
     [pino.symbols.needsMetadataGsym]: true,
+    [LEVEL_ONLY_METADATA]: true,
     /** Set by pino before each write. */
     lastLevel: 0,
     write(line: string): void {

@@ -5,15 +5,17 @@
 // and each line built but written nowhere. Process CPU, rounds interleaved; min and median.
 // `npx tsx bench/experiments/access-line.ts`
 import { openSync } from 'node:fs';
+import { IncomingMessage } from 'node:http';
+import { Socket } from 'node:net';
 import { pino, type DestinationStream, type Logger } from 'pino';
-import { accessLineOf, type AccessEntry } from '../../src/http/access-line.ts';
+import { accessLineOf } from '../../src/http/access-line.ts';
 import { BufferedOutput } from '../../src/log-destination.ts';
 import { createLogger } from '../../src/service.ts';
 
 const fd = openSync('/dev/null', 'w');
 const LINES = 200_000;
 const ROUNDS = Number(process.env.ROUNDS ?? 6);
-const ENTRY: AccessEntry = {
+const ENTRY = {
   reqId: 'a1b2c3d4-0001',
   method: 'GET',
   url: '/stocks/ENGRO/quote',
@@ -44,9 +46,13 @@ function viaPino(logger: Logger): () => void {
     );
 }
 function handBuilt(logger: Logger): () => void {
-  const line = accessLineOf(logger);
+  const line = accessLineOf(logger, () => ENTRY.remoteAddress);
+  const req = new IncomingMessage(new Socket());
+  req.method = ENTRY.method;
+  req.url = ENTRY.url;
+  req.headers = { 'x-request-id': ENTRY.reqId };
   return () => {
-    if (line.enabled()) line.write({ ...ENTRY });
+    if (line.enabled()) line.write(req, ENTRY.statusCode, ENTRY.responseTime, ENTRY.aborted);
   };
 }
 

@@ -2,31 +2,21 @@
 // pino's log method. At `info` every answer pays for its line, and pino's general path (merging
 // the object, walking its keys, stringifying the nested `req` and `res`, the stream's metadata) cost
 // a large share of a small cached answer's CPU (bench/README.md, "The default configuration").
-// The fields are fixed, so the line is one template; only the strings a client can choose (the URL,
-// the request id, the address from a forwarded header) go through JSON.stringify, and only when they
-// hold a character JSON escapes.
+// The fields are fixed, so the line is one template read straight off the request: only the strings
+// a client can choose (the URL, the address from a forwarded header) go through JSON.stringify, and
+// only when they hold a character JSON escapes. The request id needs no escaping: requestIdOf only
+// echoes an id of token characters and makes the others; nor does the method, which Node's parser
+// takes only from its table of methods.
 //
 // The line is pino's, byte for byte (tested against pino's own output): the level prefix, the time
 // and the bindings (pid, hostname) are taken from the logger itself, and it is written to the
 // logger's own stream, so it lands in the same buffer as every other line, in order, and is flushed
 // by the same rules. The logger's level is read for each line: above `info`, nothing is written.
+import type { IncomingMessage } from 'node:http';
 import { pino, type DestinationStream, type Logger } from 'pino';
+import { LEVEL_ONLY_METADATA } from '../log-destination.ts';
+import { requestIdOf } from './common-headers.ts';
 
-/** What one finished request's line says. */
-export interface AccessEntry {
-  reqId: string;
-  method: string;
-  url: string | undefined;
-  remoteAddress: string;
-  statusCode: number;
-  /**
-   * Milliseconds from the request's arrival to the response's end (or its connection's loss),
-   * written to the microsecond: the digits below it are the clock's noise.
-   */
-  responseTime: number;
-  /** The connection closed before the response was sent. */
-  aborted: boolean;
-}
 
 const INFO = 30;
 const S = pino.symbols;
@@ -55,48 +45,61 @@ interface MetadataStream {
   lastTime?: string;
   lastObj?: object;
   lastLogger?: Logger;
+  /** Reads only `lastLevel` (flushedAtWarn): the other fields are not set for it. */
+  [LEVEL_ONLY_METADATA]?: boolean;
 }
 
 /** The front door's access log. */
 export interface AccessLine {
   /** Whether the logger's level lets the line through (read each time: a level may change). */
   enabled(): boolean;
-  write(entry: AccessEntry): void;
+  /**
+   * The line of `req`, answered `statusCode` after `responseTime` milliseconds from its arrival to
+   * its response's end (or its connection's loss; then `aborted`). The time is written to the
+   * microsecond: the digits below it are the clock's noise.
+   */
+  write(req: IncomingMessage, statusCode: number, responseTime: number, aborted: boolean): void;
 }
+
+/** The address the line names for a request (the client address rule's, src/http/client-address.ts). */
+export type AddressOf = (req: IncomingMessage) => string;
 
 /**
  * The access line writer for `logger`. A logger configured in a way this template does not
  * reproduce (a mixin, a nested key, a log formatter, a write hook, serializers of these fields, another
  * message key) gets its lines through pino instead, so the line never differs from pino's.
  */
-export function accessLineOf(logger: Logger): AccessLine {
+export function accessLineOf(logger: Logger, addressOf: AddressOf): AccessLine {
   const internals = logger as unknown as PinoInternals;
-  if (!writtenAsTemplate(internals)) return throughPino(logger);
+  if (!writtenAsTemplate(internals)) return throughPino(logger, addressOf);
   const stream = internals[S.streamSym];
   const prefix = internals[S.lsCacheSym][INFO] as string;
   const time = internals[S.timeSym];
   const end = internals[S.endSym];
   const timeSliceIndex = internals[S.timeSliceIndexSym];
   const metadata = stream[S.needsMetadataGsym] === true;
+  const levelOnly = stream[LEVEL_ONLY_METADATA] === true;
   const enabled = (): boolean => logger.levelVal <= INFO;
-  const write = (entry: AccessEntry): void => {
+  const write = (req: IncomingMessage, statusCode: number, responseTime: number, aborted: boolean): void => {
     if (!enabled()) return;
     const t = time();
-    const msg = entry.aborted ? 'request aborted' : 'request completed';
-    const url = entry.url === undefined ? '' : `,"url":${jsonString(entry.url)}`;
+    const msg = aborted ? 'request aborted' : 'request completed';
+    const url = req.url === undefined ? '' : `,"url":${jsonString(req.url)}`;
     const line =
-      `${prefix}${t}${internals[S.chindingsSym]},"reqId":${jsonString(entry.reqId)}` +
-      `,"req":{"method":${jsonString(entry.method)}${url},"remoteAddress":${jsonString(entry.remoteAddress)}}` +
-      `,"res":{"statusCode":${entry.statusCode}},"responseTime":${jsonMilliseconds(entry.responseTime)}` +
-      `${entry.aborted ? ',"aborted":true' : ''},"msg":"${msg}"${end}`;
+      `${prefix}${t}${internals[S.chindingsSym]},"reqId":"${requestIdOf(req)}"` +
+      `,"req":{"method":"${req.method ?? ''}"${url},"remoteAddress":${jsonString(addressOf(req))}}` +
+      `,"res":{"statusCode":${statusCode}},"responseTime":${jsonMilliseconds(responseTime)}` +
+      `${aborted ? ',"aborted":true' : ''},"msg":"${msg}"${end}`;
     if (metadata) {
       // What pino tells such a stream before each line (a level below warn: flushedAtWarn keeps
       // it in the buffer).
       stream.lastLevel = INFO;
-      stream.lastMsg = msg;
-      stream.lastTime = t.slice(timeSliceIndex);
-      stream.lastObj = entry;
-      stream.lastLogger = logger;
+      if (!levelOnly) {
+        stream.lastMsg = msg;
+        stream.lastTime = t.slice(timeSliceIndex);
+        stream.lastObj = loggedObject(req, addressOf, statusCode, responseTime, aborted);
+        stream.lastLogger = logger;
+      }
     }
     stream.write(line);
   };
@@ -120,23 +123,32 @@ function writtenAsTemplate(internals: PinoInternals): boolean {
   );
 }
 
-function throughPino(logger: Logger): AccessLine {
+function throughPino(logger: Logger, addressOf: AddressOf): AccessLine {
   const enabled = (): boolean => logger.isLevelEnabled('info');
-  const write = (entry: AccessEntry): void => {
+  const write = (req: IncomingMessage, statusCode: number, responseTime: number, aborted: boolean): void => {
     logger.info(
-      {
-        reqId: entry.reqId,
-        req: { method: entry.method, url: entry.url, remoteAddress: entry.remoteAddress },
-        res: { statusCode: entry.statusCode },
-        responseTime: Number.isFinite(entry.responseTime)
-          ? Math.round(entry.responseTime * 1000) / 1000
-          : entry.responseTime,
-        ...(entry.aborted ? { aborted: true } : {}),
-      },
-      entry.aborted ? 'request aborted' : 'request completed',
+      loggedObject(req, addressOf, statusCode, responseTime, aborted),
+      aborted ? 'request aborted' : 'request completed',
     );
   };
   return { enabled, write };
+}
+
+/** The line's fields as the object pino would be given to log them. */
+function loggedObject(
+  req: IncomingMessage,
+  addressOf: AddressOf,
+  statusCode: number,
+  responseTime: number,
+  aborted: boolean,
+): object {
+  return {
+    reqId: requestIdOf(req),
+    req: { method: req.method, url: req.url, remoteAddress: addressOf(req) },
+    res: { statusCode },
+    responseTime: Number.isFinite(responseTime) ? Math.round(responseTime * 1000) / 1000 : responseTime,
+    ...(aborted ? { aborted: true } : {}),
+  };
 }
 
 /**

@@ -109,7 +109,8 @@ export class FrontDoor {
     this.logsReplays = opts.logger.isLevelEnabled('debug');
     // Written by hand into the logger's stream (access-line.ts); its fields hold no headers, so the
     // logger's redaction (of request headers) has nothing to find in it.
-    this.accessLine = accessLineOf(opts.logger);
+    const { clientAddress } = opts;
+    this.accessLine = accessLineOf(opts.logger, (req) => clientAddress.of(req));
     // One listener for every response ('close' gives it the response as `this`), not a closure each.
     const finish = (res: Tracked): void => this.finish(res);
     this.done = function (this: ServerResponse) {
@@ -190,7 +191,7 @@ export class FrontDoor {
       if (this.logsReplays) this.opts.logger.debug({ reqId: requestIdOf(req) }, 'replayed a fresh answer');
       headers.push(...replay.headers);
       res.writeHead(200, headers);
-      res.end(replay.body);
+      res.end(replay.body, 'latin1');
       return;
     }
     if (method === 'POST' && this.bodyRoutes.size > 0) {
@@ -270,15 +271,7 @@ export class FrontDoor {
     // A response cut off by its client was not answered: it is logged, not counted.
     if (sent) this.opts.metrics.countRequest(route, method, res.statusCode, ms / 1000);
     if (!this.accessLine.enabled()) return;
-    this.accessLine.write({
-      reqId: requestIdOf(req),
-      method,
-      url: req.url,
-      remoteAddress: this.opts.clientAddress.of(req),
-      statusCode: res.statusCode,
-      responseTime: ms,
-      aborted: !sent,
-    });
+    this.accessLine.write(req, res.statusCode, ms, !sent);
   }
 }
 

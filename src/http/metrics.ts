@@ -11,16 +11,23 @@ interface RequestLabels {
   status: string;
 }
 
+/** One (route, method, status) series: its requests since the last scrape, and its latency series. */
+interface Counted {
+  method: string;
+  status: number;
+  labels: RequestLabels;
+  pending: number;
+  latency: LatencySeries;
+}
+
 export class Metrics {
   readonly registry = new Registry();
 
   // Counted per request in plain numbers and handed to prom-client when scraped: its inc() checks
   // and hashes the labels on every call, which showed in the quote path's CPU
-  // profile (bench/README.md).
-  private readonly requestCounts = new Map<
-    string,
-    { labels: RequestLabels; pending: number; latency: LatencySeries }
-  >();
+  // profile (bench/README.md). By route, then a short list of its (method, status) pairs: no key
+  // string is made per request.
+  private readonly requestCounts = new Map<string, Counted[]>();
 
   readonly requests = new Counter({
     name: 'psxmd_http_requests_total',
@@ -28,10 +35,12 @@ export class Metrics {
     labelNames: ['route', 'method', 'status'] as const,
     registers: [this.registry],
     collect: () => {
-      for (const counted of this.requestCounts.values()) {
-        if (counted.pending === 0) continue;
-        this.requests.inc(counted.labels, counted.pending);
-        counted.pending = 0;
+      for (const series of this.requestCounts.values()) {
+        for (const counted of series) {
+          if (counted.pending === 0) continue;
+          this.requests.inc(counted.labels, counted.pending);
+          counted.pending = 0;
+        }
       }
     },
   });
@@ -133,12 +142,14 @@ export class Metrics {
 
   /** One answered request (the front door's); route is the template, never the raw path. */
   countRequest(route: string, method: string, status: number, seconds: number): void {
-    const key = `${status} ${method} ${route}`;
-    let counted = this.requestCounts.get(key);
+    let series = this.requestCounts.get(route);
+    if (series === undefined) this.requestCounts.set(route, (series = []));
+    let counted: Counted | undefined;
+    for (const c of series) if (c.status === status && c.method === method) counted = c;
     if (counted === undefined) {
       const latency = this.latency.seriesOf(route, method);
-      counted = { labels: { route, method, status: String(status) }, pending: 0, latency };
-      this.requestCounts.set(key, counted);
+      counted = { method, status, labels: { route, method, status: String(status) }, pending: 0, latency };
+      series.push(counted);
     }
     counted.pending++;
     this.latency.observe(counted.latency, seconds);
