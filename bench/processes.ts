@@ -159,9 +159,13 @@ export async function startService(
   }
 }
 
-/** The bare node:http server replaying `routes`. */
-export function startBare(label: string, routes: Route[]): Promise<ChildServer> {
-  return start('bare.ts', label, {}, { type: 'routes', routes });
+/**
+ * The bare node:http server replaying `routes`; `oneWrite`: each body as a one-byte string, sent
+ * with its header block in one write (bench/children/bare.ts).
+ */
+export function startBare(label: string, routes: Route[], oneWrite = false): Promise<ChildServer> {
+  const env: Record<string, string> = oneWrite ? { BENCH_BARE_ONE_WRITE: '1' } : {};
+  return start('bare.ts', label, env, { type: 'routes', routes });
 }
 
 /** A plugin-less Fastify app replaying `routes`: the framework's own ceiling. */

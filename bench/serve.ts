@@ -52,19 +52,16 @@ interface EndpointResult {
   service: LoadResult[];
   logsOff: LoadResult[];
   bare: LoadResult[];
+  bareOneWrite: LoadResult[];
   fastify: LoadResult[];
   /** CPU µs the server process spent per answer, per round. */
   cpu: Record<Side, number[]>;
 }
 
-type Side = 'service' | 'logsOff' | 'bare' | 'fastify';
+type Side = 'service' | 'logsOff' | 'bare' | 'bareOneWrite' | 'fastify';
+const SIDES: Side[] = ['service', 'bare', 'logsOff', 'fastify', 'bareOneWrite'];
 // Rotated each round, so a noisy neighbour's burst does not always hit the same side.
-const ORDERS: Side[][] = [
-  ['service', 'bare', 'logsOff', 'fastify'],
-  ['bare', 'logsOff', 'fastify', 'service'],
-  ['logsOff', 'fastify', 'service', 'bare'],
-  ['fastify', 'service', 'bare', 'logsOff'],
-];
+const ORDERS: Side[][] = SIDES.map((_, i) => [...SIDES.slice(i), ...SIDES.slice(0, i)]);
 
 function medianOf(runs: LoadResult[], pick: (r: LoadResult) => number): number {
   return median(runs.map(pick));
@@ -90,6 +87,7 @@ export async function runServe(): Promise<Section> {
   const service = await startService('serve-service', portal.url);
   let logsOff: ChildServer | undefined;
   let bare: ChildServer | undefined;
+  let bareOneWrite: ChildServer | undefined;
   let fastify: ChildServer | undefined;
   const results: EndpointResult[] = [];
   try {
@@ -114,8 +112,9 @@ export async function runServe(): Promise<Section> {
         throw new Error(`${labelOf(v)} (logs off): expected a cached 200, got ${cached.status}`);
     }
     bare = await startBare('serve-bare', routes);
+    bareOneWrite = await startBare('serve-bare-one-write', routes, true);
     fastify = await startFastifyReplay('serve-fastify', routes);
-    for (const replayer of [bare, fastify]) {
+    for (const replayer of [bare, bareOneWrite, fastify]) {
       for (const route of routes) {
         const replay = await get(replayer.url + route.path, route.gzip ? GZIP : {});
         if (!replay.body.equals(Buffer.from(route.body, 'base64')))
@@ -126,12 +125,14 @@ export async function runServe(): Promise<Section> {
       service: service.url,
       logsOff: logsOff.url,
       bare: bare.url,
+      bareOneWrite: bareOneWrite.url,
       fastify: fastify.url,
     };
     const pids: Record<Side, number> = {
       service: service.pid,
       logsOff: logsOff.pid,
       bare: bare.pid,
+      bareOneWrite: bareOneWrite.pid,
       fastify: fastify.pid,
     };
     const fetchesBefore = portal.counts().total;
@@ -147,8 +148,9 @@ export async function runServe(): Promise<Section> {
         service: [],
         logsOff: [],
         bare: [],
+        bareOneWrite: [],
         fastify: [],
-        cpu: { service: [], logsOff: [], bare: [], fastify: [] },
+        cpu: { service: [], logsOff: [], bare: [], bareOneWrite: [], fastify: [] },
       };
       // Warm-up (JIT, connection pools), not recorded.
       for (const side of ORDERS[0]!) await load(urls[side] + path, CONNECTIONS, 1, headers);
@@ -175,6 +177,7 @@ export async function runServe(): Promise<Section> {
       );
   } finally {
     await bare?.stop();
+    await bareOneWrite?.stop();
     await fastify?.stop();
     await logsOff?.stop();
     await service.stop();
@@ -207,6 +210,14 @@ export async function runServe(): Promise<Section> {
         id: `${key}.logsOffRatio`,
         label: `${name} service, logs off, ÷ bare`,
         value: pairedRatio(r.logsOff, r.bare),
+        unit: '%',
+      },
+      // The machine's floor for these bytes: the bare replay, each body sent in one write with its
+      // header block, as the service sends its replays.
+      {
+        id: `${key}.bareOneWriteRatio`,
+        label: `${name} service ÷ bare node:http (one write)`,
+        value: pairedRatio(r.service, r.bareOneWrite),
         unit: '%',
       },
       // The framework's own ceiling: a plugin-less Fastify replaying the same bytes.
@@ -275,6 +286,12 @@ export async function runServe(): Promise<Section> {
         value: median(r.cpu.bare),
         unit: 'µs',
       },
+      {
+        id: `${key}.bareOneWriteCpu`,
+        label: `${name} bare node:http (one write) CPU per answer`,
+        value: median(r.cpu.bareOneWrite),
+        unit: 'µs',
+      },
     );
   }
   const table: DetailTable = {
@@ -291,7 +308,8 @@ export async function runServe(): Promise<Section> {
       'service p50/p99 ms',
       'bare p50/p99 ms',
       'plain Fastify p50/p99 ms',
-      'CPU µs per answer: service / logs off / plain Fastify / bare',
+      'service ÷ bare (one write)',
+      'CPU µs per answer: service / logs off / plain Fastify / bare / bare (one write)',
       'service req/s per round',
       'bare req/s per round',
       'service ÷ bare per round',
@@ -308,7 +326,8 @@ export async function runServe(): Promise<Section> {
       `${medianOf(r.service, (x) => x.p50)} / ${medianOf(r.service, (x) => x.p99)}`,
       `${medianOf(r.bare, (x) => x.p50)} / ${medianOf(r.bare, (x) => x.p99)}`,
       `${medianOf(r.fastify, (x) => x.p50)} / ${medianOf(r.fastify, (x) => x.p99)}`,
-      [r.cpu.service, r.cpu.logsOff, r.cpu.fastify, r.cpu.bare]
+      `${Math.round(pairedRatio(r.service, r.bareOneWrite))} %`,
+      [r.cpu.service, r.cpu.logsOff, r.cpu.fastify, r.cpu.bare, r.cpu.bareOneWrite]
         .map((values) => median(values).toFixed(1))
         .join(' / '),
       r.service.map((x) => Math.round(x.requestsPerSec)).join(', '),
@@ -320,7 +339,7 @@ export async function runServe(): Promise<Section> {
   };
   notes.push(
     `Load: ${LOAD_CLIENT}, ${CONNECTIONS} connections, in the runner; every server in its own child process. On 2 cores the load generator competes with the server; compare figures within one run.`,
-    'The bare server replays the status, headers and body bytes the service sent for a cached answer (captured after one miss), as a prepared Buffer; plain Fastify replays the same bytes from a plugin-less, hook-less, logger-less Fastify app: the framework’s own ceiling.',
+    'The bare server replays the status, headers and body bytes the service sent for a cached answer (captured after one miss), as a prepared Buffer; "bare (one write)" sends the same body as a one-byte string, which Node writes with the header block in one write, as the service sends its replays (the lowest this machine goes for these bytes; information, not a target); plain Fastify replays the same bytes from a plugin-less, hook-less, logger-less Fastify app: the framework’s own ceiling.',
     '(gzip) rows: the client sends Accept-Encoding: gzip, as browsers and most HTTP libraries do; the answer is the service’s gzip made once per data version.',
     'CPU per answer: the server process’s user + system time (/proc/PID/stat, all threads) over each run, divided by the answers it gave; median of rounds.',
     'Service settings: RATE_LIMIT_PER_MINUTE=0, EXCHANGE_FETCH_LIMIT_*=0, CACHE_FOLLOW_MARKET_CLOCK=false, a private CACHE_DIR, npm start’s node flags. "service" is the default configuration (LOG_LEVEL=info, one access line per request, written to /dev/null through the default buffered destination); "logs off" is a second service process with LOG_LEVEL=warn, measured in the same rounds.',

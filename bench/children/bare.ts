@@ -1,14 +1,21 @@
 // Bench-only entry: the floor the service is compared with. A bare node:http server that answers
 // each captured path with the exact status, headers and body bytes the service sent, prepared
-// once: no routing framework, no hooks, no per-request serialisation.
+// once: no routing framework, no hooks, no per-request serialisation. The body goes out as a
+// Buffer, as a server usually sends prepared bytes; with BENCH_BARE_ONE_WRITE=1 as a one-byte
+// string, which Node writes together with the header block in one write, as the service's replays
+// do (src/http/respond.ts): the lowest this machine goes for these bytes.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { collectGarbage, replayHeaders, type FromChild, type Route, type ToChild } from './messages.ts';
+
+const ONE_WRITE = process.env.BENCH_BARE_ONE_WRITE === '1';
 
 interface Prepared {
   status: number;
   headers: Record<string, string | number>;
   body: Buffer;
+  /** The body's bytes as a one-byte string (ONE_WRITE). */
+  latin1: string;
   delayMs: number;
 }
 
@@ -18,6 +25,7 @@ function prepare(route: Route): Prepared {
     status: route.status,
     headers: { ...replayHeaders(route), 'content-length': body.length },
     body,
+    latin1: body.toString('latin1'),
     delayMs: route.delayMs ?? 0,
   };
 }
@@ -38,7 +46,8 @@ const server = createServer((req, res) => {
   }
   const answer = (): void => {
     res.writeHead(hit.status, hit.headers);
-    res.end(hit.body);
+    if (ONE_WRITE) res.end(hit.latin1, 'latin1');
+    else res.end(hit.body);
   };
   if (hit.delayMs > 0) setTimeout(answer, hit.delayMs);
   else answer();

@@ -17,7 +17,6 @@ import { pino, type DestinationStream, type Logger } from 'pino';
 import { LEVEL_ONLY_METADATA } from '../log-destination.ts';
 import { requestIdOf } from './common-headers.ts';
 
-
 const INFO = 30;
 const S = pino.symbols;
 
