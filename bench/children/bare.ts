@@ -1,11 +1,12 @@
 // Bench-only entry: the floor the service is compared with. A bare node:http server that answers
 // each captured path with the exact status, headers and body bytes the service sent, prepared
 // once: no routing framework, no hooks, no per-request serialisation. The body goes out as a
-// Buffer, as a server usually sends prepared bytes; with BENCH_BARE_ONE_WRITE=1 as a one-byte
-// string, which Node writes together with the header block in one write, as the service's replays
-// do (src/http/respond.ts): the lowest this machine goes for these bytes.
+// Buffer, as a server usually sends prepared bytes; with BENCH_BARE_ONE_WRITE=1 a small body goes as
+// a one-byte string, which Node writes together with the header block in one write, as the
+// service's replays do (src/http/respond.ts): the lowest this machine goes for these bytes.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { endWith, preparedBody, type PreparedBody } from '../../src/http/one-write.ts';
 import { collectGarbage, replayHeaders, type FromChild, type Route, type ToChild } from './messages.ts';
 
 const ONE_WRITE = process.env.BENCH_BARE_ONE_WRITE === '1';
@@ -14,8 +15,8 @@ interface Prepared {
   status: number;
   headers: Record<string, string | number>;
   body: Buffer;
-  /** The body's bytes as a one-byte string (ONE_WRITE). */
-  latin1: string;
+  /** The body as the service keeps a replay's (ONE_WRITE). */
+  prepared: PreparedBody;
   delayMs: number;
 }
 
@@ -25,7 +26,7 @@ function prepare(route: Route): Prepared {
     status: route.status,
     headers: { ...replayHeaders(route), 'content-length': body.length },
     body,
-    latin1: body.toString('latin1'),
+    prepared: ONE_WRITE ? preparedBody(body) : body,
     delayMs: route.delayMs ?? 0,
   };
 }
@@ -46,8 +47,7 @@ const server = createServer((req, res) => {
   }
   const answer = (): void => {
     res.writeHead(hit.status, hit.headers);
-    if (ONE_WRITE) res.end(hit.latin1, 'latin1');
-    else res.end(hit.body);
+    endWith(res, hit.prepared);
   };
   if (hit.delayMs > 0) setTimeout(answer, hit.delayMs);
   else answer();

@@ -21,6 +21,7 @@ import type { ClientAddress } from './client-address.ts';
 import { CORS_HEADERS, requestIdOf } from './common-headers.ts';
 import type { Metrics } from './metrics.ts';
 import { writeError } from './error-handler.ts';
+import { endWith } from './one-write.ts';
 import type { Replay } from './respond.ts';
 import type { Shutdown } from './shutdown.ts';
 
@@ -191,7 +192,7 @@ export class FrontDoor {
       if (this.logsReplays) this.opts.logger.debug({ reqId: requestIdOf(req) }, 'replayed a fresh answer');
       headers.push(...replay.headers);
       res.writeHead(200, headers);
-      res.end(replay.body, 'latin1');
+      endWith(res, replay.body);
       return;
     }
     if (method === 'POST' && this.bodyRoutes.size > 0) {

@@ -13,6 +13,7 @@ import { metaTail } from './envelope.ts';
 import { gzipHead, type GzipHead } from './gzip-splice.ts';
 import { isNotModified } from './conditional.ts';
 import { encodingOf, representationByAccept, wantsCsv } from './negotiation.ts';
+import { preparedBody, type PreparedBody } from './one-write.ts';
 import { PROXY_HEADERS } from './request-context.ts';
 import { gzipBody, identityBody, ViewCache, type View } from './view-cache.ts';
 
@@ -51,12 +52,8 @@ export interface Responder {
 export interface Replay {
   /** Name/value pairs, content-length included; the common headers are the front door's. */
   headers: readonly string[];
-  /**
-   * The body's bytes as a one-byte ('latin1') string, sent with that encoding. Node writes a string
-   * body in one write with the header block; a Buffer goes out as a separate chunk of a vectored
-   * write, which cost a cached answer measurably more CPU (bench/README.md, "One write").
-   */
-  body: string;
+  /** The body, kept as it is best sent (one-write.ts: a small one as a string of its bytes). */
+  body: PreparedBody;
   /** The route template that first answered it (the metrics label). */
   route: string;
 }
@@ -223,7 +220,11 @@ export function createResponder(
       ];
       if (compressed) headers.push('content-encoding', 'gzip');
       headers.push('content-length', String(body.length));
-      const replay: Replay = { headers, body: body.toString('latin1'), route: known.route };
+      const replay: Replay = {
+        headers,
+        body: preparedBody(body),
+        route: known.route,
+      };
       if (compressed) known.gzip = replay;
       else known.identity = replay;
       return replay;
