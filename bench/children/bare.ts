@@ -3,7 +3,7 @@
 // once: no routing framework, no hooks, no per-request serialisation. The body goes out as a
 // Buffer, as a server usually sends prepared bytes; with BENCH_BARE_ONE_WRITE=1 a small body goes as
 // a one-byte string, which Node writes together with the header block in one write, as the
-// service's replays do (src/http/respond.ts): the lowest this machine goes for these bytes.
+// service's replays do (src/http/one-write.ts): the lowest this machine goes for these bytes.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { endWith, preparedBody, type PreparedBody } from '../../src/http/one-write.ts';

@@ -5,14 +5,19 @@
 // (the page's timers on Playwright's clock), and with the archive off the page asks once and
 // shows nothing.
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { startFakePortal, type FakePortal } from '../../dev/fake-portal/server.ts';
+import type { FakePortal } from '../../dev/fake-portal/server.ts';
 import { waitForBackfill } from '../helpers/archive.ts';
-import { http, startService, type RunningService } from '../helpers/service.ts';
-import { browserSkipReason, ensureWebBuild, launchChromium, offlineContext, RESULTS_DIR } from './support.ts';
+import { http, type RunningService } from '../helpers/service.ts';
+import {
+  browserSkipReason,
+  offlineContext,
+  RESULTS_DIR,
+  startBrowserRig,
+  stopBrowserRig,
+} from './support.ts';
 
 const skip = browserSkipReason();
 if (skip) console.log(`# ${skip}`);
@@ -58,11 +63,10 @@ describe('backfill panel while the archiver backfills', { skip }, () => {
   let browser: Browser;
 
   before(async () => {
-    mkdirSync(RESULTS_DIR, { recursive: true });
-    await ensureWebBuild();
-    portal = await startFakePortal({ extraSymbols: 60, historyRows: 20 });
-    service = await startService(portal.url, { ARCHIVE: 'on', ARCHIVE_FETCHES_PER_MINUTE: '1' });
-    browser = await launchChromium();
+    ({ portal, service, browser } = await startBrowserRig(
+      { extraSymbols: 60, historyRows: 20 },
+      { ARCHIVE: 'on', ARCHIVE_FETCHES_PER_MINUTE: '1' },
+    ));
     // The archiver has listed the symbols: the backfill is under way.
     for (let i = 0; i < 200; i++) {
       const s = (await http(service.url, '/archive/status')).json.data;
@@ -71,11 +75,7 @@ describe('backfill panel while the archiver backfills', { skip }, () => {
     }
   });
 
-  after(async () => {
-    await browser?.close();
-    await service?.close();
-    await portal?.close();
-  });
+  after(() => stopBrowserRig({ portal, service, browser }));
 
   it('shows done of total as a labelled progressbar with the values /archive/status gives', async () => {
     const { context, external } = await offlineContext(browser, DESKTOP);
@@ -205,22 +205,13 @@ describe('backfill panel refused by the request limit', { skip }, () => {
   let browser: Browser;
 
   before(async () => {
-    mkdirSync(RESULTS_DIR, { recursive: true });
-    await ensureWebBuild();
-    portal = await startFakePortal({ extraSymbols: 60, historyRows: 20 });
-    service = await startService(portal.url, {
-      ARCHIVE: 'on',
-      ARCHIVE_FETCHES_PER_MINUTE: '1',
-      RATE_LIMIT_PER_MINUTE: '15',
-    });
-    browser = await launchChromium();
+    ({ portal, service, browser } = await startBrowserRig(
+      { extraSymbols: 60, historyRows: 20 },
+      { ARCHIVE: 'on', ARCHIVE_FETCHES_PER_MINUTE: '1', RATE_LIMIT_PER_MINUTE: '15' },
+    ));
   });
 
-  after(async () => {
-    await browser?.close();
-    await service?.close();
-    await portal?.close();
-  });
+  after(() => stopBrowserRig({ portal, service, browser }));
 
   it('keeps what it shows, says so, and waits longer than its poll before asking again', async () => {
     const { context } = await offlineContext(browser, DESKTOP);
@@ -266,19 +257,14 @@ describe('backfill panel once the backfill is done', { skip }, () => {
   let browser: Browser;
 
   before(async () => {
-    mkdirSync(RESULTS_DIR, { recursive: true });
-    await ensureWebBuild();
-    portal = await startFakePortal({ historyRows: 20 });
     // A fetch every 10 ms: the fake market's backfill is over in seconds.
-    service = await startService(portal.url, { ARCHIVE: 'on', ARCHIVE_FETCHES_PER_MINUTE: '6000' });
-    browser = await launchChromium();
+    ({ portal, service, browser } = await startBrowserRig(
+      { historyRows: 20 },
+      { ARCHIVE: 'on', ARCHIVE_FETCHES_PER_MINUTE: '6000' },
+    ));
   });
 
-  after(async () => {
-    await browser?.close();
-    await service?.close();
-    await portal?.close();
-  });
+  after(() => stopBrowserRig({ portal, service, browser }));
 
   it('collapses to one quiet line of what the archive holds, and stops asking', async () => {
     const status = await waitForBackfill(service.url);
@@ -314,18 +300,10 @@ describe('backfill panel with the archive off', { skip }, () => {
   let browser: Browser;
 
   before(async () => {
-    mkdirSync(RESULTS_DIR, { recursive: true });
-    await ensureWebBuild();
-    portal = await startFakePortal();
-    service = await startService(portal.url);
-    browser = await launchChromium();
+    ({ portal, service, browser } = await startBrowserRig());
   });
 
-  after(async () => {
-    await browser?.close();
-    await service?.close();
-    await portal?.close();
-  });
+  after(() => stopBrowserRig({ portal, service, browser }));
 
   it('shows nothing, and asks once a page load', async () => {
     assert.equal((await http(service.url, '/archive/status')).json.data.archiver, 'off');

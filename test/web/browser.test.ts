@@ -4,21 +4,20 @@
 // may not have yet (intraday, movers, breadth, the live stream, company data, adjusted history)
 // are exercised when the service has them and skipped, with the reason, when it answers 404.
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it, type TestContext } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { startFakePortal, type FakePortal } from '../../dev/fake-portal/server.ts';
+import type { FakePortal } from '../../dev/fake-portal/server.ts';
 import { HISTORY_ANOMALIES } from '../../dev/fake-portal/dataset.ts';
 import { priceLimitBand } from '../../src/market/price-limit.ts';
-import { http, startService, type RunningService } from '../helpers/service.ts';
+import { http, type RunningService } from '../helpers/service.ts';
 import {
   browserSkipReason,
-  ensureWebBuild,
-  launchChromium,
   LOW_CONTRAST_SCRIPT,
   offlineContext,
   RESULTS_DIR,
+  startBrowserRig,
+  stopBrowserRig,
 } from './support.ts';
 
 const skip = browserSkipReason();
@@ -64,22 +63,14 @@ describe('dashboard in Chromium', { skip }, () => {
   const pageErrors: string[] = [];
 
   before(async () => {
-    mkdirSync(RESULTS_DIR, { recursive: true });
-    await ensureWebBuild();
-    portal = await startFakePortal();
     // The live test moves the fake market; a short poll brings each move to the page quickly.
-    service = await startService(portal.url, { STREAM_POLL_SECONDS: '2' });
-    browser = await launchChromium();
+    ({ portal, service, browser } = await startBrowserRig({}, { STREAM_POLL_SECONDS: '2' }));
     ({ context, external } = await offlineContext(browser, DESKTOP));
     page = await context.newPage();
     page.on('pageerror', (err) => pageErrors.push(err.message));
   });
 
-  after(async () => {
-    await browser?.close();
-    await service?.close();
-    await portal?.close();
-  });
+  after(() => stopBrowserRig({ portal, service, browser }));
 
   it('says when: the market state and the as-of time of what is shown', async () => {
     await page.goto(`${service.url}/`);
@@ -534,20 +525,12 @@ describe('dashboard when the portal is down', { skip }, () => {
   let browser: Browser;
 
   before(async () => {
-    mkdirSync(RESULTS_DIR, { recursive: true });
-    await ensureWebBuild();
-    portal = await startFakePortal();
     // A service of its own: its cache is cold, so with the portal down it has nothing to answer.
-    service = await startService(portal.url);
+    ({ portal, service, browser } = await startBrowserRig());
     portal.fail({ mode: 'down' });
-    browser = await launchChromium();
   });
 
-  after(async () => {
-    await browser?.close();
-    await service?.close();
-    await portal?.close();
-  });
+  after(() => stopBrowserRig({ portal, service, browser }));
 
   it('says what is wrong in plain words, and Retry loads once the portal is back', async () => {
     const { context, external } = await offlineContext(browser, DESKTOP);
@@ -582,21 +565,13 @@ describe('dashboard over its request limit', { skip }, () => {
   let browser: Browser;
 
   before(async () => {
-    mkdirSync(RESULTS_DIR, { recursive: true });
-    await ensureWebBuild();
-    portal = await startFakePortal();
     // Fewer requests a minute than a sector's first load makes (the market overview, its members,
     // their quotes): 2 a minute refuses the members' quotes at first and lets them through once
     // the window has passed.
-    service = await startService(portal.url, { RATE_LIMIT_PER_MINUTE: '2' });
-    browser = await launchChromium();
+    ({ portal, service, browser } = await startBrowserRig({}, { RATE_LIMIT_PER_MINUTE: '2' }));
   });
 
-  after(async () => {
-    await browser?.close();
-    await service?.close();
-    await portal?.close();
-  });
+  after(() => stopBrowserRig({ portal, service, browser }));
 
   it('says how long to wait, counts down, and loads by itself afterwards', async () => {
     const { context } = await offlineContext(browser, DESKTOP);

@@ -3,9 +3,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { startFakePortal, type FakePortal } from '../../dev/fake-portal/server.ts';
-import { startService, type RunningService } from '../helpers/service.ts';
-import { browserSkipReason, ensureWebBuild, launchChromium, offlineContext } from './support.ts';
+import type { FakePortal } from '../../dev/fake-portal/server.ts';
+import type { RunningService } from '../helpers/service.ts';
+import { browserSkipReason, offlineContext, startBrowserRig, stopBrowserRig } from './support.ts';
 
 const skip = browserSkipReason();
 
@@ -23,10 +23,7 @@ describe('this week and debt pages in Chromium', { skip }, () => {
   let requests: string[] = [];
 
   before(async () => {
-    await ensureWebBuild();
-    portal = await startFakePortal();
-    service = await startService(portal.url);
-    browser = await launchChromium();
+    ({ portal, service, browser } = await startBrowserRig());
     ({ context } = await offlineContext(browser, { width: 1400, height: 900 }));
     page = await context.newPage();
     await page.clock.setFixedTime(NOW);
@@ -36,11 +33,7 @@ describe('this week and debt pages in Chromium', { skip }, () => {
     });
   });
 
-  after(async () => {
-    await browser?.close();
-    await service?.close();
-    await portal?.close();
-  });
+  after(() => stopBrowserRig({ portal, service, browser }));
 
   it('lists this week’s ex-dates with the last day to buy, and the week’s meetings', async () => {
     requests = [];

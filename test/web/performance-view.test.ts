@@ -3,9 +3,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
-import { startFakePortal, type FakePortal } from '../../dev/fake-portal/server.ts';
-import { http, startService, type RunningService } from '../helpers/service.ts';
-import { browserSkipReason, ensureWebBuild, launchChromium, offlineContext } from './support.ts';
+import type { FakePortal } from '../../dev/fake-portal/server.ts';
+import { http, type RunningService } from '../helpers/service.ts';
+import { browserSkipReason, offlineContext, startBrowserRig, stopBrowserRig } from './support.ts';
 
 const skip = browserSkipReason();
 if (skip) console.log(`# ${skip}`);
@@ -16,16 +16,9 @@ describe('symbol page performance table', { skip }, () => {
   let browser: Browser;
 
   before(async () => {
-    await ensureWebBuild();
-    portal = await startFakePortal();
-    service = await startService(portal.url);
-    browser = await launchChromium();
+    ({ portal, service, browser } = await startBrowserRig());
   });
-  after(async () => {
-    await browser?.close();
-    await service?.close();
-    await portal?.close();
-  });
+  after(() => stopBrowserRig({ portal, service, browser }));
 
   it('shows each period’s return and the benchmark’s, as the service computes them', async () => {
     const perf = (await http(service.url, '/stocks/ENGRO/performance')).json.data;

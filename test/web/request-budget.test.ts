@@ -6,13 +6,18 @@
 // says when it tries again; a cold symbol shows its band and 52-week range at once; search finds
 // companies by name; a phone reaches every member of a sector. Screenshots: test-results/.
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { startFakePortal, type FakePortal } from '../../dev/fake-portal/server.ts';
+import type { FakePortal } from '../../dev/fake-portal/server.ts';
 import { http, startService, type RunningService } from '../helpers/service.ts';
-import { browserSkipReason, ensureWebBuild, launchChromium, offlineContext, RESULTS_DIR } from './support.ts';
+import {
+  browserSkipReason,
+  offlineContext,
+  RESULTS_DIR,
+  startBrowserRig,
+  stopBrowserRig,
+} from './support.ts';
 
 const skip = browserSkipReason();
 if (skip) console.log(`# ${skip}`);
@@ -92,18 +97,12 @@ describe('dashboard within the request limit', { skip }, () => {
   const log = new AccessLog();
 
   before(async () => {
-    mkdirSync(RESULTS_DIR, { recursive: true });
-    await ensureWebBuild();
-    portal = await startFakePortal({ delayMs: 20 });
-    service = await startService(portal.url, DEFAULT_LIMITS, { logLines: log.lines });
-    browser = await launchChromium();
+    ({ portal, service, browser } = await startBrowserRig({ delayMs: 20 }, DEFAULT_LIMITS, {
+      logLines: log.lines,
+    }));
   });
 
-  after(async () => {
-    await browser?.close();
-    await service?.close();
-    await portal?.close();
-  });
+  after(() => stopBrowserRig({ portal, service, browser }));
 
   it('a reader clicks through 20 symbols and 4 views in under a minute and is never refused', async () => {
     const { context, external } = await offlineContext(browser, DESKTOP);
@@ -316,20 +315,12 @@ describe('dashboard refused by the request limit', { skip }, () => {
   let browser: Browser;
 
   before(async () => {
-    mkdirSync(RESULTS_DIR, { recursive: true });
-    await ensureWebBuild();
-    portal = await startFakePortal();
     // The market view (overview, screener, today's numbers, the stream) and one index change fit;
     // the next change is refused.
-    service = await startService(portal.url, { RATE_LIMIT_PER_MINUTE: '5' });
-    browser = await launchChromium();
+    ({ portal, service, browser } = await startBrowserRig({}, { RATE_LIMIT_PER_MINUTE: '5' }));
   });
 
-  after(async () => {
-    await browser?.close();
-    await service?.close();
-    await portal?.close();
-  });
+  after(() => stopBrowserRig({ portal, service, browser }));
 
   it('keeps what is shown, says how old it is and when it asks again', async () => {
     const { context } = await offlineContext(browser, DESKTOP);

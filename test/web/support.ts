@@ -1,9 +1,11 @@
 // Browser-test support: the dashboard build (made on demand, so a fresh clone's `npm test` works)
 // and Debian's Chromium driven by playwright-core, never a downloaded browser.
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext } from 'playwright-core';
+import { startFakePortal, type FakePortal, type FakePortalOptions } from '../../dev/fake-portal/server.ts';
+import { startService, type RunningService } from '../helpers/service.ts';
 
 export const CHROMIUM = '/usr/bin/chromium';
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -58,6 +60,44 @@ const CHROMIUM_ARGS = [
 /** Chromium with a fresh profile (playwright makes a new temporary user-data-dir per launch). */
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+}
+
+/** What a browser test runs against: a fake portal, the service on it, and Chromium. */
+export interface BrowserRig {
+  portal: FakePortal;
+  service: RunningService;
+  browser: Browser;
+}
+
+/**
+ * The dashboard built, then a fake portal with `portal`'s options, the service on it with `env`
+ * (and `service`'s start options) and Chromium, in that order. A step that fails closes what the
+ * steps before it started.
+ */
+export async function startBrowserRig(
+  portal: FakePortalOptions = {},
+  env: Record<string, string> = {},
+  service?: Parameters<typeof startService>[2],
+): Promise<BrowserRig> {
+  mkdirSync(RESULTS_DIR, { recursive: true });
+  await ensureWebBuild();
+  const started: Partial<BrowserRig> = {};
+  try {
+    started.portal = await startFakePortal(portal);
+    started.service = await startService(started.portal.url, env, service);
+    started.browser = await launchChromium();
+    return started as BrowserRig;
+  } catch (err) {
+    await stopBrowserRig(started);
+    throw err;
+  }
+}
+
+/** Closes what startBrowserRig started, the browser first. */
+export async function stopBrowserRig(rig: Partial<BrowserRig>): Promise<void> {
+  await rig.browser?.close();
+  await rig.service?.close();
+  await rig.portal?.close();
 }
 
 /**
