@@ -4,6 +4,8 @@
 // Every failure leaves here as a typed error from src/errors.ts.
 import { Agent, request, type Dispatcher } from 'undici';
 import { ExchangeUnavailableError, ServiceError, UpstreamDataError } from '../errors.ts';
+import { PageHealth, type PageStateChange } from './page-health.ts';
+import type { FieldReport } from './parsers/columns.ts';
 import { parseToken } from './parsers/token.ts';
 import { TokenStore } from './token.ts';
 import type { PageKind } from './types.ts';
@@ -40,6 +42,15 @@ export interface ExchangeClientOptions {
   /** Called once per HTTP exchange with the portal (metrics, logs). */
   onFetch?: (kind: PageKind, outcome: FetchOutcome, ms: number) => void;
   onTokenRefresh?: (scope: string, ok: boolean) => void;
+  /** A page kind's drift state changed (page-health.ts): the service logs it. */
+  onPageState?: (change: PageStateChange) => void;
+}
+
+/** A page fetched and parsed: the parser's value, the page's HTTP status and the fields it lacked. */
+export interface ParsedPage<T> {
+  value: T;
+  status: number;
+  fields: FieldReport;
 }
 
 // The portal answers 404 to non-browser agents (undici's default included).
@@ -57,12 +68,15 @@ const BROWSER_UA =
 
 export class ExchangeClient {
   readonly direct: Route;
+  /** The drift alarm: each page kind's state as this process last parsed it. */
+  readonly health: PageHealth;
   private readonly tokens: TokenStore;
   private readonly now: () => number;
   private cooldownUntil = 0;
 
   constructor(private readonly opts: ExchangeClientOptions) {
     this.now = opts.now;
+    this.health = new PageHealth(opts.now, opts.onPageState);
     this.direct = {
       scope: 'direct',
       dispatcher: new Agent({
@@ -92,6 +106,33 @@ export class ExchangeClient {
   }
 
   async fetchText(req: PortalRequest, route: Route = this.direct): Promise<string> {
+    return (await this.fetchPage(req, route)).body;
+  }
+
+  /**
+   * Fetches the page and parses it, recording the page kind's state for the drift alarm: parsed
+   * with every expected field, parsed lacking some (served as null), or not parsed at all (the
+   * parser's error, thrown on). A page answered 4xx where it should be counts as not parsed; a
+   * portal that is down or refusing says nothing about the page and leaves its state as it was.
+   */
+  async fetchParsed<T>(
+    req: PortalRequest,
+    parse: (text: string) => T,
+    route: Route = this.direct,
+  ): Promise<ParsedPage<T>> {
+    let page: { status: number; body: string };
+    try {
+      page = await this.fetchPage(req, route);
+    } catch (err) {
+      if (err instanceof UpstreamDataError) this.health.failed(req.kind, err.message);
+      throw err;
+    }
+    const { value, fields } = this.health.parse(req.kind, () => parse(page.body));
+    return { value, status: page.status, fields };
+  }
+
+  /** The page's status and text (2xx only: everything else leaves as a typed error). */
+  async fetchPage(req: PortalRequest, route: Route = this.direct): Promise<{ status: number; body: string }> {
     this.assertNotCoolingDown();
     let token = await this.tokens.get(route.scope, route.dispatcher);
     let refreshedForbidden = false;
@@ -118,7 +159,7 @@ export class ExchangeClient {
       const elapsed = this.now() - started;
       if (status >= 200 && status < 300) {
         this.opts.onFetch?.(req.kind, 'ok', elapsed);
-        return body;
+        return { status, body };
       }
       if (status === 403) {
         this.opts.onFetch?.(req.kind, 'http_403', elapsed);
@@ -207,7 +248,11 @@ export class ExchangeClient {
       });
       const html = await res.body.text();
       this.opts.onFetch?.('token', res.statusCode === 200 ? 'ok' : 'http_other', this.now() - started);
-      return res.statusCode === 200 ? parseToken(html) : null;
+      if (res.statusCode !== 200) return null;
+      const token = parseToken(html);
+      // Requests go out without a token then (fail open), but a home page without one has changed.
+      this.health.parsed('token', token === null ? ['_k'] : []);
+      return token;
     } catch (err) {
       this.opts.onFetch?.('token', 'network_error', this.now() - started);
       throw err;

@@ -22,6 +22,7 @@ import { stockRoutes } from './routes/stocks.ts';
 import { archiveRoutes, type ArchiveDeps } from './routes/archive.ts';
 import type { RouteDeps } from './routes/deps.ts';
 import type { Readiness } from './routes/health.ts';
+import type { PageStatus } from '../exchange/page-health.ts';
 import type { ClientAddress } from './client-address.ts';
 import { createFastify } from './app-server.ts';
 import { FrontDoor } from './front-door.ts';
@@ -53,6 +54,8 @@ export interface AppOptions {
   /** Repeats of fresh cached answers get the responder's prepared bytes (front-door.ts). */
   hitReplay: boolean;
   readiness: () => Readiness;
+  /** The exchange client's page states, for GET /health/portal (absent: no such route). */
+  portalPages?: () => readonly PageStatus[];
   onRateLimited?: () => void;
   /** Live quotes for GET /stream/quotes (absent: no stream route). */
   live?: LiveQuotes;
@@ -107,7 +110,11 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   });
 
   // The API endpoints: counted by the request limit, and replayed when they repeat a fresh answer.
-  await app.register(healthRoutes, { readiness: opts.readiness, now: opts.deps.marketClock.now });
+  await app.register(healthRoutes, {
+    readiness: opts.readiness,
+    now: opts.deps.marketClock.now,
+    portalPages: opts.portalPages,
+  });
   await app.register(stockRoutes, opts.deps);
   await app.register(companyRoutes, opts.deps);
   await app.register(corporateActionRoutes, opts.deps);

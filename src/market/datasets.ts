@@ -363,7 +363,7 @@ export class Datasets {
     const release = budget ? await budget.admit(ctx) : undefined;
     try {
       const route = ctx.proxy ? await ctx.proxy.resolveRoute() : client.direct;
-      return parse(await client.fetchText(req, route));
+      return (await client.fetchParsed(req, parse, route)).value;
     } finally {
       release?.();
     }

@@ -23,6 +23,72 @@ export interface LocatedTable<S extends ColumnSpecs> {
   readonly columns: Columns<S>;
 }
 
+/** A column's name in reports (page health, the canary): its first label, as the portal heads it. */
+function fieldName(key: string, spec: ColumnSpec): string {
+  return spec.labels[0] ?? key;
+}
+
+/**
+ * The fields one parse looked for and the ones it did not find: every column or label its parser
+ * expects, not only the required ones, so that a renamed optional column (served as null) is seen.
+ */
+export interface FieldReport {
+  readonly expected: readonly string[];
+  readonly missing: readonly string[];
+}
+
+interface FieldCollector {
+  expected: Set<string>;
+  missing: Set<string>;
+}
+
+// Parsers are synchronous and pure, so the parse in progress is the only one that can note fields:
+// one collector at a time, set around the call by collectFields. The parsers keep their signatures.
+let collector: FieldCollector | null = null;
+
+/** A parse's outcome: what it produced, or what it threw, with the fields it noted either way. */
+export type Collected<T> =
+  | { readonly ok: true; readonly value: T; readonly fields: FieldReport }
+  | { readonly ok: false; readonly error: unknown; readonly fields: FieldReport };
+
+/** Runs `parse`, catching what it throws, and returns its outcome with the fields it did not find. */
+export function collectFields<T>(parse: () => T): Collected<T> {
+  const outer = collector;
+  const current: FieldCollector = { expected: new Set(), missing: new Set() };
+  collector = current;
+  try {
+    const value = parse();
+    return { ok: true, value, fields: reportOf(current) };
+  } catch (error) {
+    return { ok: false, error, fields: reportOf(current) };
+  } finally {
+    collector = outer;
+  }
+}
+
+function reportOf(c: FieldCollector): FieldReport {
+  return { expected: [...c.expected], missing: [...c.missing] };
+}
+
+/**
+ * A parser's own note of fields it reads by label rather than by column (the company page's
+ * sections): `missing` are those of `expected` it did not find. Outside collectFields, nothing.
+ */
+export function noteFields(expected: readonly string[], missing: readonly string[]): void {
+  if (collector === null) return;
+  for (const name of expected) collector.expected.add(name);
+  for (const name of missing) collector.missing.add(name);
+}
+
+function noteColumns(specs: ColumnSpecs, columns: Readonly<Record<string, number>>): void {
+  if (collector === null) return;
+  for (const key of Object.keys(specs)) {
+    const name = fieldName(key, specs[key] as ColumnSpec);
+    collector.expected.add(name);
+    if ((columns[key] ?? -1) < 0) collector.missing.add(name);
+  }
+}
+
 function findColumn(table: Table, spec: ColumnSpec): number {
   for (const label of spec.labels) {
     const index = table.headers.indexOf(label);
@@ -42,8 +108,10 @@ export function locateColumns<S extends ColumnSpecs>(
     const spec = specs[key] as ColumnSpec;
     const index = findColumn(table, spec);
     columns[key] = index;
-    if (index < 0 && spec.required === true && missing === null) missing = spec.labels[0] ?? key;
+    if (index < 0 && spec.required === true && missing === null) missing = fieldName(key, spec);
   }
+  // A table with every required column is the one the parser reads: what it lacks is drift.
+  if (missing === null) noteColumns(specs, columns);
   return { columns: columns as Columns<S>, missing };
 }
 
@@ -57,12 +125,15 @@ export function selectTable<S extends ColumnSpecs>(
   specs: S,
 ): LocatedTable<S> {
   let firstMissing: string | null = null;
+  let firstColumns: Record<string, number> | null = null;
   for (const table of candidates) {
     const { columns, missing } = locateColumns(table, specs);
     if (missing === null) return { table, columns };
     firstMissing ??= missing;
+    firstColumns ??= columns;
   }
-  if (firstMissing === null) throw new UpstreamDataError(kind, 'no table');
+  if (firstMissing === null || firstColumns === null) throw new UpstreamDataError(kind, 'no table');
+  noteColumns(specs, firstColumns);
   throw new UpstreamDataError(kind, `missing column "${firstMissing}"`);
 }
 

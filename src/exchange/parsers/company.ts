@@ -24,7 +24,7 @@ import type {
   KeyPerson,
 } from '../types.ts';
 import { denoise, isNotAvailable, parseNumberText } from './cells.ts';
-import { requirePageText } from './columns.ts';
+import { noteFields, requirePageText } from './columns.ts';
 import { parseAsOfLine, parseDisplayDate } from './dates.ts';
 import {
   byClass,
@@ -465,6 +465,10 @@ export function parseCompany(html: string): CompanyPage | null {
     ratios: read('ratios', readRatios),
     missing,
   };
+  noteFields(
+    ['quote', 'stats', 'profile', 'equity', 'announcements', 'financials', 'ratios'],
+    missing.map((m) => m.section),
+  );
   if (missing.length === 7) {
     throw new UpstreamDataError(
       'company',
