@@ -37,6 +37,8 @@ export interface ExchangeClientOptions {
   retryBaseMs: number;
   tokenMaxAgeMs: number;
   cooldownAfter429Ms: number;
+  /** On a 403, refresh the token and try once more (default true; the canary sends each request once). */
+  retryForbidden?: boolean;
   /** The service's clock (epoch ms). */
   now: () => number;
   /** Called once per HTTP exchange with the portal (metrics, logs). */
@@ -163,7 +165,7 @@ export class ExchangeClient {
       }
       if (status === 403) {
         this.opts.onFetch?.(req.kind, 'http_403', elapsed);
-        if (!refreshedForbidden) {
+        if (!refreshedForbidden && this.opts.retryForbidden !== false) {
           refreshedForbidden = true;
           token = await this.tokens.refresh(route.scope, token, route.dispatcher);
           continue;
@@ -192,6 +194,11 @@ export class ExchangeClient {
       // not with the page; like a page that no longer parses, not like a portal that is down.
       throw new UpstreamDataError(req.kind, `the exchange answered ${status} where the page should be`);
     }
+  }
+
+  /** Fetches the route's request token now unless a fresh one is held (the canary paces it as a request). */
+  async prepareToken(route: Route = this.direct): Promise<void> {
+    await this.tokens.get(route.scope, route.dispatcher);
   }
 
   async close(): Promise<void> {

@@ -14,8 +14,9 @@ import { parsePaging } from './paging.ts';
 const COLUMNS = {
   date: { labels: ['date'], required: true },
   time: { labels: ['time'] },
-  symbol: { labels: ['symbol'] },
-  name: { labels: ['name', 'company'] },
+  // The SECP's announcements (type B) have no symbol and no name.
+  symbol: { labels: ['symbol'], sometimes: true },
+  name: { labels: ['name', 'company'], sometimes: true },
   title: { labels: ['title', 'subject', 'announcement'], required: true },
   document: { labels: ['', 'document', 'attachment', 'view'] },
 } as const;

@@ -11,6 +11,13 @@ export interface ColumnSpec {
   /** The `th`'s `data-name`, a fallback should the visible label be reworded. */
   readonly dataName?: string;
   readonly required?: boolean;
+  /**
+   * The page prints this column in only some of its variants (a bond board's yields): its absence
+   * is no drift. Every other column a parsed table lacks is reported (page health, the canary).
+   */
+  readonly sometimes?: boolean;
+  /** Columns sharing a `oneOf` name are alternatives: drift only when the table has none of them. */
+  readonly oneOf?: string;
 }
 
 export type ColumnSpecs = Readonly<Record<string, ColumnSpec>>;
@@ -82,10 +89,26 @@ export function noteFields(expected: readonly string[], missing: readonly string
 
 function noteColumns(specs: ColumnSpecs, columns: Readonly<Record<string, number>>): void {
   if (collector === null) return;
+  const alternatives = new Map<string, { names: string[]; found: boolean }>();
   for (const key of Object.keys(specs)) {
-    const name = fieldName(key, specs[key] as ColumnSpec);
+    const spec = specs[key] as ColumnSpec;
+    const name = fieldName(key, spec);
+    const found = (columns[key] ?? -1) >= 0;
+    if (spec.oneOf !== undefined) {
+      const group = alternatives.get(spec.oneOf) ?? { names: [], found: false };
+      group.names.push(name);
+      group.found ||= found;
+      alternatives.set(spec.oneOf, group);
+      continue;
+    }
+    if (spec.sometimes === true && !found) continue;
     collector.expected.add(name);
-    if ((columns[key] ?? -1) < 0) collector.missing.add(name);
+    if (!found) collector.missing.add(name);
+  }
+  for (const { names, found } of alternatives.values()) {
+    const name = names.join(' or ');
+    collector.expected.add(name);
+    if (!found) collector.missing.add(name);
   }
 }
 

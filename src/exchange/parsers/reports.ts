@@ -13,9 +13,9 @@ const COLUMNS = {
   type: { labels: ['reports', 'report', 'type', 'report type'], required: true },
   periodEnded: { labels: ['period ended', 'period'], required: true },
   postingDate: { labels: ['posting date'], required: true },
-  year: { labels: ['year'] },
-  symbol: { labels: ['symbol'] },
-  document: { labels: ['document', 'pdf', 'download'] },
+  year: { labels: ['year'], sometimes: true },
+  symbol: { labels: ['symbol'], sometimes: true },
+  document: { labels: ['document', 'pdf', 'download'], sometimes: true },
 } as const;
 
 const PORTAL = 'https://dps.psx.com.pk/';
