@@ -88,6 +88,7 @@ export function healthRoutes(
               },
               { description: 'every page kind, ok or not (the answer is 200 whatever the states)' },
             ),
+            400: errorRef('a query parameter: this endpoint takes none (bad_request)'),
             429: errorRef('more than the allowed requests a minute from this IP (rate_limited)'),
           },
         },
