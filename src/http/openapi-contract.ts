@@ -77,7 +77,12 @@ const COMMON_ERRORS: Record<string, string> = {
 
 // Answers about the service itself, not built from portal data, and the event stream (never a
 // cached answer): no ETag, 304 or CSV form.
-const SERVICE_PATHS: ReadonlySet<string> = new Set(['/health', '/market/status', '/stream/quotes']);
+const SERVICE_PATHS: ReadonlySet<string> = new Set([
+  '/health',
+  '/health/portal',
+  '/market/status',
+  '/stream/quotes',
+]);
 
 export function completeOpenApi<T extends OpenApiDoc>(doc: T): T {
   const d = doc as unknown as Json & { components?: Json; paths?: Record<string, Record<string, Operation>> };

@@ -1853,6 +1853,7 @@ export const GENERATED_ERRORS: GeneratedErrors = {
   },
   '/health/portal': {
     '400': [{ code: 'bad_request', message: 'unknown query parameter "page"; this endpoint takes none' }],
+    '503': [{ code: 'not_ready', message: 'the service is shutting down; retry on another replica' }],
   },
   '/stocks': {
     '400': [

@@ -128,7 +128,7 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
     warm: ['/stocks/ENGRO/profile'],
     rows: 20,
     client: "await api.GET('/health/portal')",
-    errors: { 400: [{ request: '/health/portal?page=screener' }] },
+    errors: { 400: [{ request: '/health/portal?page=screener' }], 503: [SHUTTING_DOWN] },
   },
   '/stocks': {
     params: { index: 'KSE30', q: 'habib' },

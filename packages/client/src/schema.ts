@@ -2420,11 +2420,6 @@ export interface operations {
       /** @description every page kind, ok or not (the answer is 200 whatever the states) */
       200: {
         headers: {
-          ETag: components['headers']['ETag'];
-          'Last-Modified': components['headers']['LastModified'];
-          Age: components['headers']['Age'];
-          'X-Cache': components['headers']['XCache'];
-          'Cache-Control': components['headers']['CacheControl'];
           'X-Request-Id': components['headers']['XRequestId'];
           'RateLimit-Limit': components['headers']['RateLimitLimit'];
           'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
@@ -2456,47 +2451,7 @@ export interface operations {
               count: number;
             };
           };
-          /**
-           * @example page,state,last_fetch,last_ok,missing_fields,detail
-           *     token,ok,2026-11-20T11:35:00+00:00,2026-11-20T11:35:00+00:00,,
-           *     symbols,ok,2026-11-20T11:35:00+00:00,2026-11-20T11:35:00+00:00,,
-           *     screener,unknown,,,,
-           *     market-watch,unknown,,,,
-           *     index-constituents,unknown,,,,
-           *     index-levels,unknown,,,,
-           *     sector-summary,unknown,,,,
-           *     history,ok,2026-11-20T11:35:00+00:00,2026-11-20T11:35:00+00:00,,
-           *     reports,unknown,,,,
-           *     company,ok,2026-11-20T11:35:00+00:00,2026-11-20T11:35:00+00:00,,
-           *     eod,ok,2026-11-20T11:35:00+00:00,2026-11-20T11:35:00+00:00,,
-           *     payouts,ok,2026-11-20T11:35:00+00:00,2026-11-20T11:35:00+00:00,,
-           *     intraday,unknown,,,,
-           *     index-series,ok,2026-11-20T11:35:00+00:00,2026-11-20T11:35:00+00:00,,
-           *     market-payouts,ok,2026-11-20T11:35:00+00:00,2026-11-20T11:35:00+00:00,,
-           *     calendar,unknown,,,,
-           *     announcements,unknown,,,,
-           *     debt-market,unknown,,,,
-           *     trading-board,unknown,,,,
-           *     eligible-scrips,unknown,,,,
-           */
-          'text/csv': string;
         };
-      };
-      /** @description Not Modified: the If-None-Match ETag still matches (or, without If-None-Match, nothing changed since If-Modified-Since); no body */
-      304: {
-        headers: {
-          ETag: components['headers']['ETag'];
-          'Last-Modified': components['headers']['LastModified'];
-          Age: components['headers']['Age'];
-          'X-Cache': components['headers']['XCache'];
-          'Cache-Control': components['headers']['CacheControl'];
-          'X-Request-Id': components['headers']['XRequestId'];
-          'RateLimit-Limit': components['headers']['RateLimitLimit'];
-          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
-          'RateLimit-Reset': components['headers']['RateLimitReset'];
-          [name: string]: unknown;
-        };
-        content?: never;
       };
       /** @description a query parameter: this endpoint takes none (bad_request) */
       400: {
@@ -2535,15 +2490,11 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description the service is shutting down (code not_ready; the connection is then closed) */
+      /** @description the process is shutting down (not_ready) */
       503: {
         headers: {
           'Cache-Control': components['headers']['CacheControl'];
           'X-Request-Id': components['headers']['XRequestId'];
-          'Retry-After': components['headers']['RetryAfter'];
-          'RateLimit-Limit': components['headers']['RateLimitLimit'];
-          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
-          'RateLimit-Reset': components['headers']['RateLimitReset'];
           [name: string]: unknown;
         };
         content: {

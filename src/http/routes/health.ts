@@ -90,6 +90,7 @@ export function healthRoutes(
             ),
             400: errorRef('a query parameter: this endpoint takes none (bad_request)'),
             429: errorRef('more than the allowed requests a minute from this IP (rate_limited)'),
+            503: errorRef('the process is shutting down (not_ready)'),
           },
         },
       },
