@@ -73,6 +73,8 @@ export class ExchangeClient {
   /** The drift alarm: each page kind's state as this process last parsed it. */
   readonly health: PageHealth;
   private readonly tokens: TokenStore;
+  /** Values parsed from pages that had every expected field (held by the caches as they are). */
+  private readonly completeCopies = new WeakSet<object>();
   private readonly now: () => number;
   private cooldownUntil = 0;
 
@@ -113,14 +115,20 @@ export class ExchangeClient {
 
   /**
    * Fetches the page and parses it, recording the page kind's state for the drift alarm: parsed
-   * with every expected field, parsed lacking some (served as null), or not parsed at all (the
-   * parser's error, thrown on). A page answered 4xx where it should be counts as not parsed; a
-   * portal that is down or refusing says nothing about the page and leaves its state as it was.
+   * with every expected field, parsed lacking some, or not parsed at all (the parser's error, thrown
+   * on). A page answered 4xx where it should be counts as not parsed; a portal that is down or
+   * refusing says nothing about the page and leaves its state as it was.
+   *
+   * A page that lacks fields, when `previous` (the copy the caller holds) is one this process
+   * parsed complete, is refused with UpstreamDataError: the caller's cache then serves that copy as
+   * stale rather than replace good values with nulls. Without such a copy (a fresh process, one
+   * restarted, a copy that already lacked them) what parsed is returned, the missing fields null.
    */
   async fetchParsed<T>(
     req: PortalRequest,
     parse: (text: string) => T,
     route: Route = this.direct,
+    previous?: unknown,
   ): Promise<ParsedPage<T>> {
     let page: { status: number; body: string };
     try {
@@ -130,6 +138,15 @@ export class ExchangeClient {
       throw err;
     }
     const { value, fields } = this.health.parse(req.kind, () => parse(page.body));
+    if (fields.missing.length === 0) {
+      if (typeof value === 'object' && value !== null) this.completeCopies.add(value);
+    } else if (typeof previous === 'object' && previous !== null && this.completeCopies.has(previous)) {
+      const names = fields.missing.map((m) => `"${m}"`).join(', ');
+      throw new UpstreamDataError(
+        req.kind,
+        `${names} not found on the page; the last complete copy is served`,
+      );
+    }
     return { value, status: page.status, fields };
   }
 

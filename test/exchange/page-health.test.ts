@@ -110,9 +110,9 @@ describe('GET /health/portal against a drifting portal', () => {
     portal.drift({ path: '/market-watch', dropColumn: 'LDCP' });
     clock += PAST_FRESHNESS_MS;
     const drifted = await http(url, '/stocks/HBL/quote');
-    assert.equal(drifted.status, 200, 'the quote is still served from what parsed');
-    assert.equal(drifted.json.data.ldcp, null, 'a missing column is null, never 0');
-    assert.equal(typeof drifted.json.data.price, 'number');
+    assert.equal(drifted.status, 200, 'the quote is still served: from the last complete copy');
+    assert.equal(drifted.headers['x-cache'], 'STALE');
+    assert.equal(drifted.json.data.ldcp, first.json.data.ldcp, 'not replaced by a null');
     byPage = await pages(url);
     const changed = byPage.get('market-watch')!;
     assert.equal(changed.state, 'changed');
@@ -155,6 +155,24 @@ describe('GET /health/portal against a drifting portal', () => {
     metrics = await metricLines(url, 'market-watch');
     assert.ok(metrics.includes('psxmd_exchange_page_state{page="market-watch",state="ok"} 1'));
     assert.ok(!metrics.some((l) => l.startsWith('psxmd_exchange_page_missing_field')), metrics.join('\n'));
+  });
+
+  it('serves what parsed, the missing column null (never 0), when no complete copy is held', async () => {
+    portal.drift({ path: '/market-watch', dropColumn: 'LDCP' });
+    const { url } = await start();
+    const res = await http(url, '/stocks/HBL/quote');
+    assert.equal(res.status, 200);
+    assert.equal(res.json.data.ldcp, null);
+    assert.equal(typeof res.json.data.price, 'number');
+    assert.equal(typeof res.json.data.volume, 'number');
+    const watch = (await pages(url)).get('market-watch')!;
+    assert.equal(watch.state, 'changed');
+    assert.equal(watch.last_ok, null);
+    // Fetched again while still drifted: the copy held lacked the column too, so the newer one is served.
+    clock += PAST_FRESHNESS_MS;
+    const again = await http(url, '/stocks/HBL/quote');
+    assert.equal(again.headers['x-cache'], 'MISS');
+    assert.equal(again.json.data.ldcp, null);
   });
 
   it('reports failing when the table is removed, and keeps serving the last good copy', async () => {
