@@ -2431,7 +2431,7 @@ export interface operations {
             data: {
               /** @description the portal page kind: `token` (the home page carrying the request token), `symbols`, `screener`, `market-watch`, `index-constituents`, `index-levels`, `sector-summary`, `history`, `reports`, `company`, `eod`, `payouts`, `intraday`, `index-series`, `market-payouts`, `calendar`, `announcements`, `debt-market`, `trading-board`, `eligible-scrips` */
               page: string;
-              /** @description `ok`: the last fetch parsed with every expected field; `changed`: it parsed but lacked a column or label its parser expects (answers serve what parsed, the missing field as null); `failing`: it could not be parsed (no table, wrong shape, wrong JSON, a 4xx where the page should be; answers keep serving the last good copy or fail with 502 upstream_data); `unknown`: this process has not fetched it yet */
+              /** @description `ok`: the last fetch parsed with every expected field; `changed`: it parsed but lacked a column or label its parser expects (answers keep serving the last complete copy, as stale; without one, what parsed, the missing field null, never 0); `failing`: it could not be parsed (no table, wrong shape, wrong JSON, a 4xx where the page should be; answers keep serving the last good copy, as stale, or fail with 502 upstream_data_error); `unknown`: this process has not fetched it yet */
               state: 'ok' | 'changed' | 'failing' | 'unknown';
               /** @description when this process last fetched the page and read it (ISO 8601, UTC offset); null before the first */
               last_fetch: string | null;

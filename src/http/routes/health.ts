@@ -37,7 +37,7 @@ const PortalPage = Type.Object(
       [Type.Literal('ok'), Type.Literal('changed'), Type.Literal('failing'), Type.Literal('unknown')],
       {
         description:
-          '`ok`: the last fetch parsed with every expected field; `changed`: it parsed but lacked a column or label its parser expects (answers serve what parsed, the missing field as null); `failing`: it could not be parsed (no table, wrong shape, wrong JSON, a 4xx where the page should be; answers keep serving the last good copy or fail with 502 upstream_data); `unknown`: this process has not fetched it yet',
+          '`ok`: the last fetch parsed with every expected field; `changed`: it parsed but lacked a column or label its parser expects (answers keep serving the last complete copy, as stale; without one, what parsed, the missing field null, never 0); `failing`: it could not be parsed (no table, wrong shape, wrong JSON, a 4xx where the page should be; answers keep serving the last good copy, as stale, or fail with 502 upstream_data_error); `unknown`: this process has not fetched it yet',
       },
     ),
     last_fetch: Type.Union([Type.String(), Type.Null()], {
