@@ -42,7 +42,7 @@ interface QueryParameter {
 /**
  * A query parameter that takes `true` or `false` (the service reads the text, so a bad value gets
  * its own 400): an enum of exactly those two strings, or a string documented as a flag, its
- * description starting with "`true`" (src/http/routes/stocks.ts).
+ * description starting with "`true`" (src/http/routes/stocks/stocks.ts).
  */
 function isFlag(parameter: QueryParameter): boolean {
   const schema = parameter.schema;

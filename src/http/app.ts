@@ -5,20 +5,15 @@
 import compress from '@fastify/compress';
 import type { FastifyInstance } from 'fastify';
 import type { LiveQuotes } from '../stream/live-quotes.ts';
-import { analyticsRoutes } from './routes/analytics.ts';
-import { boardRoutes } from './routes/board.ts';
-import { intradayRoutes } from './routes/intraday.ts';
 import { streamRoutes } from './routes/stream.ts';
-import { companyRoutes } from './routes/company.ts';
-import { corporateActionRoutes } from './routes/corporate-actions.ts';
 import { feedRoutes } from './routes/feeds.ts';
+import { indicesFamilyRoutes } from './routes/indices/index.ts';
+import { marketFamilyRoutes } from './routes/market/index.ts';
+import { quoteRoutes } from './routes/quotes.ts';
+import { screenerRoutes } from './routes/screener.ts';
+import { sectorsFamilyRoutes } from './routes/sectors/index.ts';
+import { stocksFamilyRoutes } from './routes/stocks/index.ts';
 import { healthRoutes } from './routes/health.ts';
-import { marketStatusRoutes } from './routes/market-status.ts';
-import { indexRoutes } from './routes/indices.ts';
-import { marketRoutes } from './routes/market.ts';
-import { overviewRoutes } from './routes/overview.ts';
-import { sectorRoutes } from './routes/sectors.ts';
-import { stockRoutes } from './routes/stocks.ts';
 import { archiveRoutes, type ArchiveDeps } from './routes/archive.ts';
 import type { RouteDeps } from './routes/deps.ts';
 import type { Readiness } from './routes/health.ts';
@@ -115,19 +110,15 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     now: opts.deps.marketClock.now,
     portalPages: opts.portalPages,
   });
-  await app.register(stockRoutes, opts.deps);
-  await app.register(companyRoutes, opts.deps);
-  await app.register(corporateActionRoutes, opts.deps);
-  await app.register(intradayRoutes, opts.deps);
-  await app.register(boardRoutes, opts.deps);
-  await app.register(marketStatusRoutes, opts.deps);
+  // One plugin per family of URLs (src/http/routes/README.md).
+  await app.register(stocksFamilyRoutes, opts.deps);
+  await app.register(quoteRoutes, opts.deps);
   if (opts.live) await app.register(streamRoutes, { ...opts.deps, live: opts.live });
-  await app.register(indexRoutes, opts.deps);
-  await app.register(sectorRoutes, opts.deps);
-  await app.register(marketRoutes, opts.deps);
+  await app.register(indicesFamilyRoutes, opts.deps);
+  await app.register(sectorsFamilyRoutes, opts.deps);
+  await app.register(screenerRoutes, opts.deps);
+  await app.register(marketFamilyRoutes, opts.deps);
   await app.register(feedRoutes, opts.deps);
-  await app.register(analyticsRoutes, opts.deps);
-  await app.register(overviewRoutes, opts.deps);
   if (opts.archive) await app.register(archiveRoutes, { ...opts.deps, ...opts.archive });
 
   // Every path answers only GET and HEAD; other methods get 405 with Allow (CORS owns OPTIONS).

@@ -351,7 +351,7 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
-  '/indices/{name}/intraday': {
+  '/stocks/{symbol}/performance': {
     parameters: {
       query?: never;
       header?: never;
@@ -359,22 +359,112 @@ export interface paths {
       cookie?: never;
     };
     /**
-     * An index's ticks or bars today
-     * @description The exchange serves an intraday series for index codes (about one tick every 15 s): interval=tick gives {time, value, volume}; bars as for a stock. 404 for an unknown index, or one the exchange has no series for.
+     * Returns, volatility, drawdown, beta and 52-week range
+     * @description Returns, risk and range of a symbol from its daily closes, adjusted by default.
+     *
+     *     **Periods.** Each period ends on the last row (E). 1D starts on the previous trading day; 1W on the last trading day on or before E − 7 calendar days; 1M, 3M, 6M, 1Y, 3Y, 5Y on the last trading day on or before E − 1, 3, 6, 12, 36, 60 calendar months (the day clamped to the month’s end: 03-31 − 1M = 02-28); YTD on the last trading day on or before 31 December of the previous year (the previous year’s last close); ALL on the first row. A period whose start lies before the first row is null with the reason, never a shorter period. return_pct = (end_close / start_close − 1) × 100.
+     *
+     *     **Benchmark** (default KSE100, `benchmark=none` for none): its return over the same dates, from its daily levels (the last level on or before each of the period’s start and end dates); excess_return_pct = return_pct − benchmark_return_pct (percentage points).
+     *
+     *     **Total return.** `dividends=true` adjusts the closes for cash dividends too (the payouts page reaches back about 17–18 months: meta.adjustment.dividends_from), so the returns include the dividends reinvested on their ex-dates.
+     *
+     *     **volatility_1y** = the sample standard deviation (n − 1) of the daily log returns ln(close_t / close_t−1) over the 1Y window × √n, n the number of those returns (the year’s own count of trading days).
+     *
+     *     **max_drawdown_1y / _all**: the lowest close_t / running-max(close) − 1 over the 1Y window / the whole history, with the peak, trough and first recovery (close ≥ peak close) dates.
+     *
+     *     **beta_1y**: beta = cov(r, r_b) / var(r_b), correlation = cov / (σ_r σ_b), r and r_b the daily simple returns between consecutive dates both series have, over the 1Y window.
+     *
+     *     **range_52w**: the highest daily high and lowest daily low (the close where a row has none) over the rows dated on or after E − 364 days.
+     *
+     *     Computed once per version of the data (the history, the adjustment and the benchmark). When the benchmark cannot be had, the table comes without it and meta.missing says why.
      *
      *     **Example request**
      *
      *     ```http
-     *     GET /indices/KSE100/intraday?interval=60m
+     *     GET /stocks/ENGRO/performance
      *     ```
      *
      *     **Typed client**
      *
      *     ```ts
-     *     const { data, error } = await api.GET('/indices/{name}/intraday', { params: { path: { name: 'KSE100' }, query: { interval: '60m' } } });
+     *     const { data, error } = await api.GET('/stocks/{symbol}/performance', { params: { path: { symbol: 'ENGRO' } } });
      *     ```
      */
-    get: operations['listIndexIntraday'];
+    get: operations['getStockPerformance'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/stocks/{symbol}/indicators': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Technical indicators, one row per trading day
+     * @description One row per trading day: date, the close read, and each indicator’s columns. Every indicator is computed over the whole history and then cut to [start, end], so its warm-up uses all the history there is; rows still inside the warm-up are null, never a partial value.
+     *     **i** (at most 10, comma-separated; sma:N, ema:N, rsi:N, atr:N, vwap:N (N a whole number of days 1–5000), macd:FAST:SLOW:SIGNAL (FAST < SLOW), bbands:N:K (K 0–10, may have decimals), obv; parameters may be left out for the defaults sma:20, ema:20, rsi:14, macd:12:26:9, bbands:20:2, atr:14, vwap:20):
+     *     - `sma:N` → sma_N = mean of the last N closes (first on row N).
+     *     - `ema:N` → ema_N: α = 2 / (N + 1), seeded with the SMA of the first N closes, then EMA_t = α·close_t + (1 − α)·EMA_t−1.
+     *     - `rsi:N` → rsi_N (Wilder): changes d_t = close_t − close_t−1; average gain and loss seeded with the mean of the first N gains/losses, then avg_t = (avg_t−1·(N − 1) + x_t) / N; RSI = 100 − 100 / (1 + avg gain / avg loss); 100 when the average loss is 0, null when both are 0. First on row N + 1.
+     *     - `macd:F:S:G` → macd_F_S_G = EMA_F − EMA_S of the closes (each seeded with its own SMA), macd_signal_F_S_G = EMA_G of the MACD line seeded with the SMA of its first G values, macd_hist_F_S_G = MACD − signal.
+     *     - `bbands:N:K` → bb_middle_N_K = SMA_N, bb_upper/lower_N_K = middle ± K·σ, σ the population standard deviation (÷ N) of the N closes.
+     *     - `atr:N` → atr_N (Wilder): true range max(high − low, |high − close_t−1|, |low − close_t−1|) (high − low on the first row), smoothed as RSI’s averages, seeded with the mean of the first N.
+     *     - `obv` → obv: 0 on the first row of the history, then ± the day’s volume on an up/down close (unchanged on an equal close).
+     *     - `vwap:N` → vwap_N: rolling over the last N trading days, Σ typical price × volume / Σ volume, typical price = (high + low + close) / 3; null where the window traded nothing.
+     *     Computed once per version of the history and list of indicators.
+     *
+     *     **Example request**
+     *
+     *     ```http
+     *     GET /stocks/ENGRO/indicators?i=sma:20,ema:50,rsi:14,macd:12:26:9,bbands:20:2,atr:14,obv,vwap:20&start=2026-11-19&end=2026-11-20
+     *     ```
+     *
+     *     **Typed client**
+     *
+     *     ```ts
+     *     const { data, error } = await api.GET('/stocks/{symbol}/indicators', { params: { path: { symbol: 'ENGRO' }, query: { i: 'sma:20,rsi:14', start: '2026-11-19' } } });
+     *     ```
+     */
+    get: operations['listStockIndicators'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/stocks/{symbol}/overview': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Everything about a symbol in one request
+     * @description The quote (with the company page's circuit breaker, 52-week range and bid/ask: a cold company page is waited for up to 1.5 s), profile, the last 365 days of daily bars, today's 5-minute bars, corporate actions, the newest 10 announcements, annual financials and the filed reports, and the market state. Each part is settled on its own and carries `{data, as_of, error}`: a part that could not be had (this client’s budget of exchange fetches spent, the portal down with nothing cached, a page that could not be read) has `data: null` and an `error` in the envelope’s terms with `retry_at`, when it is worth asking again; the rest is served, so an overview is never refused as a whole for one part (only the request limit itself answers 429). An answer with a missing part is fresh only until its `retry_at`. As CSV: the daily bars (the HistoricalRow columns).
+     *
+     *     **Example request**
+     *
+     *     ```http
+     *     GET /stocks/ENGRO/overview
+     *     ```
+     *
+     *     **Typed client**
+     *
+     *     ```ts
+     *     const { data, error } = await api.GET('/stocks/{symbol}/overview', { params: { path: { symbol: 'ENGRO' } } });
+     *     ```
+     */
+    get: operations['getStockOverview'];
     put?: never;
     post?: never;
     delete?: never;
@@ -407,102 +497,6 @@ export interface paths {
      *     ```
      */
     get: operations['listQuotes'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/market/movers': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * Top gainers, losers or most active
-     * @description From the cached market watch: gainers by change_pct (highest first, only rising symbols), losers by change_pct (lowest first, only falling ones), active by volume. Ties by symbol.
-     *
-     *     **Example request**
-     *
-     *     ```http
-     *     GET /market/movers?by=gainers&limit=2
-     *     ```
-     *
-     *     **Typed client**
-     *
-     *     ```ts
-     *     const { data, error } = await api.GET('/market/movers', { params: { query: { by: 'gainers', limit: 2 } } });
-     *     ```
-     */
-    get: operations['listMovers'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/market/breadth': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * Advances, declines and totals
-     * @description Counted over the cached market watch (the regular board): symbols above, below and at LDCP, and the day’s total volume and value (Σ current × volume).
-     *
-     *     **Example request**
-     *
-     *     ```http
-     *     GET /market/breadth
-     *     ```
-     *
-     *     **Typed client**
-     *
-     *     ```ts
-     *     const { data, error } = await api.GET('/market/breadth');
-     *     ```
-     */
-    get: operations['getBreadth'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/market/status': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * Market state: pre-open, open, Friday break or closed
-     * @description From the Karachi market clock the service uses for cache freshness (Mon–Thu 09:30–15:30, Fri 09:15–12:00 and 14:30–16:30; no holiday calendar is published, so a holiday reads as a normal day). With `CACHE_FOLLOW_MARKET_CLOCK=false` the service treats the market as open around the clock and says so with `clock_followed: false`.
-     *
-     *     **Example request**
-     *
-     *     ```http
-     *     GET /market/status
-     *     ```
-     *
-     *     **Typed client**
-     *
-     *     ```ts
-     *     const { data, error } = await api.GET('/market/status');
-     *     ```
-     */
-    get: operations['getMarketStatus'];
     put?: never;
     post?: never;
     delete?: never;
@@ -637,6 +631,80 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/indices/{name}/intraday': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * An index's ticks or bars today
+     * @description The exchange serves an intraday series for index codes (about one tick every 15 s): interval=tick gives {time, value, volume}; bars as for a stock. 404 for an unknown index, or one the exchange has no series for.
+     *
+     *     **Example request**
+     *
+     *     ```http
+     *     GET /indices/KSE100/intraday?interval=60m
+     *     ```
+     *
+     *     **Typed client**
+     *
+     *     ```ts
+     *     const { data, error } = await api.GET('/indices/{name}/intraday', { params: { path: { name: 'KSE100' }, query: { interval: '60m' } } });
+     *     ```
+     */
+    get: operations['listIndexIntraday'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/indices/{name}/performance': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * An index's returns, volatility, drawdown and 52-week range
+     * @description The same table as a stock's performance from the index's daily levels (no adjustment, no benchmark; the 52-week range reads closes, as the daily index series has no high or low).
+     *
+     *     Returns, risk and range of a symbol from its daily closes, adjusted by default.
+     *
+     *     **Periods.** Each period ends on the last row (E). 1D starts on the previous trading day; 1W on the last trading day on or before E − 7 calendar days; 1M, 3M, 6M, 1Y, 3Y, 5Y on the last trading day on or before E − 1, 3, 6, 12, 36, 60 calendar months (the day clamped to the month’s end: 03-31 − 1M = 02-28); YTD on the last trading day on or before 31 December of the previous year (the previous year’s last close); ALL on the first row. A period whose start lies before the first row is null with the reason, never a shorter period. return_pct = (end_close / start_close − 1) × 100.
+     *
+     *     **volatility_1y** = the sample standard deviation (n − 1) of the daily log returns ln(close_t / close_t−1) over the 1Y window × √n, n the number of those returns (the year’s own count of trading days).
+     *
+     *     **max_drawdown_1y / _all**: the lowest close_t / running-max(close) − 1 over the 1Y window / the whole history, with the peak, trough and first recovery (close ≥ peak close) dates.
+     *
+     *     **range_52w**: the highest daily high and lowest daily low (the close where a row has none) over the rows dated on or after E − 364 days.
+     *
+     *     **Example request**
+     *
+     *     ```http
+     *     GET /indices/KSE100/performance
+     *     ```
+     *
+     *     **Typed client**
+     *
+     *     ```ts
+     *     const { data, error } = await api.GET('/indices/{name}/performance', { params: { path: { name: 'KSE100' } } });
+     *     ```
+     */
+    get: operations['getIndexPerformance'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/sectors': {
     parameters: {
       query?: never;
@@ -691,6 +759,38 @@ export interface paths {
      *     ```
      */
     get: operations['listSectorStocks'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/sectors/performance': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Each sector's cap-weighted return over a period
+     * @description One row per sector of the sector page, ranked by its cap-weighted return over `period`: (Σ cap_i / Σ (cap_i / (1 + r_i)) − 1) × 100, r_i each member’s return on adjusted closes, cap_i its market cap today from the screener, over the members with both. meta.coverage says how many members had data.
+     *
+     *     **Example request**
+     *
+     *     ```http
+     *     GET /sectors/performance?period=1M
+     *     ```
+     *
+     *     **Typed client**
+     *
+     *     ```ts
+     *     const { data, error } = await api.GET('/sectors/performance', { params: { query: { period: '1M' } } });
+     *     ```
+     */
+    get: operations['listSectorPerformance'];
     put?: never;
     post?: never;
     delete?: never;
@@ -761,6 +861,102 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/market/status': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Market state: pre-open, open, Friday break or closed
+     * @description From the Karachi market clock the service uses for cache freshness (Mon–Thu 09:30–15:30, Fri 09:15–12:00 and 14:30–16:30; no holiday calendar is published, so a holiday reads as a normal day). With `CACHE_FOLLOW_MARKET_CLOCK=false` the service treats the market as open around the clock and says so with `clock_followed: false`.
+     *
+     *     **Example request**
+     *
+     *     ```http
+     *     GET /market/status
+     *     ```
+     *
+     *     **Typed client**
+     *
+     *     ```ts
+     *     const { data, error } = await api.GET('/market/status');
+     *     ```
+     */
+    get: operations['getMarketStatus'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/market/movers': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Top gainers, losers or most active
+     * @description From the cached market watch: gainers by change_pct (highest first, only rising symbols), losers by change_pct (lowest first, only falling ones), active by volume. Ties by symbol.
+     *
+     *     **Example request**
+     *
+     *     ```http
+     *     GET /market/movers?by=gainers&limit=2
+     *     ```
+     *
+     *     **Typed client**
+     *
+     *     ```ts
+     *     const { data, error } = await api.GET('/market/movers', { params: { query: { by: 'gainers', limit: 2 } } });
+     *     ```
+     */
+    get: operations['listMovers'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/market/breadth': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Advances, declines and totals
+     * @description Counted over the cached market watch (the regular board): symbols above, below and at LDCP, and the day’s total volume and value (Σ current × volume).
+     *
+     *     **Example request**
+     *
+     *     ```http
+     *     GET /market/breadth
+     *     ```
+     *
+     *     **Typed client**
+     *
+     *     ```ts
+     *     const { data, error } = await api.GET('/market/breadth');
+     *     ```
+     */
+    get: operations['getBreadth'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/market/payouts': {
     parameters: {
       query?: never;
@@ -821,6 +1017,70 @@ export interface paths {
      *     ```
      */
     get: operations['listMeetings'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/market/performance': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * An index's or a sector's members ranked by return over a period
+     * @description Members of `index` (default KSE100) or of `sector` (a code such as 0801 or a name), ranked by return_pct over `period`, highest first (members without a return last, rank null), each with the shares traded over the period; meta.index_return is the index’s own return over the period (from its daily levels), meta.coverage how many members had data. Returns are on adjusted closes, as /stocks/{symbol}/performance.
+     *
+     *     **Example request**
+     *
+     *     ```http
+     *     GET /market/performance?sector=0809&period=1M
+     *     ```
+     *
+     *     **Typed client**
+     *
+     *     ```ts
+     *     const { data, error } = await api.GET('/market/performance', { params: { query: { sector: '0809', period: '1M' } } });
+     *     ```
+     */
+    get: operations['listMarketPerformance'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/market/overview': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The market at a glance in one request
+     * @description Index levels, breadth, the top gainers, losers and most active, the sector summary, the market state, and one index's 5-minute bars and constituents. Each part is settled on its own and carries `{data, as_of, error}`: a part that could not be had (this client’s budget of exchange fetches spent, the portal down with nothing cached, a page that could not be read) has `data: null` and an `error` in the envelope’s terms with `retry_at`, when it is worth asking again; the rest is served, so an overview is never refused as a whole for one part (only the request limit itself answers 429). An answer with a missing part is fresh only until its `retry_at`. As CSV: the index levels (the IndexLevel columns).
+     *
+     *     **Example request**
+     *
+     *     ```http
+     *     GET /market/overview?index=KSE100&movers=2
+     *     ```
+     *
+     *     **Typed client**
+     *
+     *     ```ts
+     *     const { data, error } = await api.GET('/market/overview', { params: { query: { index: 'KSE100', movers: 2 } } });
+     *     ```
+     */
+    get: operations['getMarketOverview'];
     put?: never;
     post?: never;
     delete?: never;
@@ -949,266 +1209,6 @@ export interface paths {
      *     ```
      */
     get: operations['getBoard'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/stocks/{symbol}/performance': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * Returns, volatility, drawdown, beta and 52-week range
-     * @description Returns, risk and range of a symbol from its daily closes, adjusted by default.
-     *
-     *     **Periods.** Each period ends on the last row (E). 1D starts on the previous trading day; 1W on the last trading day on or before E − 7 calendar days; 1M, 3M, 6M, 1Y, 3Y, 5Y on the last trading day on or before E − 1, 3, 6, 12, 36, 60 calendar months (the day clamped to the month’s end: 03-31 − 1M = 02-28); YTD on the last trading day on or before 31 December of the previous year (the previous year’s last close); ALL on the first row. A period whose start lies before the first row is null with the reason, never a shorter period. return_pct = (end_close / start_close − 1) × 100.
-     *
-     *     **Benchmark** (default KSE100, `benchmark=none` for none): its return over the same dates, from its daily levels (the last level on or before each of the period’s start and end dates); excess_return_pct = return_pct − benchmark_return_pct (percentage points).
-     *
-     *     **Total return.** `dividends=true` adjusts the closes for cash dividends too (the payouts page reaches back about 17–18 months: meta.adjustment.dividends_from), so the returns include the dividends reinvested on their ex-dates.
-     *
-     *     **volatility_1y** = the sample standard deviation (n − 1) of the daily log returns ln(close_t / close_t−1) over the 1Y window × √n, n the number of those returns (the year’s own count of trading days).
-     *
-     *     **max_drawdown_1y / _all**: the lowest close_t / running-max(close) − 1 over the 1Y window / the whole history, with the peak, trough and first recovery (close ≥ peak close) dates.
-     *
-     *     **beta_1y**: beta = cov(r, r_b) / var(r_b), correlation = cov / (σ_r σ_b), r and r_b the daily simple returns between consecutive dates both series have, over the 1Y window.
-     *
-     *     **range_52w**: the highest daily high and lowest daily low (the close where a row has none) over the rows dated on or after E − 364 days.
-     *
-     *     Computed once per version of the data (the history, the adjustment and the benchmark). When the benchmark cannot be had, the table comes without it and meta.missing says why.
-     *
-     *     **Example request**
-     *
-     *     ```http
-     *     GET /stocks/ENGRO/performance
-     *     ```
-     *
-     *     **Typed client**
-     *
-     *     ```ts
-     *     const { data, error } = await api.GET('/stocks/{symbol}/performance', { params: { path: { symbol: 'ENGRO' } } });
-     *     ```
-     */
-    get: operations['getStockPerformance'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/stocks/{symbol}/indicators': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * Technical indicators, one row per trading day
-     * @description One row per trading day: date, the close read, and each indicator’s columns. Every indicator is computed over the whole history and then cut to [start, end], so its warm-up uses all the history there is; rows still inside the warm-up are null, never a partial value.
-     *     **i** (at most 10, comma-separated; sma:N, ema:N, rsi:N, atr:N, vwap:N (N a whole number of days 1–5000), macd:FAST:SLOW:SIGNAL (FAST < SLOW), bbands:N:K (K 0–10, may have decimals), obv; parameters may be left out for the defaults sma:20, ema:20, rsi:14, macd:12:26:9, bbands:20:2, atr:14, vwap:20):
-     *     - `sma:N` → sma_N = mean of the last N closes (first on row N).
-     *     - `ema:N` → ema_N: α = 2 / (N + 1), seeded with the SMA of the first N closes, then EMA_t = α·close_t + (1 − α)·EMA_t−1.
-     *     - `rsi:N` → rsi_N (Wilder): changes d_t = close_t − close_t−1; average gain and loss seeded with the mean of the first N gains/losses, then avg_t = (avg_t−1·(N − 1) + x_t) / N; RSI = 100 − 100 / (1 + avg gain / avg loss); 100 when the average loss is 0, null when both are 0. First on row N + 1.
-     *     - `macd:F:S:G` → macd_F_S_G = EMA_F − EMA_S of the closes (each seeded with its own SMA), macd_signal_F_S_G = EMA_G of the MACD line seeded with the SMA of its first G values, macd_hist_F_S_G = MACD − signal.
-     *     - `bbands:N:K` → bb_middle_N_K = SMA_N, bb_upper/lower_N_K = middle ± K·σ, σ the population standard deviation (÷ N) of the N closes.
-     *     - `atr:N` → atr_N (Wilder): true range max(high − low, |high − close_t−1|, |low − close_t−1|) (high − low on the first row), smoothed as RSI’s averages, seeded with the mean of the first N.
-     *     - `obv` → obv: 0 on the first row of the history, then ± the day’s volume on an up/down close (unchanged on an equal close).
-     *     - `vwap:N` → vwap_N: rolling over the last N trading days, Σ typical price × volume / Σ volume, typical price = (high + low + close) / 3; null where the window traded nothing.
-     *     Computed once per version of the history and list of indicators.
-     *
-     *     **Example request**
-     *
-     *     ```http
-     *     GET /stocks/ENGRO/indicators?i=sma:20,ema:50,rsi:14,macd:12:26:9,bbands:20:2,atr:14,obv,vwap:20&start=2026-11-19&end=2026-11-20
-     *     ```
-     *
-     *     **Typed client**
-     *
-     *     ```ts
-     *     const { data, error } = await api.GET('/stocks/{symbol}/indicators', { params: { path: { symbol: 'ENGRO' }, query: { i: 'sma:20,rsi:14', start: '2026-11-19' } } });
-     *     ```
-     */
-    get: operations['listStockIndicators'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/indices/{name}/performance': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * An index's returns, volatility, drawdown and 52-week range
-     * @description The same table as a stock's performance from the index's daily levels (no adjustment, no benchmark; the 52-week range reads closes, as the daily index series has no high or low).
-     *
-     *     Returns, risk and range of a symbol from its daily closes, adjusted by default.
-     *
-     *     **Periods.** Each period ends on the last row (E). 1D starts on the previous trading day; 1W on the last trading day on or before E − 7 calendar days; 1M, 3M, 6M, 1Y, 3Y, 5Y on the last trading day on or before E − 1, 3, 6, 12, 36, 60 calendar months (the day clamped to the month’s end: 03-31 − 1M = 02-28); YTD on the last trading day on or before 31 December of the previous year (the previous year’s last close); ALL on the first row. A period whose start lies before the first row is null with the reason, never a shorter period. return_pct = (end_close / start_close − 1) × 100.
-     *
-     *     **volatility_1y** = the sample standard deviation (n − 1) of the daily log returns ln(close_t / close_t−1) over the 1Y window × √n, n the number of those returns (the year’s own count of trading days).
-     *
-     *     **max_drawdown_1y / _all**: the lowest close_t / running-max(close) − 1 over the 1Y window / the whole history, with the peak, trough and first recovery (close ≥ peak close) dates.
-     *
-     *     **range_52w**: the highest daily high and lowest daily low (the close where a row has none) over the rows dated on or after E − 364 days.
-     *
-     *     **Example request**
-     *
-     *     ```http
-     *     GET /indices/KSE100/performance
-     *     ```
-     *
-     *     **Typed client**
-     *
-     *     ```ts
-     *     const { data, error } = await api.GET('/indices/{name}/performance', { params: { path: { name: 'KSE100' } } });
-     *     ```
-     */
-    get: operations['getIndexPerformance'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/market/performance': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * An index's or a sector's members ranked by return over a period
-     * @description Members of `index` (default KSE100) or of `sector` (a code such as 0801 or a name), ranked by return_pct over `period`, highest first (members without a return last, rank null), each with the shares traded over the period; meta.index_return is the index’s own return over the period (from its daily levels), meta.coverage how many members had data. Returns are on adjusted closes, as /stocks/{symbol}/performance.
-     *
-     *     **Example request**
-     *
-     *     ```http
-     *     GET /market/performance?sector=0809&period=1M
-     *     ```
-     *
-     *     **Typed client**
-     *
-     *     ```ts
-     *     const { data, error } = await api.GET('/market/performance', { params: { query: { sector: '0809', period: '1M' } } });
-     *     ```
-     */
-    get: operations['listMarketPerformance'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/sectors/performance': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * Each sector's cap-weighted return over a period
-     * @description One row per sector of the sector page, ranked by its cap-weighted return over `period`: (Σ cap_i / Σ (cap_i / (1 + r_i)) − 1) × 100, r_i each member’s return on adjusted closes, cap_i its market cap today from the screener, over the members with both. meta.coverage says how many members had data.
-     *
-     *     **Example request**
-     *
-     *     ```http
-     *     GET /sectors/performance?period=1M
-     *     ```
-     *
-     *     **Typed client**
-     *
-     *     ```ts
-     *     const { data, error } = await api.GET('/sectors/performance', { params: { query: { period: '1M' } } });
-     *     ```
-     */
-    get: operations['listSectorPerformance'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/stocks/{symbol}/overview': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * Everything about a symbol in one request
-     * @description The quote (with the company page's circuit breaker, 52-week range and bid/ask: a cold company page is waited for up to 1.5 s), profile, the last 365 days of daily bars, today's 5-minute bars, corporate actions, the newest 10 announcements, annual financials and the filed reports, and the market state. Each part is settled on its own and carries `{data, as_of, error}`: a part that could not be had (this client’s budget of exchange fetches spent, the portal down with nothing cached, a page that could not be read) has `data: null` and an `error` in the envelope’s terms with `retry_at`, when it is worth asking again; the rest is served, so an overview is never refused as a whole for one part (only the request limit itself answers 429). An answer with a missing part is fresh only until its `retry_at`. As CSV: the daily bars (the HistoricalRow columns).
-     *
-     *     **Example request**
-     *
-     *     ```http
-     *     GET /stocks/ENGRO/overview
-     *     ```
-     *
-     *     **Typed client**
-     *
-     *     ```ts
-     *     const { data, error } = await api.GET('/stocks/{symbol}/overview', { params: { path: { symbol: 'ENGRO' } } });
-     *     ```
-     */
-    get: operations['getStockOverview'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/market/overview': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * The market at a glance in one request
-     * @description Index levels, breadth, the top gainers, losers and most active, the sector summary, the market state, and one index's 5-minute bars and constituents. Each part is settled on its own and carries `{data, as_of, error}`: a part that could not be had (this client’s budget of exchange fetches spent, the portal down with nothing cached, a page that could not be read) has `data: null` and an `error` in the envelope’s terms with `retry_at`, when it is worth asking again; the rest is served, so an overview is never refused as a whole for one part (only the request limit itself answers 429). An answer with a missing part is fresh only until its `retry_at`. As CSV: the index levels (the IndexLevel columns).
-     *
-     *     **Example request**
-     *
-     *     ```http
-     *     GET /market/overview?index=KSE100&movers=2
-     *     ```
-     *
-     *     **Typed client**
-     *
-     *     ```ts
-     *     const { data, error } = await api.GET('/market/overview', { params: { query: { index: 'KSE100', movers: 2 } } });
-     *     ```
-     */
-    get: operations['getMarketOverview'];
     put?: never;
     post?: never;
     delete?: never;
@@ -4238,19 +4238,24 @@ export interface operations {
       };
     };
   };
-  listIndexIntraday: {
+  getStockPerformance: {
     parameters: {
       query?: {
         /**
-         * @description a past day, YYYY-MM-DD: what the archive kept of it (docs/archive.md): 404 for a day it did not record. Absent or today: today from the exchange
-         * @example 2026-11-19
+         * @description `true` (default): closes adjusted for the capital changes the portal records and the raw prices confirm (as /stocks/{symbol}/historical?adjusted=true; meta.adjustment says how far it reaches), so a bonus or split is not a loss. `false`: raw prices, as traded
+         * @example true
          */
-        date?: string;
+        adjusted?: boolean;
         /**
-         * @description tick: every print, oldest first; 1m…60m: OHLCV bars on the Karachi clock (a 60m bar starts on the hour), only for intervals with prints. Default 5m.
-         * @example 60m
+         * @description `true`: total return, closes also adjusted for cash dividends (with adjusted=true). `false` (default)
+         * @example false
          */
-        interval?: 'tick' | '1m' | '5m' | '15m' | '30m' | '60m';
+        dividends?: boolean;
+        /**
+         * @description an index code (default KSE100), or none
+         * @example KSE100
+         */
+        benchmark?: string;
         /**
          * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
          * @example json
@@ -4259,14 +4264,17 @@ export interface operations {
       };
       header?: never;
       path: {
-        /** @example KSE100 */
-        name: string;
+        /**
+         * @description a listed symbol, case-insensitive (e.g. ENGRO, 786, UBLP-ETF)
+         * @example ENGRO
+         */
+        symbol: string;
       };
       cookie?: never;
     };
     requestBody?: never;
     responses: {
-      /** @description ticks (interval=tick) or bars, oldest first */
+      /** @description the performance table */
       200: {
         headers: {
           ETag: components['headers']['ETag'];
@@ -4282,7 +4290,212 @@ export interface operations {
         };
         content: {
           'application/json': {
-            data: (components['schemas']['IndexTick'] | components['schemas']['IntradayBar'])[];
+            data: components['schemas']['Performance'];
+            meta: {
+              /** @description server time of the response, ISO 8601 with UTC offset, to the second */
+              timestamp: string;
+              /** @description true when served from cache */
+              cached: boolean;
+              /** @description the time the data describes, ISO 8601 with the market's offset (+05:00): the page's own time where the portal prints one (the index levels' `As of …`); for market data otherwise the fetch when it was made during a session, else the end of the last session (prices do not move in between); for the listing and filings the fetch. Part of the cached answer: a stale copy carries its own, older as_of */
+              as_of: string;
+              /** @description how far the adjustment reaches (adjusted=true only) */
+              adjustment?: {
+                /** @description `full`: every row is adjusted for the actions the evidence confirms; `partial`: some rows are older than the adjusted series (see partial_before); `unavailable`: the adjusted series is missing, empty or unreadable, the prices are raw and adjustment_factor is null (see reason) */
+                status: 'full' | 'partial' | 'unavailable';
+                /** @description first day of the portal’s adjusted series (about five years back) */
+                series_start: string | null;
+                /** @description rows before this date carry the factor known at series_start: capital changes before it are unknown; null when every row is covered */
+                partial_before: string | null;
+                /** @description true when cash dividends are in the factors (dividends=true) */
+                dividends: boolean;
+                /** @description oldest announcement on the payouts page: dividends before it are unknown (the page keeps about 17–18 months) */
+                dividends_from: string | null;
+                /** @description why the adjustment is unavailable, or why dividends were asked for but are not in it */
+                reason: string | null;
+              };
+              /** @description parts that could not be had (the benchmark) */
+              missing?: string[];
+            };
+          };
+          /**
+           * @example symbol,adjusted,dividends,benchmark,last_date,last_close,returns,volatility_1y,max_drawdown_1y,max_drawdown_all,beta_1y,range_52w
+           *     ENGRO,true,false,KSE100,2026-11-20,412.35,"{""period"":""1D"",""start_date"":""2026-11-19"",""start_close"":426.83,""end_date"":""2026-11-20"",""end_close"":412.35,""return_pct"":-3.39245132723,""benchmark_start_date"":""2026-11-19"",""benchmark_end_date"":""2026-11-20"",""benchmark_return_pct"":-0.575222008918,""excess_return_pct"":-2.81722931831,""reason"":null};{""period"":""1W"",""start_date"":""2026-11-13"",""start_close"":405.22,""end_date"":""2026-11-20"",""end_close"":412.35,""return_pct"":1.75953802873,""benchmark_start_date"":""2026-11-13"",""benchmark_end_date"":""2026-11-20"",""benchmark_return_pct"":1.03447564777,""excess_return_pct"":0.72506238096,""reason"":null}","{""value_pct"":39.8305995991,""daily_returns"":261,""start_date"":""2025-11-20"",""end_date"":""2026-11-20"",""reason"":null}","{""value_pct"":-30.032434624,""start_date"":""2025-11-20"",""peak_date"":""2026-02-09"",""peak_close"":493.3,""trough_date"":""2026-04-02"",""trough_close"":345.15,""recovery_date"":""2026-07-27"",""reason"":null}","{""value_pct"":-48.4985276225,""start_date"":""2018-08-09"",""peak_date"":""2021-08-13"",""peak_close"":453.688,""trough_date"":""2022-12-27"",""trough_close"":233.656,""recovery_date"":""2024-08-28"",""reason"":null}","{""beta"":-0.146109327067,""correlation"":-0.0513671672758,""daily_returns"":261,""start_date"":""2025-11-20"",""end_date"":""2026-11-20"",""reason"":null}","{""high"":515.14,""high_date"":""2026-08-27"",""low"":329.16,""low_date"":""2026-04-03"",""start_date"":""2025-11-21""}"
+           */
+          'text/csv': string;
+        };
+      };
+      /** @description Not Modified: the If-None-Match ETag still matches (or, without If-None-Match, nothing changed since If-Modified-Since); no body */
+      304: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'Last-Modified': components['headers']['LastModified'];
+          Age: components['headers']['Age'];
+          'X-Cache': components['headers']['XCache'];
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description invalid query (code bad_request): a parameter the endpoint does not take, one given empty or more than once, or parameters that contradict each other; also: adjusted or dividends not true/false; dividends=true with adjusted=false */
+      400: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unknown symbol or benchmark index */
+      404: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description request validation failed (code bad_request): a parameter's value is not accepted (not one of its values, the wrong type or form, out of range), or a required parameter is missing */
+      422: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description more than the allowed requests a minute from this IP, or its exchange-fetch budget is spent */
+      429: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description the request line and headers exceed the server limit (code headers_too_large; the connection is then closed) */
+      431: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unexpected server error (internal_error) */
+      500: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description the exchange page could not be read (upstream_data_error) or a caller proxy failed (proxy_unreachable) */
+      502: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description the exchange was unreachable and nothing is cached (exchange_unavailable) */
+      503: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  listStockIndicators: {
+    parameters: {
+      query: {
+        /**
+         * @description the indicators, comma-separated (at most 10): sma:N, ema:N, rsi:N, atr:N, vwap:N (N a whole number of days 1–5000), macd:FAST:SLOW:SIGNAL (FAST < SLOW), bbands:N:K (K 0–10, may have decimals), obv; parameters may be left out for the defaults sma:20, ema:20, rsi:14, macd:12:26:9, bbands:20:2, atr:14, vwap:20; e.g. i=sma:20,rsi:14,macd:12:26:9
+         * @example sma:20,ema:50,rsi:14,macd:12:26:9,bbands:20:2,atr:14,obv,vwap:20
+         */
+        i: string;
+        /**
+         * @description first day, inclusive, YYYY-MM-DD
+         * @example 2026-11-19
+         */
+        start?: string;
+        /**
+         * @description last day, inclusive, YYYY-MM-DD
+         * @example 2026-11-20
+         */
+        end?: string;
+        /**
+         * @description `true` (default): closes adjusted for the capital changes the portal records and the raw prices confirm (as /stocks/{symbol}/historical?adjusted=true; meta.adjustment says how far it reaches), so a bonus or split is not a loss. `false`: raw prices, as traded
+         * @example true
+         */
+        adjusted?: boolean;
+        /**
+         * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
+         * @example json
+         */
+        format?: 'json' | 'csv';
+      };
+      header?: never;
+      path: {
+        /**
+         * @description a listed symbol, case-insensitive (e.g. ENGRO, 786, UBLP-ETF)
+         * @example ENGRO
+         */
+        symbol: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description one row per trading day in [start, end] */
+      200: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'Last-Modified': components['headers']['LastModified'];
+          Age: components['headers']['Age'];
+          'X-Cache': components['headers']['XCache'];
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['IndicatorRow'][];
             meta: {
               /** @description server time of the response, ISO 8601 with UTC offset, to the second */
               timestamp: string;
@@ -4292,12 +4505,198 @@ export interface operations {
               count: number;
               /** @description the time the data describes, ISO 8601 with the market's offset (+05:00): the page's own time where the portal prints one (the index levels' `As of …`); for market data otherwise the fetch when it was made during a session, else the end of the last session (prices do not move in between); for the listing and filings the fetch. Part of the cached answer: a stale copy carries its own, older as_of */
               as_of: string;
+              /** @description the indicators computed, in canonical form (defaults filled in) */
+              indicators: string[];
+              /** @description how far the adjustment reaches (adjusted=true only) */
+              adjustment?: {
+                /** @description `full`: every row is adjusted for the actions the evidence confirms; `partial`: some rows are older than the adjusted series (see partial_before); `unavailable`: the adjusted series is missing, empty or unreadable, the prices are raw and adjustment_factor is null (see reason) */
+                status: 'full' | 'partial' | 'unavailable';
+                /** @description first day of the portal’s adjusted series (about five years back) */
+                series_start: string | null;
+                /** @description rows before this date carry the factor known at series_start: capital changes before it are unknown; null when every row is covered */
+                partial_before: string | null;
+                /** @description true when cash dividends are in the factors (dividends=true) */
+                dividends: boolean;
+                /** @description oldest announcement on the payouts page: dividends before it are unknown (the page keeps about 17–18 months) */
+                dividends_from: string | null;
+                /** @description why the adjustment is unavailable, or why dividends were asked for but are not in it */
+                reason: string | null;
+              };
             };
           };
           /**
-           * @example time,open,high,low,close,volume,trades
-           *     2026-11-20T09:00:00+05:00,168950.42,168965.5185,168747.6491,168748.393,17919912,180
-           *     2026-11-20T10:00:00+05:00,168745.5415,169187.4,168585.2985,168593.1524,24835670,240
+           * @example date,close,sma_20,ema_50,rsi_14,macd_12_26_9,macd_signal_12_26_9,macd_hist_12_26_9,bb_lower_20_2,bb_middle_20_2,bb_upper_20_2,atr_14,obv,vwap_20
+           *     2026-11-19,426.83,428.6505,427.823352492,52.2430245574,-6.02856375809,-6.04812545677,0.0195616986748,370.926889415,428.6505,486.374110585,24.3767648968,-2673936,431.786755245
+           *     2026-11-20,412.35,426.541,427.216554355,46.4552414622,-5.8138668327,-6.00127373196,0.187406899253,369.678857269,426.541,483.403142731,24.593424547,-2696091,430.704490065
+           */
+          'text/csv': string;
+        };
+      };
+      /** @description Not Modified: the If-None-Match ETag still matches (or, without If-None-Match, nothing changed since If-Modified-Since); no body */
+      304: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'Last-Modified': components['headers']['LastModified'];
+          Age: components['headers']['Age'];
+          'X-Cache': components['headers']['XCache'];
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description invalid query (code bad_request): a parameter the endpoint does not take, one given empty or more than once, or parameters that contradict each other; also: start is after end; adjusted not true/false */
+      400: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unknown symbol */
+      404: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description an unknown indicator, a bad parameter (sma:0, sma:abc, rsi:100000), more than 10 indicators; the message names what i accepts */
+      422: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description more than the allowed requests a minute from this IP, or its exchange-fetch budget is spent */
+      429: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description the request line and headers exceed the server limit (code headers_too_large; the connection is then closed) */
+      431: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unexpected server error (internal_error) */
+      500: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description the exchange page could not be read (upstream_data_error) or a caller proxy failed (proxy_unreachable) */
+      502: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description the exchange was unreachable and nothing is cached (exchange_unavailable) */
+      503: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  getStockOverview: {
+    parameters: {
+      query?: {
+        /**
+         * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
+         * @example json
+         */
+        format?: 'json' | 'csv';
+      };
+      header?: never;
+      path: {
+        /**
+         * @description a listed symbol, case-insensitive (e.g. ENGRO, 786, UBLP-ETF)
+         * @example ENGRO
+         */
+        symbol: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description the overview; meta.as_of is the oldest of its parts */
+      200: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'Last-Modified': components['headers']['LastModified'];
+          Age: components['headers']['Age'];
+          'X-Cache': components['headers']['XCache'];
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['StockOverview'];
+            meta: {
+              /** @description server time of the response, ISO 8601 with UTC offset, to the second */
+              timestamp: string;
+              /** @description true when served from cache */
+              cached: boolean;
+              /** @description the time the data describes, ISO 8601 with the market's offset (+05:00): the page's own time where the portal prints one (the index levels' `As of …`); for market data otherwise the fetch when it was made during a session, else the end of the last session (prices do not move in between); for the listing and filings the fetch. Part of the cached answer: a stale copy carries its own, older as_of */
+              as_of: string;
+            };
+          };
+          /**
+           * @example date,open,high,low,close,volume,is_anomaly,anomaly_reasons
+           *     2025-11-21,384.74,406.44,379.31,401.88,38441,false,
+           *     2025-11-24,410.1,418.65,397.88,412.94,46872,false,
            */
           'text/csv': string;
         };
@@ -4329,7 +4728,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description unknown index, or no intraday series for it */
+      /** @description unknown symbol */
       404: {
         headers: {
           'Cache-Control': components['headers']['CacheControl'];
@@ -4568,414 +4967,6 @@ export interface operations {
           'RateLimit-Limit': components['headers']['RateLimitLimit'];
           'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
           'RateLimit-Reset': components['headers']['RateLimitReset'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-    };
-  };
-  listMovers: {
-    parameters: {
-      query?: {
-        /**
-         * @description gainers (default), losers or active
-         * @example gainers
-         */
-        by?: 'gainers' | 'losers' | 'active';
-        /**
-         * @description default 10
-         * @example 2
-         */
-        limit?: number;
-        /**
-         * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
-         * @example json
-         */
-        format?: 'json' | 'csv';
-      };
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description the movers, best first */
-      200: {
-        headers: {
-          ETag: components['headers']['ETag'];
-          'Last-Modified': components['headers']['LastModified'];
-          Age: components['headers']['Age'];
-          'X-Cache': components['headers']['XCache'];
-          'Cache-Control': components['headers']['CacheControl'];
-          'X-Request-Id': components['headers']['XRequestId'];
-          'RateLimit-Limit': components['headers']['RateLimitLimit'];
-          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
-          'RateLimit-Reset': components['headers']['RateLimitReset'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            data: components['schemas']['Mover'][];
-            meta: {
-              /** @description server time of the response, ISO 8601 with UTC offset, to the second */
-              timestamp: string;
-              /** @description true when served from cache */
-              cached: boolean;
-              /** @description number of items in data */
-              count: number;
-              /** @description the time the data describes, ISO 8601 with the market's offset (+05:00): the page's own time where the portal prints one (the index levels' `As of …`); for market data otherwise the fetch when it was made during a session, else the end of the last session (prices do not move in between); for the listing and filings the fetch. Part of the cached answer: a stale copy carries its own, older as_of */
-              as_of: string;
-            };
-          };
-          /**
-           * @example symbol,name,price,change,change_pct,volume
-           *     MTL,Millat Tractors Limited,612.05,31.78,5.477,286326
-           *     FATIMA,Fatima Fertilizer Company Limited,147.38,4.7,3.294,1258777
-           */
-          'text/csv': string;
-        };
-      };
-      /** @description Not Modified: the If-None-Match ETag still matches (or, without If-None-Match, nothing changed since If-Modified-Since); no body */
-      304: {
-        headers: {
-          ETag: components['headers']['ETag'];
-          'Last-Modified': components['headers']['LastModified'];
-          Age: components['headers']['Age'];
-          'X-Cache': components['headers']['XCache'];
-          'Cache-Control': components['headers']['CacheControl'];
-          'X-Request-Id': components['headers']['XRequestId'];
-          'RateLimit-Limit': components['headers']['RateLimitLimit'];
-          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
-          'RateLimit-Reset': components['headers']['RateLimitReset'];
-          [name: string]: unknown;
-        };
-        content?: never;
-      };
-      /** @description invalid query (code bad_request): a parameter the endpoint does not take, one given empty or more than once, or parameters that contradict each other */
-      400: {
-        headers: {
-          'Cache-Control': components['headers']['CacheControl'];
-          'X-Request-Id': components['headers']['XRequestId'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description request validation failed (code bad_request): a parameter's value is not accepted (not one of its values, the wrong type or form, out of range), or a required parameter is missing */
-      422: {
-        headers: {
-          'Cache-Control': components['headers']['CacheControl'];
-          'X-Request-Id': components['headers']['XRequestId'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description more than the allowed requests a minute from this IP, or its exchange-fetch budget is spent */
-      429: {
-        headers: {
-          'Cache-Control': components['headers']['CacheControl'];
-          'X-Request-Id': components['headers']['XRequestId'];
-          'Retry-After': components['headers']['RetryAfter'];
-          'RateLimit-Limit': components['headers']['RateLimitLimit'];
-          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
-          'RateLimit-Reset': components['headers']['RateLimitReset'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description the request line and headers exceed the server limit (code headers_too_large; the connection is then closed) */
-      431: {
-        headers: {
-          'Cache-Control': components['headers']['CacheControl'];
-          'X-Request-Id': components['headers']['XRequestId'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description unexpected server error (internal_error) */
-      500: {
-        headers: {
-          'Cache-Control': components['headers']['CacheControl'];
-          'X-Request-Id': components['headers']['XRequestId'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description the exchange page could not be read (upstream_data_error) or a caller proxy failed (proxy_unreachable) */
-      502: {
-        headers: {
-          'Cache-Control': components['headers']['CacheControl'];
-          'X-Request-Id': components['headers']['XRequestId'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description the exchange was unreachable and nothing is cached (exchange_unavailable) */
-      503: {
-        headers: {
-          'Cache-Control': components['headers']['CacheControl'];
-          'X-Request-Id': components['headers']['XRequestId'];
-          'Retry-After': components['headers']['RetryAfter'];
-          'RateLimit-Limit': components['headers']['RateLimitLimit'];
-          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
-          'RateLimit-Reset': components['headers']['RateLimitReset'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-    };
-  };
-  getBreadth: {
-    parameters: {
-      query?: {
-        /**
-         * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
-         * @example json
-         */
-        format?: 'json' | 'csv';
-      };
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description market breadth */
-      200: {
-        headers: {
-          ETag: components['headers']['ETag'];
-          'Last-Modified': components['headers']['LastModified'];
-          Age: components['headers']['Age'];
-          'X-Cache': components['headers']['XCache'];
-          'Cache-Control': components['headers']['CacheControl'];
-          'X-Request-Id': components['headers']['XRequestId'];
-          'RateLimit-Limit': components['headers']['RateLimitLimit'];
-          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
-          'RateLimit-Reset': components['headers']['RateLimitReset'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            data: components['schemas']['Breadth'];
-            meta: {
-              /** @description server time of the response, ISO 8601 with UTC offset, to the second */
-              timestamp: string;
-              /** @description true when served from cache */
-              cached: boolean;
-              /** @description the time the data describes, ISO 8601 with the market's offset (+05:00): the page's own time where the portal prints one (the index levels' `As of …`); for market data otherwise the fetch when it was made during a session, else the end of the last session (prices do not move in between); for the listing and filings the fetch. Part of the cached answer: a stale copy carries its own, older as_of */
-              as_of: string;
-            };
-          };
-          /**
-           * @example advances,declines,unchanged,total,total_volume,total_value
-           *     24,37,3,64,83267806,15771817735
-           */
-          'text/csv': string;
-        };
-      };
-      /** @description Not Modified: the If-None-Match ETag still matches (or, without If-None-Match, nothing changed since If-Modified-Since); no body */
-      304: {
-        headers: {
-          ETag: components['headers']['ETag'];
-          'Last-Modified': components['headers']['LastModified'];
-          Age: components['headers']['Age'];
-          'X-Cache': components['headers']['XCache'];
-          'Cache-Control': components['headers']['CacheControl'];
-          'X-Request-Id': components['headers']['XRequestId'];
-          'RateLimit-Limit': components['headers']['RateLimitLimit'];
-          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
-          'RateLimit-Reset': components['headers']['RateLimitReset'];
-          [name: string]: unknown;
-        };
-        content?: never;
-      };
-      /** @description invalid query (code bad_request): a parameter the endpoint does not take, one given empty or more than once, or parameters that contradict each other */
-      400: {
-        headers: {
-          'Cache-Control': components['headers']['CacheControl'];
-          'X-Request-Id': components['headers']['XRequestId'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description request validation failed (code bad_request): a parameter's value is not accepted (not one of its values, the wrong type or form, out of range), or a required parameter is missing */
-      422: {
-        headers: {
-          'Cache-Control': components['headers']['CacheControl'];
-          'X-Request-Id': components['headers']['XRequestId'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description more than the allowed requests a minute from this IP, or its exchange-fetch budget is spent */
-      429: {
-        headers: {
-          'Cache-Control': components['headers']['CacheControl'];
-          'X-Request-Id': components['headers']['XRequestId'];
-          'Retry-After': components['headers']['RetryAfter'];
-          'RateLimit-Limit': components['headers']['RateLimitLimit'];
-          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
-          'RateLimit-Reset': components['headers']['RateLimitReset'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description the request line and headers exceed the server limit (code headers_too_large; the connection is then closed) */
-      431: {
-        headers: {
-          'Cache-Control': components['headers']['CacheControl'];
-          'X-Request-Id': components['headers']['XRequestId'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description unexpected server error (internal_error) */
-      500: {
-        headers: {
-          'Cache-Control': components['headers']['CacheControl'];
-          'X-Request-Id': components['headers']['XRequestId'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description the exchange page could not be read (upstream_data_error) or a caller proxy failed (proxy_unreachable) */
-      502: {
-        headers: {
-          'Cache-Control': components['headers']['CacheControl'];
-          'X-Request-Id': components['headers']['XRequestId'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description the exchange was unreachable and nothing is cached (exchange_unavailable) */
-      503: {
-        headers: {
-          'Cache-Control': components['headers']['CacheControl'];
-          'X-Request-Id': components['headers']['XRequestId'];
-          'Retry-After': components['headers']['RetryAfter'];
-          'RateLimit-Limit': components['headers']['RateLimitLimit'];
-          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
-          'RateLimit-Reset': components['headers']['RateLimitReset'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-    };
-  };
-  getMarketStatus: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description the market state now */
-      200: {
-        headers: {
-          'X-Request-Id': components['headers']['XRequestId'];
-          'RateLimit-Limit': components['headers']['RateLimitLimit'];
-          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
-          'RateLimit-Reset': components['headers']['RateLimitReset'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            data: components['schemas']['MarketStatus'];
-            meta: {
-              /** @description server time of the response, ISO 8601 with UTC offset, to the second */
-              timestamp: string;
-              /** @description true when served from cache */
-              cached: boolean;
-              /** @description the time the data describes, ISO 8601 with the market's offset (+05:00): the page's own time where the portal prints one (the index levels' `As of …`); for market data otherwise the fetch when it was made during a session, else the end of the last session (prices do not move in between); for the listing and filings the fetch. Part of the cached answer: a stale copy carries its own, older as_of */
-              as_of: string;
-            };
-          };
-        };
-      };
-      /** @description invalid query (code bad_request): a parameter the endpoint does not take, one given empty or more than once, or parameters that contradict each other */
-      400: {
-        headers: {
-          'Cache-Control': components['headers']['CacheControl'];
-          'X-Request-Id': components['headers']['XRequestId'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description more than the allowed requests a minute from this IP, or its exchange-fetch budget is spent */
-      429: {
-        headers: {
-          'Cache-Control': components['headers']['CacheControl'];
-          'X-Request-Id': components['headers']['XRequestId'];
-          'Retry-After': components['headers']['RetryAfter'];
-          'RateLimit-Limit': components['headers']['RateLimitLimit'];
-          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
-          'RateLimit-Reset': components['headers']['RateLimitReset'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description the request line and headers exceed the server limit (code headers_too_large; the connection is then closed) */
-      431: {
-        headers: {
-          'Cache-Control': components['headers']['CacheControl'];
-          'X-Request-Id': components['headers']['XRequestId'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description unexpected server error (internal_error) */
-      500: {
-        headers: {
-          'Cache-Control': components['headers']['CacheControl'];
-          'X-Request-Id': components['headers']['XRequestId'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description the service is shutting down (code not_ready; the connection is then closed) */
-      503: {
-        headers: {
-          'Cache-Control': components['headers']['CacheControl'];
-          'X-Request-Id': components['headers']['XRequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -5623,6 +5614,349 @@ export interface operations {
       };
     };
   };
+  listIndexIntraday: {
+    parameters: {
+      query?: {
+        /**
+         * @description a past day, YYYY-MM-DD: what the archive kept of it (docs/archive.md): 404 for a day it did not record. Absent or today: today from the exchange
+         * @example 2026-11-19
+         */
+        date?: string;
+        /**
+         * @description tick: every print, oldest first; 1m…60m: OHLCV bars on the Karachi clock (a 60m bar starts on the hour), only for intervals with prints. Default 5m.
+         * @example 60m
+         */
+        interval?: 'tick' | '1m' | '5m' | '15m' | '30m' | '60m';
+        /**
+         * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
+         * @example json
+         */
+        format?: 'json' | 'csv';
+      };
+      header?: never;
+      path: {
+        /** @example KSE100 */
+        name: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description ticks (interval=tick) or bars, oldest first */
+      200: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'Last-Modified': components['headers']['LastModified'];
+          Age: components['headers']['Age'];
+          'X-Cache': components['headers']['XCache'];
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: (components['schemas']['IndexTick'] | components['schemas']['IntradayBar'])[];
+            meta: {
+              /** @description server time of the response, ISO 8601 with UTC offset, to the second */
+              timestamp: string;
+              /** @description true when served from cache */
+              cached: boolean;
+              /** @description number of items in data */
+              count: number;
+              /** @description the time the data describes, ISO 8601 with the market's offset (+05:00): the page's own time where the portal prints one (the index levels' `As of …`); for market data otherwise the fetch when it was made during a session, else the end of the last session (prices do not move in between); for the listing and filings the fetch. Part of the cached answer: a stale copy carries its own, older as_of */
+              as_of: string;
+            };
+          };
+          /**
+           * @example time,open,high,low,close,volume,trades
+           *     2026-11-20T09:00:00+05:00,168950.42,168965.5185,168747.6491,168748.393,17919912,180
+           *     2026-11-20T10:00:00+05:00,168745.5415,169187.4,168585.2985,168593.1524,24835670,240
+           */
+          'text/csv': string;
+        };
+      };
+      /** @description Not Modified: the If-None-Match ETag still matches (or, without If-None-Match, nothing changed since If-Modified-Since); no body */
+      304: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'Last-Modified': components['headers']['LastModified'];
+          Age: components['headers']['Age'];
+          'X-Cache': components['headers']['XCache'];
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description invalid query (code bad_request): a parameter the endpoint does not take, one given empty or more than once, or parameters that contradict each other */
+      400: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unknown index, or no intraday series for it */
+      404: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description request validation failed (code bad_request): a parameter's value is not accepted (not one of its values, the wrong type or form, out of range), or a required parameter is missing */
+      422: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description more than the allowed requests a minute from this IP, or its exchange-fetch budget is spent */
+      429: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description the request line and headers exceed the server limit (code headers_too_large; the connection is then closed) */
+      431: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unexpected server error (internal_error) */
+      500: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description the exchange page could not be read (upstream_data_error) or a caller proxy failed (proxy_unreachable) */
+      502: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description the exchange was unreachable and nothing is cached (exchange_unavailable) */
+      503: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  getIndexPerformance: {
+    parameters: {
+      query?: {
+        /**
+         * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
+         * @example json
+         */
+        format?: 'json' | 'csv';
+      };
+      header?: never;
+      path: {
+        /** @example KSE100 */
+        name: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description the performance table */
+      200: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'Last-Modified': components['headers']['LastModified'];
+          Age: components['headers']['Age'];
+          'X-Cache': components['headers']['XCache'];
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['Performance'];
+            meta: {
+              /** @description server time of the response, ISO 8601 with UTC offset, to the second */
+              timestamp: string;
+              /** @description true when served from cache */
+              cached: boolean;
+              /** @description the time the data describes, ISO 8601 with the market's offset (+05:00): the page's own time where the portal prints one (the index levels' `As of …`); for market data otherwise the fetch when it was made during a session, else the end of the last session (prices do not move in between); for the listing and filings the fetch. Part of the cached answer: a stale copy carries its own, older as_of */
+              as_of: string;
+            };
+          };
+          /**
+           * @example index,adjusted,dividends,benchmark,last_date,last_close,returns,volatility_1y,max_drawdown_1y,max_drawdown_all,range_52w
+           *     KSE100,false,false,,2026-11-20,167978.58,"{""period"":""1D"",""start_date"":""2026-11-19"",""start_close"":168950.42,""end_date"":""2026-11-20"",""end_close"":167978.58,""return_pct"":-0.575222008918,""reason"":null};{""period"":""1W"",""start_date"":""2026-11-13"",""start_close"":166258.6745,""end_date"":""2026-11-20"",""end_close"":167978.58,""return_pct"":1.03447564777,""reason"":null}","{""value_pct"":14.0347592761,""daily_returns"":261,""start_date"":""2025-11-20"",""end_date"":""2026-11-20"",""reason"":null}","{""value_pct"":-19.2517343301,""start_date"":""2025-11-20"",""peak_date"":""2025-11-25"",""peak_close"":193208.4443,""trough_date"":""2026-08-17"",""trough_close"":156012.4679,""recovery_date"":null,""reason"":null}","{""value_pct"":-21.5866885975,""start_date"":""2022-02-07"",""peak_date"":""2025-08-12"",""peak_close"":198961.7134,""trough_date"":""2026-08-17"",""trough_close"":156012.4679,""recovery_date"":null,""reason"":null}","{""high"":193208.4443,""high_date"":""2025-11-25"",""low"":156012.4679,""low_date"":""2026-08-17"",""start_date"":""2025-11-21""}"
+           */
+          'text/csv': string;
+        };
+      };
+      /** @description Not Modified: the If-None-Match ETag still matches (or, without If-None-Match, nothing changed since If-Modified-Since); no body */
+      304: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'Last-Modified': components['headers']['LastModified'];
+          Age: components['headers']['Age'];
+          'X-Cache': components['headers']['XCache'];
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description invalid query (code bad_request): a parameter the endpoint does not take, one given empty or more than once, or parameters that contradict each other */
+      400: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unknown index */
+      404: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description request validation failed (code bad_request): a parameter's value is not accepted (not one of its values, the wrong type or form, out of range), or a required parameter is missing */
+      422: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description more than the allowed requests a minute from this IP, or its exchange-fetch budget is spent */
+      429: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description the request line and headers exceed the server limit (code headers_too_large; the connection is then closed) */
+      431: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unexpected server error (internal_error) */
+      500: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description the exchange page could not be read (upstream_data_error) or a caller proxy failed (proxy_unreachable) */
+      502: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description the exchange was unreachable and nothing is cached (exchange_unavailable) */
+      503: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
   listSectors: {
     parameters: {
       query?: {
@@ -5951,6 +6285,185 @@ export interface operations {
       };
     };
   };
+  listSectorPerformance: {
+    parameters: {
+      query?: {
+        /**
+         * @description the period (default 1M). Each period ends on the last row (E). 1D starts on the previous trading day; 1W on the last trading day on or before E − 7 calendar days; 1M, 3M, 6M, 1Y, 3Y, 5Y on the last trading day on or before E − 1, 3, 6, 12, 36, 60 calendar months (the day clamped to the month’s end: 03-31 − 1M = 02-28); YTD on the last trading day on or before 31 December of the previous year (the previous year’s last close); ALL on the first row. A period whose start lies before the first row is null with the reason, never a shorter period.
+         * @example 1M
+         */
+        period?: '1D' | '1W' | '1M' | '3M' | '6M' | 'YTD' | '1Y' | '3Y' | '5Y' | 'ALL';
+        /**
+         * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
+         * @example json
+         */
+        format?: 'json' | 'csv';
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description sectors, highest return first */
+      200: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'Last-Modified': components['headers']['LastModified'];
+          Age: components['headers']['Age'];
+          'X-Cache': components['headers']['XCache'];
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['SectorReturn'][];
+            meta: {
+              /** @description server time of the response, ISO 8601 with UTC offset, to the second */
+              timestamp: string;
+              /** @description true when served from cache */
+              cached: boolean;
+              /** @description number of items in data */
+              count: number;
+              /** @description the time the data describes, ISO 8601 with the market's offset (+05:00): the page's own time where the portal prints one (the index levels' `As of …`); for market data otherwise the fetch when it was made during a session, else the end of the last session (prices do not move in between); for the listing and filings the fetch. Part of the cached answer: a stale copy carries its own, older as_of */
+              as_of: string;
+              period: string;
+              /** @description how many members had data and from where: with the archiver on, each member the archive holds (its bars and corporate actions) is read from it; the rest from its own cached history (fetched within the portal budget). A partial answer is kept only a minute, so the missing members are asked for again */
+              coverage: {
+                /** @description members asked for */
+                members: number;
+                /** @description members whose daily series could be had */
+                with_data: number;
+                /** @description members without a series and why (not fetched once the exchange-fetch budget is spent) */
+                missing: {
+                  symbol: string;
+                  reason: string;
+                }[];
+                /** @description members with data, by where their series came from (present when the archiver is on) */
+                sources?: {
+                  /** @description members whose adjusted closes came from the archive */
+                  archive: number;
+                  /** @description members whose series came from their own cached history (the portal) */
+                  portal: number;
+                };
+              };
+            };
+          };
+          /**
+           * @example rank,sector_code,sector_name,return_pct,members,members_counted,market_cap,reason
+           *     1,0823,PHARMACEUTICALS,6.35824942581,6,6,392098644000,
+           *     2,0837,EXCHANGE TRADED FUNDS,6.05234460196,3,1,778000000,
+           */
+          'text/csv': string;
+        };
+      };
+      /** @description Not Modified: the If-None-Match ETag still matches (or, without If-None-Match, nothing changed since If-Modified-Since); no body */
+      304: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'Last-Modified': components['headers']['LastModified'];
+          Age: components['headers']['Age'];
+          'X-Cache': components['headers']['XCache'];
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description invalid query (code bad_request): a parameter the endpoint does not take, one given empty or more than once, or parameters that contradict each other */
+      400: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description request validation failed (code bad_request): a parameter's value is not accepted (not one of its values, the wrong type or form, out of range), or a required parameter is missing */
+      422: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description more than the allowed requests a minute from this IP, or its exchange-fetch budget is spent */
+      429: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description the request line and headers exceed the server limit (code headers_too_large; the connection is then closed) */
+      431: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unexpected server error (internal_error) */
+      500: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description the exchange page could not be read (upstream_data_error) or a caller proxy failed (proxy_unreachable) */
+      502: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description the exchange was unreachable and nothing is cached (exchange_unavailable) */
+      503: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
   listScreener: {
     parameters: {
       query?: {
@@ -6155,6 +6668,414 @@ export interface operations {
           /**
            * @example kse100,kse100pr,allshare,kse30,kmi30,bkti,ogti,kmiallshare,psxdiv20,upp9,nitpgi,nbppgi,mznpi,jsmfi,aci,jsgbkti,hbltti,mii30
            *     167978.58,50694.02,101771.11,49896.57,239177.06,47019.25,34132.46,65827.98,60783.67,28134.76,34875.74,33754.75,24450.13,18420.24,27881.68,71291.74,19097.05,21708.08
+           */
+          'text/csv': string;
+        };
+      };
+      /** @description Not Modified: the If-None-Match ETag still matches (or, without If-None-Match, nothing changed since If-Modified-Since); no body */
+      304: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'Last-Modified': components['headers']['LastModified'];
+          Age: components['headers']['Age'];
+          'X-Cache': components['headers']['XCache'];
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description invalid query (code bad_request): a parameter the endpoint does not take, one given empty or more than once, or parameters that contradict each other */
+      400: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description request validation failed (code bad_request): a parameter's value is not accepted (not one of its values, the wrong type or form, out of range), or a required parameter is missing */
+      422: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description more than the allowed requests a minute from this IP, or its exchange-fetch budget is spent */
+      429: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description the request line and headers exceed the server limit (code headers_too_large; the connection is then closed) */
+      431: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unexpected server error (internal_error) */
+      500: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description the exchange page could not be read (upstream_data_error) or a caller proxy failed (proxy_unreachable) */
+      502: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description the exchange was unreachable and nothing is cached (exchange_unavailable) */
+      503: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  getMarketStatus: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description the market state now */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['MarketStatus'];
+            meta: {
+              /** @description server time of the response, ISO 8601 with UTC offset, to the second */
+              timestamp: string;
+              /** @description true when served from cache */
+              cached: boolean;
+              /** @description the time the data describes, ISO 8601 with the market's offset (+05:00): the page's own time where the portal prints one (the index levels' `As of …`); for market data otherwise the fetch when it was made during a session, else the end of the last session (prices do not move in between); for the listing and filings the fetch. Part of the cached answer: a stale copy carries its own, older as_of */
+              as_of: string;
+            };
+          };
+        };
+      };
+      /** @description invalid query (code bad_request): a parameter the endpoint does not take, one given empty or more than once, or parameters that contradict each other */
+      400: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description more than the allowed requests a minute from this IP, or its exchange-fetch budget is spent */
+      429: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description the request line and headers exceed the server limit (code headers_too_large; the connection is then closed) */
+      431: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unexpected server error (internal_error) */
+      500: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description the service is shutting down (code not_ready; the connection is then closed) */
+      503: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  listMovers: {
+    parameters: {
+      query?: {
+        /**
+         * @description gainers (default), losers or active
+         * @example gainers
+         */
+        by?: 'gainers' | 'losers' | 'active';
+        /**
+         * @description default 10
+         * @example 2
+         */
+        limit?: number;
+        /**
+         * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
+         * @example json
+         */
+        format?: 'json' | 'csv';
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description the movers, best first */
+      200: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'Last-Modified': components['headers']['LastModified'];
+          Age: components['headers']['Age'];
+          'X-Cache': components['headers']['XCache'];
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['Mover'][];
+            meta: {
+              /** @description server time of the response, ISO 8601 with UTC offset, to the second */
+              timestamp: string;
+              /** @description true when served from cache */
+              cached: boolean;
+              /** @description number of items in data */
+              count: number;
+              /** @description the time the data describes, ISO 8601 with the market's offset (+05:00): the page's own time where the portal prints one (the index levels' `As of …`); for market data otherwise the fetch when it was made during a session, else the end of the last session (prices do not move in between); for the listing and filings the fetch. Part of the cached answer: a stale copy carries its own, older as_of */
+              as_of: string;
+            };
+          };
+          /**
+           * @example symbol,name,price,change,change_pct,volume
+           *     MTL,Millat Tractors Limited,612.05,31.78,5.477,286326
+           *     FATIMA,Fatima Fertilizer Company Limited,147.38,4.7,3.294,1258777
+           */
+          'text/csv': string;
+        };
+      };
+      /** @description Not Modified: the If-None-Match ETag still matches (or, without If-None-Match, nothing changed since If-Modified-Since); no body */
+      304: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'Last-Modified': components['headers']['LastModified'];
+          Age: components['headers']['Age'];
+          'X-Cache': components['headers']['XCache'];
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description invalid query (code bad_request): a parameter the endpoint does not take, one given empty or more than once, or parameters that contradict each other */
+      400: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description request validation failed (code bad_request): a parameter's value is not accepted (not one of its values, the wrong type or form, out of range), or a required parameter is missing */
+      422: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description more than the allowed requests a minute from this IP, or its exchange-fetch budget is spent */
+      429: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description the request line and headers exceed the server limit (code headers_too_large; the connection is then closed) */
+      431: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unexpected server error (internal_error) */
+      500: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description the exchange page could not be read (upstream_data_error) or a caller proxy failed (proxy_unreachable) */
+      502: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description the exchange was unreachable and nothing is cached (exchange_unavailable) */
+      503: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  getBreadth: {
+    parameters: {
+      query?: {
+        /**
+         * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
+         * @example json
+         */
+        format?: 'json' | 'csv';
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description market breadth */
+      200: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'Last-Modified': components['headers']['LastModified'];
+          Age: components['headers']['Age'];
+          'X-Cache': components['headers']['XCache'];
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['Breadth'];
+            meta: {
+              /** @description server time of the response, ISO 8601 with UTC offset, to the second */
+              timestamp: string;
+              /** @description true when served from cache */
+              cached: boolean;
+              /** @description the time the data describes, ISO 8601 with the market's offset (+05:00): the page's own time where the portal prints one (the index levels' `As of …`); for market data otherwise the fetch when it was made during a session, else the end of the last session (prices do not move in between); for the listing and filings the fetch. Part of the cached answer: a stale copy carries its own, older as_of */
+              as_of: string;
+            };
+          };
+          /**
+           * @example advances,declines,unchanged,total,total_volume,total_value
+           *     24,37,3,64,83267806,15771817735
            */
           'text/csv': string;
         };
@@ -6555,6 +7476,387 @@ export interface operations {
       };
       /** @description invalid query (code bad_request): a parameter the endpoint does not take, one given empty or more than once, or parameters that contradict each other; also: from is after to, or the range is longer than one year (366 days) */
       400: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description request validation failed (code bad_request): a parameter's value is not accepted (not one of its values, the wrong type or form, out of range), or a required parameter is missing */
+      422: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description more than the allowed requests a minute from this IP, or its exchange-fetch budget is spent */
+      429: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description the request line and headers exceed the server limit (code headers_too_large; the connection is then closed) */
+      431: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unexpected server error (internal_error) */
+      500: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description the exchange page could not be read (upstream_data_error) or a caller proxy failed (proxy_unreachable) */
+      502: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description the exchange was unreachable and nothing is cached (exchange_unavailable) */
+      503: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  listMarketPerformance: {
+    parameters: {
+      query?: {
+        /**
+         * @description the period (default 1M). Each period ends on the last row (E). 1D starts on the previous trading day; 1W on the last trading day on or before E − 7 calendar days; 1M, 3M, 6M, 1Y, 3Y, 5Y on the last trading day on or before E − 1, 3, 6, 12, 36, 60 calendar months (the day clamped to the month’s end: 03-31 − 1M = 02-28); YTD on the last trading day on or before 31 December of the previous year (the previous year’s last close); ALL on the first row. A period whose start lies before the first row is null with the reason, never a shorter period.
+         * @example 1M
+         */
+        period?: '1D' | '1W' | '1M' | '3M' | '6M' | 'YTD' | '1Y' | '3Y' | '5Y' | 'ALL';
+        /**
+         * @description an index code (default KSE100)
+         * @example KSE100
+         */
+        index?: string;
+        /**
+         * @description a sector code (0801) or name, instead of index
+         * @example 0809
+         */
+        sector?: string;
+        /**
+         * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
+         * @example json
+         */
+        format?: 'json' | 'csv';
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description members, highest return first */
+      200: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'Last-Modified': components['headers']['LastModified'];
+          Age: components['headers']['Age'];
+          'X-Cache': components['headers']['XCache'];
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['MemberReturn'][];
+            meta: {
+              /** @description server time of the response, ISO 8601 with UTC offset, to the second */
+              timestamp: string;
+              /** @description true when served from cache */
+              cached: boolean;
+              /** @description number of items in data */
+              count: number;
+              /** @description the time the data describes, ISO 8601 with the market's offset (+05:00): the page's own time where the portal prints one (the index levels' `As of …`); for market data otherwise the fetch when it was made during a session, else the end of the last session (prices do not move in between); for the listing and filings the fetch. Part of the cached answer: a stale copy carries its own, older as_of */
+              as_of: string;
+              period: string;
+              /** @description the index's own return over the period */
+              index_return?: {
+                index: string;
+                return_pct: number | null;
+                start_date: string | null;
+                end_date: string | null;
+                reason: string | null;
+              };
+              /** @description how many members had data and from where: with the archiver on, each member the archive holds (its bars and corporate actions) is read from it; the rest from its own cached history (fetched within the portal budget). A partial answer is kept only a minute, so the missing members are asked for again */
+              coverage: {
+                /** @description members asked for */
+                members: number;
+                /** @description members whose daily series could be had */
+                with_data: number;
+                /** @description members without a series and why (not fetched once the exchange-fetch budget is spent) */
+                missing: {
+                  symbol: string;
+                  reason: string;
+                }[];
+                /** @description members with data, by where their series came from (present when the archiver is on) */
+                sources?: {
+                  /** @description members whose adjusted closes came from the archive */
+                  archive: number;
+                  /** @description members whose series came from their own cached history (the portal) */
+                  portal: number;
+                };
+              };
+            };
+          };
+          /**
+           * @example rank,symbol,return_pct,start_date,start_close,end_date,end_close,volume,reason
+           *     1,EFERT,2.33472029589,2026-10-20,216.3,2026-11-20,221.35,2633524,
+           *     2,FFC,1.72122848464,2026-10-20,444.45,2026-11-20,452.1,4646142,
+           */
+          'text/csv': string;
+        };
+      };
+      /** @description Not Modified: the If-None-Match ETag still matches (or, without If-None-Match, nothing changed since If-Modified-Since); no body */
+      304: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'Last-Modified': components['headers']['LastModified'];
+          Age: components['headers']['Age'];
+          'X-Cache': components['headers']['XCache'];
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description invalid query (code bad_request): a parameter the endpoint does not take, one given empty or more than once, or parameters that contradict each other; also: both index and sector */
+      400: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unknown index or sector */
+      404: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description request validation failed (code bad_request): a parameter's value is not accepted (not one of its values, the wrong type or form, out of range), or a required parameter is missing */
+      422: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description more than the allowed requests a minute from this IP, or its exchange-fetch budget is spent */
+      429: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description the request line and headers exceed the server limit (code headers_too_large; the connection is then closed) */
+      431: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unexpected server error (internal_error) */
+      500: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description the exchange page could not be read (upstream_data_error) or a caller proxy failed (proxy_unreachable) */
+      502: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description the exchange was unreachable and nothing is cached (exchange_unavailable) */
+      503: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  getMarketOverview: {
+    parameters: {
+      query?: {
+        /**
+         * @description the index whose intraday bars and constituents are included; default KSE100
+         * @example KSE100
+         */
+        index?: string;
+        /**
+         * @description rows in each mover list; default 10
+         * @example 2
+         */
+        movers?: number;
+        /**
+         * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
+         * @example json
+         */
+        format?: 'json' | 'csv';
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description the overview; meta.as_of is the oldest of its parts */
+      200: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'Last-Modified': components['headers']['LastModified'];
+          Age: components['headers']['Age'];
+          'X-Cache': components['headers']['XCache'];
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['MarketOverview'];
+            meta: {
+              /** @description server time of the response, ISO 8601 with UTC offset, to the second */
+              timestamp: string;
+              /** @description true when served from cache */
+              cached: boolean;
+              /** @description the time the data describes, ISO 8601 with the market's offset (+05:00): the page's own time where the portal prints one (the index levels' `As of …`); for market data otherwise the fetch when it was made during a session, else the end of the last session (prices do not move in between); for the listing and filings the fetch. Part of the cached answer: a stale copy carries its own, older as_of */
+              as_of: string;
+            };
+          };
+          /**
+           * @example index,current,high,low,change,change_pct
+           *     KSE100,167978.58,169187.4,167492.2,-971.84,-0.575222008918
+           *     KSE100PR,50694.02,51018.38,50521.14,-293.29,-0.575221560031
+           */
+          'text/csv': string;
+        };
+      };
+      /** @description Not Modified: the If-None-Match ETag still matches (or, without If-None-Match, nothing changed since If-Modified-Since); no body */
+      304: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'Last-Modified': components['headers']['LastModified'];
+          Age: components['headers']['Age'];
+          'X-Cache': components['headers']['XCache'];
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description invalid query (code bad_request): a parameter the endpoint does not take, one given empty or more than once, or parameters that contradict each other */
+      400: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unknown index */
+      404: {
         headers: {
           'Cache-Control': components['headers']['CacheControl'];
           'X-Request-Id': components['headers']['XRequestId'];
@@ -7230,1308 +8532,6 @@ export interface operations {
       };
       /** @description invalid query (code bad_request): a parameter the endpoint does not take, one given empty or more than once, or parameters that contradict each other */
       400: {
-        headers: {
-          'Cache-Control': components['headers']['CacheControl'];
-          'X-Request-Id': components['headers']['XRequestId'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description request validation failed (code bad_request): a parameter's value is not accepted (not one of its values, the wrong type or form, out of range), or a required parameter is missing */
-      422: {
-        headers: {
-          'Cache-Control': components['headers']['CacheControl'];
-          'X-Request-Id': components['headers']['XRequestId'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description more than the allowed requests a minute from this IP, or its exchange-fetch budget is spent */
-      429: {
-        headers: {
-          'Cache-Control': components['headers']['CacheControl'];
-          'X-Request-Id': components['headers']['XRequestId'];
-          'Retry-After': components['headers']['RetryAfter'];
-          'RateLimit-Limit': components['headers']['RateLimitLimit'];
-          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
-          'RateLimit-Reset': components['headers']['RateLimitReset'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description the request line and headers exceed the server limit (code headers_too_large; the connection is then closed) */
-      431: {
-        headers: {
-          'Cache-Control': components['headers']['CacheControl'];
-          'X-Request-Id': components['headers']['XRequestId'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description unexpected server error (internal_error) */
-      500: {
-        headers: {
-          'Cache-Control': components['headers']['CacheControl'];
-          'X-Request-Id': components['headers']['XRequestId'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description the exchange page could not be read (upstream_data_error) or a caller proxy failed (proxy_unreachable) */
-      502: {
-        headers: {
-          'Cache-Control': components['headers']['CacheControl'];
-          'X-Request-Id': components['headers']['XRequestId'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description the exchange was unreachable and nothing is cached (exchange_unavailable) */
-      503: {
-        headers: {
-          'Cache-Control': components['headers']['CacheControl'];
-          'X-Request-Id': components['headers']['XRequestId'];
-          'Retry-After': components['headers']['RetryAfter'];
-          'RateLimit-Limit': components['headers']['RateLimitLimit'];
-          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
-          'RateLimit-Reset': components['headers']['RateLimitReset'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-    };
-  };
-  getStockPerformance: {
-    parameters: {
-      query?: {
-        /**
-         * @description `true` (default): closes adjusted for the capital changes the portal records and the raw prices confirm (as /stocks/{symbol}/historical?adjusted=true; meta.adjustment says how far it reaches), so a bonus or split is not a loss. `false`: raw prices, as traded
-         * @example true
-         */
-        adjusted?: boolean;
-        /**
-         * @description `true`: total return, closes also adjusted for cash dividends (with adjusted=true). `false` (default)
-         * @example false
-         */
-        dividends?: boolean;
-        /**
-         * @description an index code (default KSE100), or none
-         * @example KSE100
-         */
-        benchmark?: string;
-        /**
-         * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
-         * @example json
-         */
-        format?: 'json' | 'csv';
-      };
-      header?: never;
-      path: {
-        /**
-         * @description a listed symbol, case-insensitive (e.g. ENGRO, 786, UBLP-ETF)
-         * @example ENGRO
-         */
-        symbol: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description the performance table */
-      200: {
-        headers: {
-          ETag: components['headers']['ETag'];
-          'Last-Modified': components['headers']['LastModified'];
-          Age: components['headers']['Age'];
-          'X-Cache': components['headers']['XCache'];
-          'Cache-Control': components['headers']['CacheControl'];
-          'X-Request-Id': components['headers']['XRequestId'];
-          'RateLimit-Limit': components['headers']['RateLimitLimit'];
-          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
-          'RateLimit-Reset': components['headers']['RateLimitReset'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            data: components['schemas']['Performance'];
-            meta: {
-              /** @description server time of the response, ISO 8601 with UTC offset, to the second */
-              timestamp: string;
-              /** @description true when served from cache */
-              cached: boolean;
-              /** @description the time the data describes, ISO 8601 with the market's offset (+05:00): the page's own time where the portal prints one (the index levels' `As of …`); for market data otherwise the fetch when it was made during a session, else the end of the last session (prices do not move in between); for the listing and filings the fetch. Part of the cached answer: a stale copy carries its own, older as_of */
-              as_of: string;
-              /** @description how far the adjustment reaches (adjusted=true only) */
-              adjustment?: {
-                /** @description `full`: every row is adjusted for the actions the evidence confirms; `partial`: some rows are older than the adjusted series (see partial_before); `unavailable`: the adjusted series is missing, empty or unreadable, the prices are raw and adjustment_factor is null (see reason) */
-                status: 'full' | 'partial' | 'unavailable';
-                /** @description first day of the portal’s adjusted series (about five years back) */
-                series_start: string | null;
-                /** @description rows before this date carry the factor known at series_start: capital changes before it are unknown; null when every row is covered */
-                partial_before: string | null;
-                /** @description true when cash dividends are in the factors (dividends=true) */
-                dividends: boolean;
-                /** @description oldest announcement on the payouts page: dividends before it are unknown (the page keeps about 17–18 months) */
-                dividends_from: string | null;
-                /** @description why the adjustment is unavailable, or why dividends were asked for but are not in it */
-                reason: string | null;
-              };
-              /** @description parts that could not be had (the benchmark) */
-              missing?: string[];
-            };
-          };
-          /**
-           * @example symbol,adjusted,dividends,benchmark,last_date,last_close,returns,volatility_1y,max_drawdown_1y,max_drawdown_all,beta_1y,range_52w
-           *     ENGRO,true,false,KSE100,2026-11-20,412.35,"{""period"":""1D"",""start_date"":""2026-11-19"",""start_close"":426.83,""end_date"":""2026-11-20"",""end_close"":412.35,""return_pct"":-3.39245132723,""benchmark_start_date"":""2026-11-19"",""benchmark_end_date"":""2026-11-20"",""benchmark_return_pct"":-0.575222008918,""excess_return_pct"":-2.81722931831,""reason"":null};{""period"":""1W"",""start_date"":""2026-11-13"",""start_close"":405.22,""end_date"":""2026-11-20"",""end_close"":412.35,""return_pct"":1.75953802873,""benchmark_start_date"":""2026-11-13"",""benchmark_end_date"":""2026-11-20"",""benchmark_return_pct"":1.03447564777,""excess_return_pct"":0.72506238096,""reason"":null}","{""value_pct"":39.8305995991,""daily_returns"":261,""start_date"":""2025-11-20"",""end_date"":""2026-11-20"",""reason"":null}","{""value_pct"":-30.032434624,""start_date"":""2025-11-20"",""peak_date"":""2026-02-09"",""peak_close"":493.3,""trough_date"":""2026-04-02"",""trough_close"":345.15,""recovery_date"":""2026-07-27"",""reason"":null}","{""value_pct"":-48.4985276225,""start_date"":""2018-08-09"",""peak_date"":""2021-08-13"",""peak_close"":453.688,""trough_date"":""2022-12-27"",""trough_close"":233.656,""recovery_date"":""2024-08-28"",""reason"":null}","{""beta"":-0.146109327067,""correlation"":-0.0513671672758,""daily_returns"":261,""start_date"":""2025-11-20"",""end_date"":""2026-11-20"",""reason"":null}","{""high"":515.14,""high_date"":""2026-08-27"",""low"":329.16,""low_date"":""2026-04-03"",""start_date"":""2025-11-21""}"
-           */
-          'text/csv': string;
-        };
-      };
-      /** @description Not Modified: the If-None-Match ETag still matches (or, without If-None-Match, nothing changed since If-Modified-Since); no body */
-      304: {
-        headers: {
-          ETag: components['headers']['ETag'];
-          'Last-Modified': components['headers']['LastModified'];
-          Age: components['headers']['Age'];
-          'X-Cache': components['headers']['XCache'];
-          'Cache-Control': components['headers']['CacheControl'];
-          'X-Request-Id': components['headers']['XRequestId'];
-          'RateLimit-Limit': components['headers']['RateLimitLimit'];
-          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
-          'RateLimit-Reset': components['headers']['RateLimitReset'];
-          [name: string]: unknown;
-        };
-        content?: never;
-      };
-      /** @description invalid query (code bad_request): a parameter the endpoint does not take, one given empty or more than once, or parameters that contradict each other; also: adjusted or dividends not true/false; dividends=true with adjusted=false */
-      400: {
-        headers: {
-          'Cache-Control': components['headers']['CacheControl'];
-          'X-Request-Id': components['headers']['XRequestId'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description unknown symbol or benchmark index */
-      404: {
-        headers: {
-          'Cache-Control': components['headers']['CacheControl'];
-          'X-Request-Id': components['headers']['XRequestId'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description request validation failed (code bad_request): a parameter's value is not accepted (not one of its values, the wrong type or form, out of range), or a required parameter is missing */
-      422: {
-        headers: {
-          'Cache-Control': components['headers']['CacheControl'];
-          'X-Request-Id': components['headers']['XRequestId'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description more than the allowed requests a minute from this IP, or its exchange-fetch budget is spent */
-      429: {
-        headers: {
-          'Cache-Control': components['headers']['CacheControl'];
-          'X-Request-Id': components['headers']['XRequestId'];
-          'Retry-After': components['headers']['RetryAfter'];
-          'RateLimit-Limit': components['headers']['RateLimitLimit'];
-          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
-          'RateLimit-Reset': components['headers']['RateLimitReset'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description the request line and headers exceed the server limit (code headers_too_large; the connection is then closed) */
-      431: {
-        headers: {
-          'Cache-Control': components['headers']['CacheControl'];
-          'X-Request-Id': components['headers']['XRequestId'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description unexpected server error (internal_error) */
-      500: {
-        headers: {
-          'Cache-Control': components['headers']['CacheControl'];
-          'X-Request-Id': components['headers']['XRequestId'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description the exchange page could not be read (upstream_data_error) or a caller proxy failed (proxy_unreachable) */
-      502: {
-        headers: {
-          'Cache-Control': components['headers']['CacheControl'];
-          'X-Request-Id': components['headers']['XRequestId'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description the exchange was unreachable and nothing is cached (exchange_unavailable) */
-      503: {
-        headers: {
-          'Cache-Control': components['headers']['CacheControl'];
-          'X-Request-Id': components['headers']['XRequestId'];
-          'Retry-After': components['headers']['RetryAfter'];
-          'RateLimit-Limit': components['headers']['RateLimitLimit'];
-          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
-          'RateLimit-Reset': components['headers']['RateLimitReset'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-    };
-  };
-  listStockIndicators: {
-    parameters: {
-      query: {
-        /**
-         * @description the indicators, comma-separated (at most 10): sma:N, ema:N, rsi:N, atr:N, vwap:N (N a whole number of days 1–5000), macd:FAST:SLOW:SIGNAL (FAST < SLOW), bbands:N:K (K 0–10, may have decimals), obv; parameters may be left out for the defaults sma:20, ema:20, rsi:14, macd:12:26:9, bbands:20:2, atr:14, vwap:20; e.g. i=sma:20,rsi:14,macd:12:26:9
-         * @example sma:20,ema:50,rsi:14,macd:12:26:9,bbands:20:2,atr:14,obv,vwap:20
-         */
-        i: string;
-        /**
-         * @description first day, inclusive, YYYY-MM-DD
-         * @example 2026-11-19
-         */
-        start?: string;
-        /**
-         * @description last day, inclusive, YYYY-MM-DD
-         * @example 2026-11-20
-         */
-        end?: string;
-        /**
-         * @description `true` (default): closes adjusted for the capital changes the portal records and the raw prices confirm (as /stocks/{symbol}/historical?adjusted=true; meta.adjustment says how far it reaches), so a bonus or split is not a loss. `false`: raw prices, as traded
-         * @example true
-         */
-        adjusted?: boolean;
-        /**
-         * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
-         * @example json
-         */
-        format?: 'json' | 'csv';
-      };
-      header?: never;
-      path: {
-        /**
-         * @description a listed symbol, case-insensitive (e.g. ENGRO, 786, UBLP-ETF)
-         * @example ENGRO
-         */
-        symbol: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description one row per trading day in [start, end] */
-      200: {
-        headers: {
-          ETag: components['headers']['ETag'];
-          'Last-Modified': components['headers']['LastModified'];
-          Age: components['headers']['Age'];
-          'X-Cache': components['headers']['XCache'];
-          'Cache-Control': components['headers']['CacheControl'];
-          'X-Request-Id': components['headers']['XRequestId'];
-          'RateLimit-Limit': components['headers']['RateLimitLimit'];
-          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
-          'RateLimit-Reset': components['headers']['RateLimitReset'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            data: components['schemas']['IndicatorRow'][];
-            meta: {
-              /** @description server time of the response, ISO 8601 with UTC offset, to the second */
-              timestamp: string;
-              /** @description true when served from cache */
-              cached: boolean;
-              /** @description number of items in data */
-              count: number;
-              /** @description the time the data describes, ISO 8601 with the market's offset (+05:00): the page's own time where the portal prints one (the index levels' `As of …`); for market data otherwise the fetch when it was made during a session, else the end of the last session (prices do not move in between); for the listing and filings the fetch. Part of the cached answer: a stale copy carries its own, older as_of */
-              as_of: string;
-              /** @description the indicators computed, in canonical form (defaults filled in) */
-              indicators: string[];
-              /** @description how far the adjustment reaches (adjusted=true only) */
-              adjustment?: {
-                /** @description `full`: every row is adjusted for the actions the evidence confirms; `partial`: some rows are older than the adjusted series (see partial_before); `unavailable`: the adjusted series is missing, empty or unreadable, the prices are raw and adjustment_factor is null (see reason) */
-                status: 'full' | 'partial' | 'unavailable';
-                /** @description first day of the portal’s adjusted series (about five years back) */
-                series_start: string | null;
-                /** @description rows before this date carry the factor known at series_start: capital changes before it are unknown; null when every row is covered */
-                partial_before: string | null;
-                /** @description true when cash dividends are in the factors (dividends=true) */
-                dividends: boolean;
-                /** @description oldest announcement on the payouts page: dividends before it are unknown (the page keeps about 17–18 months) */
-                dividends_from: string | null;
-                /** @description why the adjustment is unavailable, or why dividends were asked for but are not in it */
-                reason: string | null;
-              };
-            };
-          };
-          /**
-           * @example date,close,sma_20,ema_50,rsi_14,macd_12_26_9,macd_signal_12_26_9,macd_hist_12_26_9,bb_lower_20_2,bb_middle_20_2,bb_upper_20_2,atr_14,obv,vwap_20
-           *     2026-11-19,426.83,428.6505,427.823352492,52.2430245574,-6.02856375809,-6.04812545677,0.0195616986748,370.926889415,428.6505,486.374110585,24.3767648968,-2673936,431.786755245
-           *     2026-11-20,412.35,426.541,427.216554355,46.4552414622,-5.8138668327,-6.00127373196,0.187406899253,369.678857269,426.541,483.403142731,24.593424547,-2696091,430.704490065
-           */
-          'text/csv': string;
-        };
-      };
-      /** @description Not Modified: the If-None-Match ETag still matches (or, without If-None-Match, nothing changed since If-Modified-Since); no body */
-      304: {
-        headers: {
-          ETag: components['headers']['ETag'];
-          'Last-Modified': components['headers']['LastModified'];
-          Age: components['headers']['Age'];
-          'X-Cache': components['headers']['XCache'];
-          'Cache-Control': components['headers']['CacheControl'];
-          'X-Request-Id': components['headers']['XRequestId'];
-          'RateLimit-Limit': components['headers']['RateLimitLimit'];
-          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
-          'RateLimit-Reset': components['headers']['RateLimitReset'];
-          [name: string]: unknown;
-        };
-        content?: never;
-      };
-      /** @description invalid query (code bad_request): a parameter the endpoint does not take, one given empty or more than once, or parameters that contradict each other; also: start is after end; adjusted not true/false */
-      400: {
-        headers: {
-          'Cache-Control': components['headers']['CacheControl'];
-          'X-Request-Id': components['headers']['XRequestId'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description unknown symbol */
-      404: {
-        headers: {
-          'Cache-Control': components['headers']['CacheControl'];
-          'X-Request-Id': components['headers']['XRequestId'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description an unknown indicator, a bad parameter (sma:0, sma:abc, rsi:100000), more than 10 indicators; the message names what i accepts */
-      422: {
-        headers: {
-          'Cache-Control': components['headers']['CacheControl'];
-          'X-Request-Id': components['headers']['XRequestId'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description more than the allowed requests a minute from this IP, or its exchange-fetch budget is spent */
-      429: {
-        headers: {
-          'Cache-Control': components['headers']['CacheControl'];
-          'X-Request-Id': components['headers']['XRequestId'];
-          'Retry-After': components['headers']['RetryAfter'];
-          'RateLimit-Limit': components['headers']['RateLimitLimit'];
-          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
-          'RateLimit-Reset': components['headers']['RateLimitReset'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description the request line and headers exceed the server limit (code headers_too_large; the connection is then closed) */
-      431: {
-        headers: {
-          'Cache-Control': components['headers']['CacheControl'];
-          'X-Request-Id': components['headers']['XRequestId'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description unexpected server error (internal_error) */
-      500: {
-        headers: {
-          'Cache-Control': components['headers']['CacheControl'];
-          'X-Request-Id': components['headers']['XRequestId'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description the exchange page could not be read (upstream_data_error) or a caller proxy failed (proxy_unreachable) */
-      502: {
-        headers: {
-          'Cache-Control': components['headers']['CacheControl'];
-          'X-Request-Id': components['headers']['XRequestId'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description the exchange was unreachable and nothing is cached (exchange_unavailable) */
-      503: {
-        headers: {
-          'Cache-Control': components['headers']['CacheControl'];
-          'X-Request-Id': components['headers']['XRequestId'];
-          'Retry-After': components['headers']['RetryAfter'];
-          'RateLimit-Limit': components['headers']['RateLimitLimit'];
-          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
-          'RateLimit-Reset': components['headers']['RateLimitReset'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-    };
-  };
-  getIndexPerformance: {
-    parameters: {
-      query?: {
-        /**
-         * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
-         * @example json
-         */
-        format?: 'json' | 'csv';
-      };
-      header?: never;
-      path: {
-        /** @example KSE100 */
-        name: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description the performance table */
-      200: {
-        headers: {
-          ETag: components['headers']['ETag'];
-          'Last-Modified': components['headers']['LastModified'];
-          Age: components['headers']['Age'];
-          'X-Cache': components['headers']['XCache'];
-          'Cache-Control': components['headers']['CacheControl'];
-          'X-Request-Id': components['headers']['XRequestId'];
-          'RateLimit-Limit': components['headers']['RateLimitLimit'];
-          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
-          'RateLimit-Reset': components['headers']['RateLimitReset'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            data: components['schemas']['Performance'];
-            meta: {
-              /** @description server time of the response, ISO 8601 with UTC offset, to the second */
-              timestamp: string;
-              /** @description true when served from cache */
-              cached: boolean;
-              /** @description the time the data describes, ISO 8601 with the market's offset (+05:00): the page's own time where the portal prints one (the index levels' `As of …`); for market data otherwise the fetch when it was made during a session, else the end of the last session (prices do not move in between); for the listing and filings the fetch. Part of the cached answer: a stale copy carries its own, older as_of */
-              as_of: string;
-            };
-          };
-          /**
-           * @example index,adjusted,dividends,benchmark,last_date,last_close,returns,volatility_1y,max_drawdown_1y,max_drawdown_all,range_52w
-           *     KSE100,false,false,,2026-11-20,167978.58,"{""period"":""1D"",""start_date"":""2026-11-19"",""start_close"":168950.42,""end_date"":""2026-11-20"",""end_close"":167978.58,""return_pct"":-0.575222008918,""reason"":null};{""period"":""1W"",""start_date"":""2026-11-13"",""start_close"":166258.6745,""end_date"":""2026-11-20"",""end_close"":167978.58,""return_pct"":1.03447564777,""reason"":null}","{""value_pct"":14.0347592761,""daily_returns"":261,""start_date"":""2025-11-20"",""end_date"":""2026-11-20"",""reason"":null}","{""value_pct"":-19.2517343301,""start_date"":""2025-11-20"",""peak_date"":""2025-11-25"",""peak_close"":193208.4443,""trough_date"":""2026-08-17"",""trough_close"":156012.4679,""recovery_date"":null,""reason"":null}","{""value_pct"":-21.5866885975,""start_date"":""2022-02-07"",""peak_date"":""2025-08-12"",""peak_close"":198961.7134,""trough_date"":""2026-08-17"",""trough_close"":156012.4679,""recovery_date"":null,""reason"":null}","{""high"":193208.4443,""high_date"":""2025-11-25"",""low"":156012.4679,""low_date"":""2026-08-17"",""start_date"":""2025-11-21""}"
-           */
-          'text/csv': string;
-        };
-      };
-      /** @description Not Modified: the If-None-Match ETag still matches (or, without If-None-Match, nothing changed since If-Modified-Since); no body */
-      304: {
-        headers: {
-          ETag: components['headers']['ETag'];
-          'Last-Modified': components['headers']['LastModified'];
-          Age: components['headers']['Age'];
-          'X-Cache': components['headers']['XCache'];
-          'Cache-Control': components['headers']['CacheControl'];
-          'X-Request-Id': components['headers']['XRequestId'];
-          'RateLimit-Limit': components['headers']['RateLimitLimit'];
-          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
-          'RateLimit-Reset': components['headers']['RateLimitReset'];
-          [name: string]: unknown;
-        };
-        content?: never;
-      };
-      /** @description invalid query (code bad_request): a parameter the endpoint does not take, one given empty or more than once, or parameters that contradict each other */
-      400: {
-        headers: {
-          'Cache-Control': components['headers']['CacheControl'];
-          'X-Request-Id': components['headers']['XRequestId'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description unknown index */
-      404: {
-        headers: {
-          'Cache-Control': components['headers']['CacheControl'];
-          'X-Request-Id': components['headers']['XRequestId'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description request validation failed (code bad_request): a parameter's value is not accepted (not one of its values, the wrong type or form, out of range), or a required parameter is missing */
-      422: {
-        headers: {
-          'Cache-Control': components['headers']['CacheControl'];
-          'X-Request-Id': components['headers']['XRequestId'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description more than the allowed requests a minute from this IP, or its exchange-fetch budget is spent */
-      429: {
-        headers: {
-          'Cache-Control': components['headers']['CacheControl'];
-          'X-Request-Id': components['headers']['XRequestId'];
-          'Retry-After': components['headers']['RetryAfter'];
-          'RateLimit-Limit': components['headers']['RateLimitLimit'];
-          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
-          'RateLimit-Reset': components['headers']['RateLimitReset'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description the request line and headers exceed the server limit (code headers_too_large; the connection is then closed) */
-      431: {
-        headers: {
-          'Cache-Control': components['headers']['CacheControl'];
-          'X-Request-Id': components['headers']['XRequestId'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description unexpected server error (internal_error) */
-      500: {
-        headers: {
-          'Cache-Control': components['headers']['CacheControl'];
-          'X-Request-Id': components['headers']['XRequestId'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description the exchange page could not be read (upstream_data_error) or a caller proxy failed (proxy_unreachable) */
-      502: {
-        headers: {
-          'Cache-Control': components['headers']['CacheControl'];
-          'X-Request-Id': components['headers']['XRequestId'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description the exchange was unreachable and nothing is cached (exchange_unavailable) */
-      503: {
-        headers: {
-          'Cache-Control': components['headers']['CacheControl'];
-          'X-Request-Id': components['headers']['XRequestId'];
-          'Retry-After': components['headers']['RetryAfter'];
-          'RateLimit-Limit': components['headers']['RateLimitLimit'];
-          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
-          'RateLimit-Reset': components['headers']['RateLimitReset'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-    };
-  };
-  listMarketPerformance: {
-    parameters: {
-      query?: {
-        /**
-         * @description the period (default 1M). Each period ends on the last row (E). 1D starts on the previous trading day; 1W on the last trading day on or before E − 7 calendar days; 1M, 3M, 6M, 1Y, 3Y, 5Y on the last trading day on or before E − 1, 3, 6, 12, 36, 60 calendar months (the day clamped to the month’s end: 03-31 − 1M = 02-28); YTD on the last trading day on or before 31 December of the previous year (the previous year’s last close); ALL on the first row. A period whose start lies before the first row is null with the reason, never a shorter period.
-         * @example 1M
-         */
-        period?: '1D' | '1W' | '1M' | '3M' | '6M' | 'YTD' | '1Y' | '3Y' | '5Y' | 'ALL';
-        /**
-         * @description an index code (default KSE100)
-         * @example KSE100
-         */
-        index?: string;
-        /**
-         * @description a sector code (0801) or name, instead of index
-         * @example 0809
-         */
-        sector?: string;
-        /**
-         * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
-         * @example json
-         */
-        format?: 'json' | 'csv';
-      };
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description members, highest return first */
-      200: {
-        headers: {
-          ETag: components['headers']['ETag'];
-          'Last-Modified': components['headers']['LastModified'];
-          Age: components['headers']['Age'];
-          'X-Cache': components['headers']['XCache'];
-          'Cache-Control': components['headers']['CacheControl'];
-          'X-Request-Id': components['headers']['XRequestId'];
-          'RateLimit-Limit': components['headers']['RateLimitLimit'];
-          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
-          'RateLimit-Reset': components['headers']['RateLimitReset'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            data: components['schemas']['MemberReturn'][];
-            meta: {
-              /** @description server time of the response, ISO 8601 with UTC offset, to the second */
-              timestamp: string;
-              /** @description true when served from cache */
-              cached: boolean;
-              /** @description number of items in data */
-              count: number;
-              /** @description the time the data describes, ISO 8601 with the market's offset (+05:00): the page's own time where the portal prints one (the index levels' `As of …`); for market data otherwise the fetch when it was made during a session, else the end of the last session (prices do not move in between); for the listing and filings the fetch. Part of the cached answer: a stale copy carries its own, older as_of */
-              as_of: string;
-              period: string;
-              /** @description the index's own return over the period */
-              index_return?: {
-                index: string;
-                return_pct: number | null;
-                start_date: string | null;
-                end_date: string | null;
-                reason: string | null;
-              };
-              /** @description how many members had data and from where: with the archiver on, each member the archive holds (its bars and corporate actions) is read from it; the rest from its own cached history (fetched within the portal budget). A partial answer is kept only a minute, so the missing members are asked for again */
-              coverage: {
-                /** @description members asked for */
-                members: number;
-                /** @description members whose daily series could be had */
-                with_data: number;
-                /** @description members without a series and why (not fetched once the exchange-fetch budget is spent) */
-                missing: {
-                  symbol: string;
-                  reason: string;
-                }[];
-                /** @description members with data, by where their series came from (present when the archiver is on) */
-                sources?: {
-                  /** @description members whose adjusted closes came from the archive */
-                  archive: number;
-                  /** @description members whose series came from their own cached history (the portal) */
-                  portal: number;
-                };
-              };
-            };
-          };
-          /**
-           * @example rank,symbol,return_pct,start_date,start_close,end_date,end_close,volume,reason
-           *     1,EFERT,2.33472029589,2026-10-20,216.3,2026-11-20,221.35,2633524,
-           *     2,FFC,1.72122848464,2026-10-20,444.45,2026-11-20,452.1,4646142,
-           */
-          'text/csv': string;
-        };
-      };
-      /** @description Not Modified: the If-None-Match ETag still matches (or, without If-None-Match, nothing changed since If-Modified-Since); no body */
-      304: {
-        headers: {
-          ETag: components['headers']['ETag'];
-          'Last-Modified': components['headers']['LastModified'];
-          Age: components['headers']['Age'];
-          'X-Cache': components['headers']['XCache'];
-          'Cache-Control': components['headers']['CacheControl'];
-          'X-Request-Id': components['headers']['XRequestId'];
-          'RateLimit-Limit': components['headers']['RateLimitLimit'];
-          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
-          'RateLimit-Reset': components['headers']['RateLimitReset'];
-          [name: string]: unknown;
-        };
-        content?: never;
-      };
-      /** @description invalid query (code bad_request): a parameter the endpoint does not take, one given empty or more than once, or parameters that contradict each other; also: both index and sector */
-      400: {
-        headers: {
-          'Cache-Control': components['headers']['CacheControl'];
-          'X-Request-Id': components['headers']['XRequestId'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description unknown index or sector */
-      404: {
-        headers: {
-          'Cache-Control': components['headers']['CacheControl'];
-          'X-Request-Id': components['headers']['XRequestId'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description request validation failed (code bad_request): a parameter's value is not accepted (not one of its values, the wrong type or form, out of range), or a required parameter is missing */
-      422: {
-        headers: {
-          'Cache-Control': components['headers']['CacheControl'];
-          'X-Request-Id': components['headers']['XRequestId'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description more than the allowed requests a minute from this IP, or its exchange-fetch budget is spent */
-      429: {
-        headers: {
-          'Cache-Control': components['headers']['CacheControl'];
-          'X-Request-Id': components['headers']['XRequestId'];
-          'Retry-After': components['headers']['RetryAfter'];
-          'RateLimit-Limit': components['headers']['RateLimitLimit'];
-          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
-          'RateLimit-Reset': components['headers']['RateLimitReset'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description the request line and headers exceed the server limit (code headers_too_large; the connection is then closed) */
-      431: {
-        headers: {
-          'Cache-Control': components['headers']['CacheControl'];
-          'X-Request-Id': components['headers']['XRequestId'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description unexpected server error (internal_error) */
-      500: {
-        headers: {
-          'Cache-Control': components['headers']['CacheControl'];
-          'X-Request-Id': components['headers']['XRequestId'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description the exchange page could not be read (upstream_data_error) or a caller proxy failed (proxy_unreachable) */
-      502: {
-        headers: {
-          'Cache-Control': components['headers']['CacheControl'];
-          'X-Request-Id': components['headers']['XRequestId'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description the exchange was unreachable and nothing is cached (exchange_unavailable) */
-      503: {
-        headers: {
-          'Cache-Control': components['headers']['CacheControl'];
-          'X-Request-Id': components['headers']['XRequestId'];
-          'Retry-After': components['headers']['RetryAfter'];
-          'RateLimit-Limit': components['headers']['RateLimitLimit'];
-          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
-          'RateLimit-Reset': components['headers']['RateLimitReset'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-    };
-  };
-  listSectorPerformance: {
-    parameters: {
-      query?: {
-        /**
-         * @description the period (default 1M). Each period ends on the last row (E). 1D starts on the previous trading day; 1W on the last trading day on or before E − 7 calendar days; 1M, 3M, 6M, 1Y, 3Y, 5Y on the last trading day on or before E − 1, 3, 6, 12, 36, 60 calendar months (the day clamped to the month’s end: 03-31 − 1M = 02-28); YTD on the last trading day on or before 31 December of the previous year (the previous year’s last close); ALL on the first row. A period whose start lies before the first row is null with the reason, never a shorter period.
-         * @example 1M
-         */
-        period?: '1D' | '1W' | '1M' | '3M' | '6M' | 'YTD' | '1Y' | '3Y' | '5Y' | 'ALL';
-        /**
-         * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
-         * @example json
-         */
-        format?: 'json' | 'csv';
-      };
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description sectors, highest return first */
-      200: {
-        headers: {
-          ETag: components['headers']['ETag'];
-          'Last-Modified': components['headers']['LastModified'];
-          Age: components['headers']['Age'];
-          'X-Cache': components['headers']['XCache'];
-          'Cache-Control': components['headers']['CacheControl'];
-          'X-Request-Id': components['headers']['XRequestId'];
-          'RateLimit-Limit': components['headers']['RateLimitLimit'];
-          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
-          'RateLimit-Reset': components['headers']['RateLimitReset'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            data: components['schemas']['SectorReturn'][];
-            meta: {
-              /** @description server time of the response, ISO 8601 with UTC offset, to the second */
-              timestamp: string;
-              /** @description true when served from cache */
-              cached: boolean;
-              /** @description number of items in data */
-              count: number;
-              /** @description the time the data describes, ISO 8601 with the market's offset (+05:00): the page's own time where the portal prints one (the index levels' `As of …`); for market data otherwise the fetch when it was made during a session, else the end of the last session (prices do not move in between); for the listing and filings the fetch. Part of the cached answer: a stale copy carries its own, older as_of */
-              as_of: string;
-              period: string;
-              /** @description how many members had data and from where: with the archiver on, each member the archive holds (its bars and corporate actions) is read from it; the rest from its own cached history (fetched within the portal budget). A partial answer is kept only a minute, so the missing members are asked for again */
-              coverage: {
-                /** @description members asked for */
-                members: number;
-                /** @description members whose daily series could be had */
-                with_data: number;
-                /** @description members without a series and why (not fetched once the exchange-fetch budget is spent) */
-                missing: {
-                  symbol: string;
-                  reason: string;
-                }[];
-                /** @description members with data, by where their series came from (present when the archiver is on) */
-                sources?: {
-                  /** @description members whose adjusted closes came from the archive */
-                  archive: number;
-                  /** @description members whose series came from their own cached history (the portal) */
-                  portal: number;
-                };
-              };
-            };
-          };
-          /**
-           * @example rank,sector_code,sector_name,return_pct,members,members_counted,market_cap,reason
-           *     1,0823,PHARMACEUTICALS,6.35824942581,6,6,392098644000,
-           *     2,0837,EXCHANGE TRADED FUNDS,6.05234460196,3,1,778000000,
-           */
-          'text/csv': string;
-        };
-      };
-      /** @description Not Modified: the If-None-Match ETag still matches (or, without If-None-Match, nothing changed since If-Modified-Since); no body */
-      304: {
-        headers: {
-          ETag: components['headers']['ETag'];
-          'Last-Modified': components['headers']['LastModified'];
-          Age: components['headers']['Age'];
-          'X-Cache': components['headers']['XCache'];
-          'Cache-Control': components['headers']['CacheControl'];
-          'X-Request-Id': components['headers']['XRequestId'];
-          'RateLimit-Limit': components['headers']['RateLimitLimit'];
-          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
-          'RateLimit-Reset': components['headers']['RateLimitReset'];
-          [name: string]: unknown;
-        };
-        content?: never;
-      };
-      /** @description invalid query (code bad_request): a parameter the endpoint does not take, one given empty or more than once, or parameters that contradict each other */
-      400: {
-        headers: {
-          'Cache-Control': components['headers']['CacheControl'];
-          'X-Request-Id': components['headers']['XRequestId'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description request validation failed (code bad_request): a parameter's value is not accepted (not one of its values, the wrong type or form, out of range), or a required parameter is missing */
-      422: {
-        headers: {
-          'Cache-Control': components['headers']['CacheControl'];
-          'X-Request-Id': components['headers']['XRequestId'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description more than the allowed requests a minute from this IP, or its exchange-fetch budget is spent */
-      429: {
-        headers: {
-          'Cache-Control': components['headers']['CacheControl'];
-          'X-Request-Id': components['headers']['XRequestId'];
-          'Retry-After': components['headers']['RetryAfter'];
-          'RateLimit-Limit': components['headers']['RateLimitLimit'];
-          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
-          'RateLimit-Reset': components['headers']['RateLimitReset'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description the request line and headers exceed the server limit (code headers_too_large; the connection is then closed) */
-      431: {
-        headers: {
-          'Cache-Control': components['headers']['CacheControl'];
-          'X-Request-Id': components['headers']['XRequestId'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description unexpected server error (internal_error) */
-      500: {
-        headers: {
-          'Cache-Control': components['headers']['CacheControl'];
-          'X-Request-Id': components['headers']['XRequestId'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description the exchange page could not be read (upstream_data_error) or a caller proxy failed (proxy_unreachable) */
-      502: {
-        headers: {
-          'Cache-Control': components['headers']['CacheControl'];
-          'X-Request-Id': components['headers']['XRequestId'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description the exchange was unreachable and nothing is cached (exchange_unavailable) */
-      503: {
-        headers: {
-          'Cache-Control': components['headers']['CacheControl'];
-          'X-Request-Id': components['headers']['XRequestId'];
-          'Retry-After': components['headers']['RetryAfter'];
-          'RateLimit-Limit': components['headers']['RateLimitLimit'];
-          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
-          'RateLimit-Reset': components['headers']['RateLimitReset'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-    };
-  };
-  getStockOverview: {
-    parameters: {
-      query?: {
-        /**
-         * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
-         * @example json
-         */
-        format?: 'json' | 'csv';
-      };
-      header?: never;
-      path: {
-        /**
-         * @description a listed symbol, case-insensitive (e.g. ENGRO, 786, UBLP-ETF)
-         * @example ENGRO
-         */
-        symbol: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description the overview; meta.as_of is the oldest of its parts */
-      200: {
-        headers: {
-          ETag: components['headers']['ETag'];
-          'Last-Modified': components['headers']['LastModified'];
-          Age: components['headers']['Age'];
-          'X-Cache': components['headers']['XCache'];
-          'Cache-Control': components['headers']['CacheControl'];
-          'X-Request-Id': components['headers']['XRequestId'];
-          'RateLimit-Limit': components['headers']['RateLimitLimit'];
-          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
-          'RateLimit-Reset': components['headers']['RateLimitReset'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            data: components['schemas']['StockOverview'];
-            meta: {
-              /** @description server time of the response, ISO 8601 with UTC offset, to the second */
-              timestamp: string;
-              /** @description true when served from cache */
-              cached: boolean;
-              /** @description the time the data describes, ISO 8601 with the market's offset (+05:00): the page's own time where the portal prints one (the index levels' `As of …`); for market data otherwise the fetch when it was made during a session, else the end of the last session (prices do not move in between); for the listing and filings the fetch. Part of the cached answer: a stale copy carries its own, older as_of */
-              as_of: string;
-            };
-          };
-          /**
-           * @example date,open,high,low,close,volume,is_anomaly,anomaly_reasons
-           *     2025-11-21,384.74,406.44,379.31,401.88,38441,false,
-           *     2025-11-24,410.1,418.65,397.88,412.94,46872,false,
-           */
-          'text/csv': string;
-        };
-      };
-      /** @description Not Modified: the If-None-Match ETag still matches (or, without If-None-Match, nothing changed since If-Modified-Since); no body */
-      304: {
-        headers: {
-          ETag: components['headers']['ETag'];
-          'Last-Modified': components['headers']['LastModified'];
-          Age: components['headers']['Age'];
-          'X-Cache': components['headers']['XCache'];
-          'Cache-Control': components['headers']['CacheControl'];
-          'X-Request-Id': components['headers']['XRequestId'];
-          'RateLimit-Limit': components['headers']['RateLimitLimit'];
-          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
-          'RateLimit-Reset': components['headers']['RateLimitReset'];
-          [name: string]: unknown;
-        };
-        content?: never;
-      };
-      /** @description invalid query (code bad_request): a parameter the endpoint does not take, one given empty or more than once, or parameters that contradict each other */
-      400: {
-        headers: {
-          'Cache-Control': components['headers']['CacheControl'];
-          'X-Request-Id': components['headers']['XRequestId'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description unknown symbol */
-      404: {
-        headers: {
-          'Cache-Control': components['headers']['CacheControl'];
-          'X-Request-Id': components['headers']['XRequestId'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description request validation failed (code bad_request): a parameter's value is not accepted (not one of its values, the wrong type or form, out of range), or a required parameter is missing */
-      422: {
-        headers: {
-          'Cache-Control': components['headers']['CacheControl'];
-          'X-Request-Id': components['headers']['XRequestId'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description more than the allowed requests a minute from this IP, or its exchange-fetch budget is spent */
-      429: {
-        headers: {
-          'Cache-Control': components['headers']['CacheControl'];
-          'X-Request-Id': components['headers']['XRequestId'];
-          'Retry-After': components['headers']['RetryAfter'];
-          'RateLimit-Limit': components['headers']['RateLimitLimit'];
-          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
-          'RateLimit-Reset': components['headers']['RateLimitReset'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description the request line and headers exceed the server limit (code headers_too_large; the connection is then closed) */
-      431: {
-        headers: {
-          'Cache-Control': components['headers']['CacheControl'];
-          'X-Request-Id': components['headers']['XRequestId'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description unexpected server error (internal_error) */
-      500: {
-        headers: {
-          'Cache-Control': components['headers']['CacheControl'];
-          'X-Request-Id': components['headers']['XRequestId'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description the exchange page could not be read (upstream_data_error) or a caller proxy failed (proxy_unreachable) */
-      502: {
-        headers: {
-          'Cache-Control': components['headers']['CacheControl'];
-          'X-Request-Id': components['headers']['XRequestId'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description the exchange was unreachable and nothing is cached (exchange_unavailable) */
-      503: {
-        headers: {
-          'Cache-Control': components['headers']['CacheControl'];
-          'X-Request-Id': components['headers']['XRequestId'];
-          'Retry-After': components['headers']['RetryAfter'];
-          'RateLimit-Limit': components['headers']['RateLimitLimit'];
-          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
-          'RateLimit-Reset': components['headers']['RateLimitReset'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-    };
-  };
-  getMarketOverview: {
-    parameters: {
-      query?: {
-        /**
-         * @description the index whose intraday bars and constituents are included; default KSE100
-         * @example KSE100
-         */
-        index?: string;
-        /**
-         * @description rows in each mover list; default 10
-         * @example 2
-         */
-        movers?: number;
-        /**
-         * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
-         * @example json
-         */
-        format?: 'json' | 'csv';
-      };
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description the overview; meta.as_of is the oldest of its parts */
-      200: {
-        headers: {
-          ETag: components['headers']['ETag'];
-          'Last-Modified': components['headers']['LastModified'];
-          Age: components['headers']['Age'];
-          'X-Cache': components['headers']['XCache'];
-          'Cache-Control': components['headers']['CacheControl'];
-          'X-Request-Id': components['headers']['XRequestId'];
-          'RateLimit-Limit': components['headers']['RateLimitLimit'];
-          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
-          'RateLimit-Reset': components['headers']['RateLimitReset'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            data: components['schemas']['MarketOverview'];
-            meta: {
-              /** @description server time of the response, ISO 8601 with UTC offset, to the second */
-              timestamp: string;
-              /** @description true when served from cache */
-              cached: boolean;
-              /** @description the time the data describes, ISO 8601 with the market's offset (+05:00): the page's own time where the portal prints one (the index levels' `As of …`); for market data otherwise the fetch when it was made during a session, else the end of the last session (prices do not move in between); for the listing and filings the fetch. Part of the cached answer: a stale copy carries its own, older as_of */
-              as_of: string;
-            };
-          };
-          /**
-           * @example index,current,high,low,change,change_pct
-           *     KSE100,167978.58,169187.4,167492.2,-971.84,-0.575222008918
-           *     KSE100PR,50694.02,51018.38,50521.14,-293.29,-0.575221560031
-           */
-          'text/csv': string;
-        };
-      };
-      /** @description Not Modified: the If-None-Match ETag still matches (or, without If-None-Match, nothing changed since If-Modified-Since); no body */
-      304: {
-        headers: {
-          ETag: components['headers']['ETag'];
-          'Last-Modified': components['headers']['LastModified'];
-          Age: components['headers']['Age'];
-          'X-Cache': components['headers']['XCache'];
-          'Cache-Control': components['headers']['CacheControl'];
-          'X-Request-Id': components['headers']['XRequestId'];
-          'RateLimit-Limit': components['headers']['RateLimitLimit'];
-          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
-          'RateLimit-Reset': components['headers']['RateLimitReset'];
-          [name: string]: unknown;
-        };
-        content?: never;
-      };
-      /** @description invalid query (code bad_request): a parameter the endpoint does not take, one given empty or more than once, or parameters that contradict each other */
-      400: {
-        headers: {
-          'Cache-Control': components['headers']['CacheControl'];
-          'X-Request-Id': components['headers']['XRequestId'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description unknown index */
-      404: {
         headers: {
           'Cache-Control': components['headers']['CacheControl'];
           'X-Request-Id': components['headers']['XRequestId'];

@@ -17,7 +17,7 @@ import { MAX_BATCH_SYMBOLS } from '../../market/quotes.ts';
 import { addDays } from '../../time/karachi.ts';
 import { karachiDate } from '../../time/market-clock.ts';
 import { columnsOf, errorResponses, FormatQuery, listEnvelope, query, singleEnvelope } from '../schemas.ts';
-import { symbolList, SymbolsQuery } from './board.ts';
+import { symbolList, SymbolsQuery } from './quotes.ts';
 import type { RouteDeps } from './deps.ts';
 import type { ArchiverStatus } from '../../market/archive.ts';
 
