@@ -173,6 +173,8 @@ async function main(): Promise<number> {
     ...config.exchange,
     maxRetries: 0,
     retryForbidden: false,
+    // The token page is asked once: without a token the pages go out without one (fail open).
+    tokenRetryAfterFailureMs: 3_600_000,
     now: () => Date.now(),
   });
   const budget = new PortalBudget(new MemoryWindowCounter(() => Date.now()), {

@@ -39,6 +39,8 @@ export interface ExchangeClientOptions {
   cooldownAfter429Ms: number;
   /** On a 403, refresh the token and try once more (default true; the canary sends each request once). */
   retryForbidden?: boolean;
+  /** After a home page without a token, ask again no sooner than this (default 5 s). */
+  tokenRetryAfterFailureMs?: number;
   /** The service's clock (epoch ms). */
   now: () => number;
   /** Called once per HTTP exchange with the portal (metrics, logs). */
@@ -96,6 +98,7 @@ export class ExchangeClient {
       opts.tokenMaxAgeMs,
       this.now,
       opts.onTokenRefresh,
+      opts.tokenRetryAfterFailureMs,
     );
   }
 

@@ -112,6 +112,19 @@ describe('npm run canary', () => {
     assert.equal(portal.counts().total, KINDS.length, 'a drifted page is not asked again');
   });
 
+  it('asks for the token page once even when it fails, and the pages go out without a token', async () => {
+    // The first request (the home page) answers 503; the portal then refuses every tokenless page.
+    portal.fail({ mode: 'status', status: 503, path: '/', times: 1 });
+    // 200 a minute: 300 ms apart, so the run outlasts the client's usual 5 s before asking again.
+    const run = await runCanary({ EXCHANGE_BASE_URL: portal.url, EXCHANGE_FETCH_LIMIT_GLOBAL: '200' });
+    assert.equal(run.code, 2, `${run.stdout}\n${run.stderr}`);
+    assert.equal(rowOf(run.stdout, 'token').at(-1), 'unreachable');
+    assert.equal(rowOf(run.stdout, 'screener').slice(2, 3)[0], '403');
+    const counts = portal.counts();
+    assert.equal(counts.requests['GET /'], 1, JSON.stringify(counts.requests));
+    assert.equal(counts.total, KINDS.length);
+  });
+
   it('exits 2 when a page cannot be reached, without retrying it; --json gives the same findings', async () => {
     portal.fail({ mode: 'status', status: 503, path: '/eligible-scrips' });
     const run = await runCanary({ EXCHANGE_BASE_URL: portal.url, EXCHANGE_FETCH_LIMIT_GLOBAL: '0' }, [
