@@ -72,7 +72,7 @@ export interface AnnouncementsPage {
 export interface DebtInstrumentRow {
   /** 1-based position of its table on the page (government securities first, then corporate issues). */
   table: number;
-  /** The heading before the table, when the page has one. */
+  /** The table's title: its tab's label (`GoP Ijarah Sukuk`) or the heading before it, when the page has one. */
   heading: string | null;
   code: string;
   name: string | null;

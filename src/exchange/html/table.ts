@@ -32,6 +32,8 @@ export type Row = readonly Cell[];
 export interface TableScope {
   /** The scope element's `data-code`. */
   readonly code: string | null;
+  /** The scope element's `data-name` (a tab panel's key). */
+  readonly name: string | null;
   /** Text inside the scope element before the table (a heading, an `As of …` line). */
   readonly text: string;
 }
@@ -355,19 +357,22 @@ class Scope {
   /** Open `div`s inside the scope, itself included: it ends when this falls to 0. */
   divDepth = 0;
   code: string | null = null;
+  name: string | null = null;
   /** Text inside the scope before its table. */
   text = '';
 
-  enter(code: string | null): void {
+  enter(code: string | null, name: string | null): void {
     this.inside = true;
     this.divDepth = 1;
     this.code = code;
+    this.name = name;
     this.text = '';
   }
 
   leave(): void {
     this.inside = false;
     this.code = null;
+    this.name = null;
     this.text = '';
   }
 }
@@ -444,7 +449,7 @@ class TableCollector implements ScanCallbacks {
       case DIV: {
         if (this.query.scope === undefined || this.scope.inside) return;
         const attr = attributeOf(html, start, end);
-        if (attr === ID || attr === CLASS || attr === CODE) pending.attr = attr;
+        if (attr === ID || attr === CLASS || attr === CODE || attr === NAME) pending.attr = attr;
         return;
       }
     }
@@ -534,7 +539,7 @@ class TableCollector implements ScanCallbacks {
         if (cell.open) cell.text += ' ';
         if (this.scope.inside) this.scope.divDepth++;
         else if (this.matchesScope()) {
-          this.scope.enter(this.pending.code);
+          this.scope.enter(this.pending.code, this.pending.name);
           this.heading.last = null;
         }
         break;
@@ -637,7 +642,9 @@ class TableCollector implements ScanCallbacks {
       headerNames: [],
       rows: [],
       heading: this.heading.last,
-      scope: scope.inside ? { code: scope.code, text: collapseWhitespace(scope.text) } : null,
+      scope: scope.inside
+        ? { code: scope.code, name: scope.name, text: collapseWhitespace(scope.text) }
+        : null,
     };
     table.section = SECTION_NONE;
   }

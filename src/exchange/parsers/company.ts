@@ -24,7 +24,7 @@ import type {
   KeyPerson,
 } from '../types.ts';
 import { denoise, isNotAvailable, parseNumberText } from './cells.ts';
-import { requirePageText } from './columns.ts';
+import { headerIndex, requirePageText } from './columns.ts';
 import { parseAsOfLine, parseDisplayDate } from './dates.ts';
 import {
   byClass,
@@ -335,9 +335,9 @@ function readAnnouncements(root: Element): CompanyAnnouncement[] {
     const table = findFirst(panel, byTag('table'));
     if (category === undefined || table === null) continue;
     const { headers, rows: body } = readTable(table);
-    const dateAt = headers.indexOf('date');
-    const titleAt = headers.indexOf('title');
-    const documentAt = headers.indexOf('document');
+    const dateAt = headerIndex(headers, 'date');
+    const titleAt = headerIndex(headers, 'title');
+    const documentAt = headerIndex(headers, 'document');
     if (dateAt < 0 || titleAt < 0) continue;
     readable++;
     for (const cells of body) {
