@@ -397,15 +397,19 @@ export function renderAnnouncements(ds: Dataset, form: URLSearchParams): FeedPag
   const company = type === 'C';
   const rows = all.slice(offset, offset + count).map((a) => {
     const tag = a.revoked ? ' <div class="tag tag--def">REVOKED</div>' : '';
+    // The portal's document cell: a `View` link naming the page images, then the PDF when there
+    // is one (`… data-images="283814-1.gif">View</a>&nbsp;&nbsp;&nbsp;<i …></i><a href=…>PDF</a>`).
+    const id = a.document?.match(/(\d+)(?:-\d+)?\.pdf$/)?.[1] ?? String(hashString(a.title) % 1_000_000);
+    const view = `<i class="icon-file-image"></i><a href="javascript:" data-images="${id}-1.gif">View</a>`;
     const doc =
       a.document === null
-        ? '<a href="javascript:void(0)" class="announcementsTable__images" data-images="img1.jpg,img2.jpg">View</a>'
-        : `<a href="${a.document}" target="_blank">View PDF</a>`;
+        ? ` ${view}`
+        : ` ${view}&nbsp;&nbsp;&nbsp;<i class="icon-file-pdf"></i><a href="${a.document}" target="_blank">PDF</a>`;
+    const symbolLink = (text: string): string =>
+      `<a class="tbl__symbol" href="/company/${escapeHtml(a.symbol ?? '')}"><strong>${escapeHtml(text)}</strong></a>`;
     return (
       `<tr><td>${shortMonthDate(a.date)}</td><td>${clock12(a.minute)}</td>` +
-      (company
-        ? `<td><strong>${escapeHtml(a.symbol ?? '')}</strong></td><td>${escapeHtml(a.name ?? '')}</td>`
-        : '') +
+      (company ? `<td>${symbolLink(a.symbol ?? '')}</td><td>${symbolLink(a.name ?? '')}</td>` : '') +
       `<td>${escapeHtml(a.title)}${tag}</td><td>${doc}</td></tr>`
     );
   });

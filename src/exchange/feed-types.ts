@@ -57,10 +57,12 @@ export interface AnnouncementRow {
   name: string | null;
   title: string;
   revoked: boolean;
-  /** Absolute URL of the PDF or, for an image-only row, of its viewer link; null when none. */
+  /** Absolute URL of the PDF or attachment; null when the row links none. */
   document: string | null;
-  /** `pdf`, `image` (the cell reads `View`: images only), or null without a document. */
+  /** `pdf` (a document is linked), `image` (only images: the `View` link), or null for neither. */
   documentKind: 'pdf' | 'image' | null;
+  /** The page images the `View` link shows (`283814-1.gif`), as the portal names them. */
+  images: string[];
 }
 
 export interface AnnouncementsPage {

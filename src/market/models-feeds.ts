@@ -80,10 +80,14 @@ export const MarketAnnouncement = Type.Object(
     title: Type.String(),
     revoked: Type.Boolean({ description: 'the portal tags the announcement REVOKED' }),
     document_url: NullableStr(
-      'absolute URL of the PDF or, for an image-only announcement, of its viewer link',
+      'absolute URL of the PDF (or attachment) the announcement links; null when it has none',
     ),
     image_only: Type.Boolean({
-      description: 'the announcement has images and no PDF (the portal’s `View` link)',
+      description: 'the announcement has images (the portal’s `View` link) and no PDF',
+    }),
+    images: Type.Array(Type.String(), {
+      description:
+        'the page images the portal’s `View` link shows (`283814-1.gif`), as the portal names them; empty when none',
     }),
   },
   { $id: 'MarketAnnouncement' },

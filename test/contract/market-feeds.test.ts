@@ -244,6 +244,7 @@ describe('GET /announcements', () => {
     const image = engro.json.data.find((r: { image_only: boolean }) => r.image_only);
     assert.ok(image);
     assert.equal(image.document_url, null);
+    assert.match(image.images[0], /^\d+-1\.gif$/);
     const hbl = await http(svc.url, '/announcements?symbol=HBL&limit=100');
     const revoked = hbl.json.data.filter((r: { revoked: boolean }) => r.revoked);
     assert.equal(revoked.length, 1);
@@ -251,6 +252,9 @@ describe('GET /announcements', () => {
     for (const r of hbl.json.data) {
       assert.equal(r.symbol, 'HBL');
       assert.match(r.document_url, /^https:\/\/dps\.psx\.com\.pk\/download\//);
+      // The portal's cell is `View` (images) then `PDF`: the PDF is the document, not image-only.
+      assert.equal(r.image_only, false);
+      assert.equal(r.images.length, 1);
       assert.match(r.published_at, /^\d{4}-\d\d-\d\dT\d\d:\d\d:00\+05:00$/);
     }
   });

@@ -24,9 +24,23 @@ export interface Cell {
   readonly linkTitle: string | null;
   /** `href` of the first link in the cell, as written. */
   readonly href: string | null;
+  /** Every link of the cell in order (a document cell has a `View` link and a `PDF` link). */
+  readonly links: readonly CellLink[];
+}
+
+/** One `<a>` of a cell. */
+export interface CellLink {
+  /** `href` as written (`/download/document/283814.pdf`, `javascript:`); null without one. */
+  readonly href: string | null;
+  /** `data-images` as written (`283814-1.gif`): the images a `View` link shows. */
+  readonly images: string | null;
+  /** The link's text, whitespace collapsed (`PDF`, `View`). */
+  readonly text: string;
 }
 
 export type Row = readonly Cell[];
+
+const NO_LINKS: readonly CellLink[] = Object.freeze([]);
 
 /** The element a scoped table sits in (e.g. `div.sectorSummary__companies__table[data-code]`). */
 export interface TableScope {
@@ -93,6 +107,7 @@ const HREF = 5;
 const ID = 6;
 const CLASS = 7;
 const NAME = 8;
+const IMAGES = 9;
 
 const SECTION_NONE = 0;
 const SECTION_HEAD = 1;
@@ -165,6 +180,7 @@ function attributeOf(html: string, start: number, end: number): number {
       if (key === 0x74) return nameIs(html, start, end, 'data-title') ? TITLE : NONE;
     } else if (length === 11) {
       if (key === 0x73) return nameIs(html, start, end, 'data-search') ? SEARCH : NONE;
+      if (key === 0x69) return nameIs(html, start, end, 'data-images') ? IMAGES : NONE;
     } else if (length === 9) {
       if (key === 0x63) return nameIs(html, start, end, 'data-code') ? CODE : NONE;
       if (key === 0x6e) return nameIs(html, start, end, 'data-name') ? NAME : NONE;
@@ -200,6 +216,7 @@ class PendingTag {
   id: string | null = null;
   className: string | null = null;
   name: string | null = null;
+  images: string | null = null;
 
   /**
    * A new tag starts. Only the tags the state machine acts on read their attributes, so only they
@@ -217,6 +234,7 @@ class PendingTag {
       this.id = null;
       this.className = null;
       this.name = null;
+      this.images = null;
     }
   }
 
@@ -253,6 +271,9 @@ class PendingTag {
       case NAME:
         this.name ??= value;
         break;
+      case IMAGES:
+        this.images ??= value;
+        break;
     }
     this.attr = NONE;
     this.attrValue = '';
@@ -284,6 +305,13 @@ class OpenRow {
   }
 }
 
+/** A link of the open cell; its text grows while the link is open. */
+interface OpenLink {
+  readonly href: string | null;
+  readonly images: string | null;
+  text: string;
+}
+
 /** The cell being read: its text, and the attributes of the cell and of its first strong and link. */
 class OpenCell {
   open = false;
@@ -302,6 +330,9 @@ class OpenCell {
   linkCode: string | null = null;
   linkTitle: string | null = null;
   href: string | null = null;
+  /** Every link so far (null until the first); `linkOpen` while text goes to the last one. */
+  links: OpenLink[] | null = null;
+  linkOpen = false;
 
   /** Opens a cell with the attributes its `<td>`/`<th>` tag carried. */
   start(isTh: boolean, tag: PendingTag): void {
@@ -318,14 +349,20 @@ class OpenCell {
     this.linkCode = null;
     this.linkTitle = null;
     this.href = null;
+    this.links = null;
+    this.linkOpen = false;
   }
 
-  /** Keeps the first link's attributes; later links are text only. */
+  /** Keeps the first link's attributes apart, and every link's href, images and text. */
   takeLink(tag: PendingTag): void {
-    this.linkSeen = true;
-    this.linkCode = tag.code;
-    this.linkTitle = tag.title;
-    this.href = tag.href;
+    if (!this.linkSeen) {
+      this.linkSeen = true;
+      this.linkCode = tag.code;
+      this.linkTitle = tag.title;
+      this.href = tag.href;
+    }
+    (this.links ??= []).push({ href: tag.href, images: tag.images, text: '' });
+    this.linkOpen = true;
   }
 
   toCell(): Cell {
@@ -340,6 +377,10 @@ class OpenCell {
       linkCode: this.linkCode,
       linkTitle: this.linkTitle,
       href: this.href,
+      links:
+        this.links === null
+          ? NO_LINKS
+          : this.links.map((l) => ({ href: l.href, images: l.images, text: collapseWhitespace(l.text) })),
     };
   }
 }
@@ -409,6 +450,10 @@ class TableCollector implements ScanCallbacks {
       const piece = this.hasEntities ? decodeText(raw) : raw;
       cell.text += piece;
       if (cell.strongDepth > 0 && !cell.strongDone) cell.strong += piece;
+      if (cell.linkOpen) {
+        const link = cell.links?.at(-1);
+        if (link !== undefined) link.text += piece;
+      }
       return;
     }
     // Between a table's tags (whitespace, mostly): the most frequent text outside cells.
@@ -438,9 +483,9 @@ class TableCollector implements ScanCallbacks {
         return;
       }
       case A: {
-        if (!this.cell.open || this.cell.linkSeen) return;
+        if (!this.cell.open) return;
         const attr = attributeOf(html, start, end);
-        if (attr === HREF || attr === CODE || attr === TITLE) pending.attr = attr;
+        if (attr === HREF || attr === CODE || attr === TITLE || attr === IMAGES) pending.attr = attr;
         return;
       }
       case TABLE:
@@ -533,7 +578,7 @@ class TableCollector implements ScanCallbacks {
         }
         break;
       case A:
-        if (cell.open && !cell.linkSeen) cell.takeLink(this.pending);
+        if (cell.open) cell.takeLink(this.pending);
         break;
       case DIV:
         if (cell.open) cell.text += ' ';
@@ -581,6 +626,9 @@ class TableCollector implements ScanCallbacks {
       case TD:
       case TH:
         if (table.depth === 1) this.closeCell();
+        break;
+      case A:
+        cell.linkOpen = false;
         break;
       case STRONG:
         if (cell.open && cell.strongDepth > 0) {

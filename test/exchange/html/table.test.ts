@@ -24,6 +24,7 @@ describe('extractTables', () => {
       linkCode: null,
       linkTitle: 'Fauji Cement',
       href: '/company/FCCL',
+      links: [{ href: '/company/FCCL', images: null, text: 'FCCL' }],
     });
   });
 
