@@ -61,8 +61,11 @@ export interface AnnouncementRow {
   document: string | null;
   /** `pdf` (a document is linked), `image` (only images: the `View` link), or null for neither. */
   documentKind: 'pdf' | 'image' | null;
-  /** The page images the `View` link shows (`283814-1.gif`), as the portal names them. */
-  images: string[];
+  /**
+   * The page images the `View` link shows (`283814-1.gif`), as the portal names them. Absent from
+   * a page stored (Redis, the disk store) before the field existed: read it as none.
+   */
+  images?: string[];
 }
 
 export interface AnnouncementsPage {

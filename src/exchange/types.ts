@@ -241,8 +241,11 @@ export interface CompanyAnnouncement {
   title: string;
   /** Absolute URL of the PDF (or attachment) the row links, or null (some rows link only images). */
   documentUrl: string | null;
-  /** The page images the row's `View` link shows (`278158-1.gif`), as the portal names them. */
-  images: readonly string[];
+  /**
+   * The page images the row's `View` link shows (`278158-1.gif`), as the portal names them. Absent
+   * from a page stored (Redis, the disk store) before the field existed: read it as none.
+   */
+  images?: readonly string[];
 }
 
 /** One period column of a financials or ratios table. */
