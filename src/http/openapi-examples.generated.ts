@@ -614,6 +614,7 @@ export const GENERATED_EXAMPLES: GeneratedExamples = {
             'Board Meeting for Announcement of Financial Results for the Quarter Ended September 30, 2026',
           category: 'board-meetings',
           document_url: 'https://dps.psx.com.pk/download/document/281003.pdf',
+          images: ['281003-1.gif'],
         },
         {
           date: '2026-05-04',
@@ -621,6 +622,7 @@ export const GENERATED_EXAMPLES: GeneratedExamples = {
           title: 'Board Meeting for Agenda Other than Financial Results',
           category: 'board-meetings',
           document_url: 'https://dps.psx.com.pk/download/document/281004.pdf',
+          images: ['281004-1.gif'],
         },
       ],
       meta: {
@@ -730,6 +732,7 @@ export const GENERATED_EXAMPLES: GeneratedExamples = {
           revoked: false,
           document_url: 'https://dps.psx.com.pk/download/attachment/250049-1.pdf',
           image_only: false,
+          images: ['250049-1.gif'],
         },
         {
           date: '2026-10-12',
@@ -741,6 +744,7 @@ export const GENERATED_EXAMPLES: GeneratedExamples = {
           revoked: false,
           document_url: null,
           image_only: true,
+          images: ['740146-1.gif'],
         },
       ],
       meta: {
@@ -760,7 +764,7 @@ export const GENERATED_EXAMPLES: GeneratedExamples = {
           code: 'P01GIS080227',
           name: '1 Year GIS Discounted Mat - 08-Feb-27',
           table: 1,
-          group: null,
+          group: 'GoP Ijarah Sukuk',
           face_value: 5000,
           listing_date: '2026-02-11',
           issue_date: '2026-02-09',
@@ -770,13 +774,13 @@ export const GENERATED_EXAMPLES: GeneratedExamples = {
           previous_coupon_date: null,
           next_coupon_date: null,
           outstanding_days: 80,
-          remaining_years: 0.22,
+          remaining_years: 0.2,
         },
         {
           code: 'P05GIS150530',
           name: '5 Year GIS Fixed Rental Mat - 15-May-30',
           table: 1,
-          group: null,
+          group: 'GoP Ijarah Sukuk',
           face_value: 5000,
           listing_date: '2025-05-19',
           issue_date: '2025-05-15',
@@ -786,7 +790,7 @@ export const GENERATED_EXAMPLES: GeneratedExamples = {
           previous_coupon_date: '2026-05-15',
           next_coupon_date: '2026-11-15',
           outstanding_days: 1272,
-          remaining_years: 3.48,
+          remaining_years: 3.5,
         },
       ],
       meta: {
@@ -1292,6 +1296,7 @@ export const GENERATED_EXAMPLES: GeneratedExamples = {
                 'Disclosure of Interest by a Director CEO, or Executive of a listed company & their Spouses',
               category: 'others',
               document_url: null,
+              images: ['729617-1.gif'],
             },
             {
               date: '2026-10-21',
@@ -1299,6 +1304,7 @@ export const GENERATED_EXAMPLES: GeneratedExamples = {
               title: 'Announcement of Financial Results for the Quarter Ended September 30, 2026',
               category: 'financial-results',
               document_url: 'https://dps.psx.com.pk/download/document/281001.pdf',
+              images: ['281001-1.gif'],
             },
           ],
           as_of: '2026-11-20T16:30:00+05:00',

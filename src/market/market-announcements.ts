@@ -77,6 +77,7 @@ export async function marketAnnouncements(
       revoked: r.revoked,
       document_url: r.document,
       image_only: r.documentKind === 'image',
+      images: [...(r.images ?? [])],
     }));
   const reached = page.paging?.last ?? offset + page.rows.length;
   const total = page.paging?.total ?? reached;

@@ -384,8 +384,12 @@ export const Announcement = Type.Object(
       { description: "the page's tab" },
     ),
     document_url: NullableStr(
-      'absolute URL of the PDF, where the page links one (some rows link only images)',
+      'absolute URL of the PDF (or attachment), where the page links one (some rows link only images)',
     ),
+    images: Type.Array(Type.String(), {
+      description:
+        'the page images the row’s `View` link shows (`278158-1.gif`), as the portal names them; empty when none',
+    }),
   },
   { $id: 'Announcement' },
 );

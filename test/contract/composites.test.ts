@@ -125,6 +125,23 @@ describe('composite answers degrade, never fail whole', () => {
     });
   }
 
+  for (const { label, rule } of FAILURES) {
+    it(`trading board ${label}: /boards/futures serves the eligible symbols with null prices; the debt quote without the debt-market page`, async () => {
+      const svc = await failing(['/trading-board/FUT/fut', '/debt-market'], rule);
+      const board = await http(svc.url, '/boards/futures');
+      assert.equal(board.status, 200, `${label}: ${board.text}`);
+      assertMissing(board.json.meta, ['board'], label);
+      assert.ok(board.json.data.length > 0);
+      for (const row of board.json.data) {
+        assert.deepEqual([row.eligible, row.on_board, row.ldcp, row.volume], [true, null, null, null], label);
+      }
+      const debt = await http(svc.url, '/debt/BAFLTFC8/quote');
+      assert.equal(debt.status, 200, `${label}: ${debt.text}`);
+      assertMissing(debt.json.meta, ['debt_market'], label);
+      assert.equal(debt.json.data.offer_price, 5025);
+    });
+  }
+
   it('fails whole only when no part is left: both secondary pages failing', async () => {
     const svc = await failing([PAYOUTS, EOD], { mode: 'status', status: 500 });
     const res = await http(svc.url, '/stocks/ENGRO/corporate-actions');
@@ -144,6 +161,8 @@ describe('composite answers degrade, never fail whole', () => {
     for (const path of [
       '/stocks/ENGRO/corporate-actions',
       '/stocks/ENGRO/historical?adjusted=true&dividends=true',
+      '/boards/futures',
+      '/debt/BAFLTFC8/quote',
     ]) {
       const res = await http(svc.url, path);
       assert.equal(res.status, 200);

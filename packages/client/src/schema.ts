@@ -1162,7 +1162,7 @@ export interface paths {
     };
     /**
      * A debt instrument’s quote on the bills and bonds board
-     * @description The bills-and-bonds board’s row for the code (bid, offer, yields, last price and yield, LDCP, LDCY, volume; zeros where nothing is bid, offered or traded), named from the debt-market page. 404 when the code is not on the debt market, or the board has no row for it today (the message says which). A debt symbol’s /stocks/{symbol}/quote 404 points here.
+     * @description The bills-and-bonds board’s row for the code (bid, offer, yields, last price and yield, LDCP, LDCY, volume; zeros where nothing is bid, offered or traded), named from the debt-market page (when that page cannot be had, the board’s name and meta.missing `debt_market`). 404 when the code is not on the debt market, or the board has no row for it today (the message says which). A debt symbol’s /stocks/{symbol}/quote 404 points here.
      *
      *     **Example request**
      *
@@ -1194,7 +1194,7 @@ export interface paths {
     };
     /**
      * The other markets’ boards: futures, cash-settled futures, index futures, odd lot, bills and bonds
-     * @description Every symbol the eligible-scrips page lists for the board’s market (eligible=true), with the board’s row when it has one today (on_board), then any board row the eligible list does not name (eligible=false). Futures symbols carry their contract month (`ENGRO-DEC`).
+     * @description Every symbol the eligible-scrips page lists for the board’s market (eligible=true), with the board’s row when it has one today (on_board), then any board row the eligible list does not name (eligible=false). Futures symbols carry their contract month (`ENGRO-DEC`). Either page may fail alone: without the board page the eligible symbols are served with null prices and on_board null (meta.missing `board`); without the eligible-scrips page the board’s rows are served with eligible null (meta.missing `eligible_scrips`). Only when both fail does the request fail.
      *
      *     **Example request**
      *
@@ -1675,8 +1675,10 @@ export interface components {
       title: string;
       /** @description the page's tab */
       category: 'financial-results' | 'board-meetings' | 'others';
-      /** @description absolute URL of the PDF, where the page links one (some rows link only images) */
+      /** @description absolute URL of the PDF (or attachment), where the page links one (some rows link only images) */
       document_url: string | null;
+      /** @description the page images the row’s `View` link shows (`278158-1.gif`), as the portal names them; empty when none */
+      images: string[];
     };
     StockMatch: {
       symbol: string;
@@ -1995,10 +1997,12 @@ export interface components {
       title: string;
       /** @description the portal tags the announcement REVOKED */
       revoked: boolean;
-      /** @description absolute URL of the PDF or, for an image-only announcement, of its viewer link */
+      /** @description absolute URL of the PDF (or attachment) the announcement links; null when it has none */
       document_url: string | null;
-      /** @description the announcement has images and no PDF (the portal’s `View` link) */
+      /** @description the announcement has images (the portal’s `View` link) and no PDF */
       image_only: boolean;
+      /** @description the page images the portal’s `View` link shows (`283814-1.gif`), as the portal names them; empty when none */
+      images: string[];
     };
     DebtInstrument: {
       /** @description security code (`P01GIS080227`, `BAFLTFC8`) */
@@ -2007,7 +2011,7 @@ export interface components {
       name: string | null;
       /** @description 1-based position of its table on the debt-market page: government securities first, then corporate issues */
       table: number;
-      /** @description the heading of its table, when the page prints one */
+      /** @description the title of its table: the page’s tab (`GoP Ijarah Sukuk`, `Public Debt Securities`, `Privately Debt Securities`, `Government Debt Securities`), else a heading the page prints */
       group: string | null;
       /** @description PKR */
       face_value: number | null;
@@ -2065,10 +2069,10 @@ export interface components {
       symbol: string;
       /** @description from the board, else from the eligible-scrips page */
       name: string | null;
-      /** @description listed for this market on the eligible-scrips page */
-      eligible: boolean;
-      /** @description the board has a row for it today (false: eligible, no row; its quote fields are null) */
-      on_board: boolean;
+      /** @description listed for this market on the eligible-scrips page; null when that page could not be had (meta.missing names it) */
+      eligible: boolean | null;
+      /** @description the board has a row for it today (false: eligible, no row; its quote fields are null); null when the board page could not be had (meta.missing names it, and every quote field is null) */
+      on_board: boolean | null;
       /** @description units at the best bid (0: nothing bid) */
       bid_volume: number | null;
       /** @description PKR (0: nothing bid) */
@@ -2815,7 +2819,7 @@ export interface operations {
               as_of: string;
               /** @description present only when a secondary portal page could not be had (unreachable, an error status, or a page that does not parse) and nothing of it is cached: the answer is served from the pages it has, these parts are left out, and it is asked for again within a minute */
               missing?: {
-                /** @description what the answer lacks: `dividends`, `capital_changes` or `raw_history` (corporate actions; raw_history: the page failed and the archive’s kept bars stood in, through the day the reason names), `adjustment` or `dividends` (adjusted history), `extras` (the quote’s company-page fields) */
+                /** @description what the answer lacks: `dividends`, `capital_changes` or `raw_history` (corporate actions; raw_history: the page failed and the archive’s kept bars stood in, through the day the reason names), `adjustment` or `dividends` (adjusted history), `extras` (the quote’s company-page fields), `board` or `eligible_scrips` (a board: its prices, or which symbols are eligible), `debt_market` (a debt quote’s name from the debt-market page) */
                 part: string;
                 /** @description why, in words: the portal’s failure for that page */
                 reason: string;
@@ -3037,7 +3041,7 @@ export interface operations {
               };
               /** @description present only when a secondary portal page could not be had (unreachable, an error status, or a page that does not parse) and nothing of it is cached: the answer is served from the pages it has, these parts are left out, and it is asked for again within a minute */
               missing?: {
-                /** @description what the answer lacks: `dividends`, `capital_changes` or `raw_history` (corporate actions; raw_history: the page failed and the archive’s kept bars stood in, through the day the reason names), `adjustment` or `dividends` (adjusted history), `extras` (the quote’s company-page fields) */
+                /** @description what the answer lacks: `dividends`, `capital_changes` or `raw_history` (corporate actions; raw_history: the page failed and the archive’s kept bars stood in, through the day the reason names), `adjustment` or `dividends` (adjusted history), `extras` (the quote’s company-page fields), `board` or `eligible_scrips` (a board: its prices, or which symbols are eligible), `debt_market` (a debt quote’s name from the debt-market page) */
                 part: string;
                 /** @description why, in words: the portal’s failure for that page */
                 reason: string;
@@ -3737,9 +3741,9 @@ export interface operations {
             };
           };
           /**
-           * @example date,time,title,category,document_url
-           *     2026-10-06,,"Board Meeting for Announcement of Financial Results for the Quarter Ended September 30, 2026",board-meetings,https://dps.psx.com.pk/download/document/281003.pdf
-           *     2026-05-04,,Board Meeting for Agenda Other than Financial Results,board-meetings,https://dps.psx.com.pk/download/document/281004.pdf
+           * @example date,time,title,category,document_url,images
+           *     2026-10-06,,"Board Meeting for Announcement of Financial Results for the Quarter Ended September 30, 2026",board-meetings,https://dps.psx.com.pk/download/document/281003.pdf,281003-1.gif
+           *     2026-05-04,,Board Meeting for Agenda Other than Financial Results,board-meetings,https://dps.psx.com.pk/download/document/281004.pdf,281004-1.gif
            */
           'text/csv': string;
         };
@@ -3916,7 +3920,7 @@ export interface operations {
               };
               /** @description present only when a secondary portal page could not be had (unreachable, an error status, or a page that does not parse) and nothing of it is cached: the answer is served from the pages it has, these parts are left out, and it is asked for again within a minute */
               missing?: {
-                /** @description what the answer lacks: `dividends`, `capital_changes` or `raw_history` (corporate actions; raw_history: the page failed and the archive’s kept bars stood in, through the day the reason names), `adjustment` or `dividends` (adjusted history), `extras` (the quote’s company-page fields) */
+                /** @description what the answer lacks: `dividends`, `capital_changes` or `raw_history` (corporate actions; raw_history: the page failed and the archive’s kept bars stood in, through the day the reason names), `adjustment` or `dividends` (adjusted history), `extras` (the quote’s company-page fields), `board` or `eligible_scrips` (a board: its prices, or which symbols are eligible), `debt_market` (a debt quote’s name from the debt-market page) */
                 part: string;
                 /** @description why, in words: the portal’s failure for that page */
                 reason: string;
@@ -8025,9 +8029,9 @@ export interface operations {
             };
           };
           /**
-           * @example date,time,published_at,symbol,company,title,revoked,document_url,image_only
-           *     2026-11-03,14:36,2026-11-03T14:36:00+05:00,ENGRO,Engro Corporation Limited,Transmission of Annual Report,false,https://dps.psx.com.pk/download/attachment/250049-1.pdf,false
-           *     2026-10-12,16:32,2026-10-12T16:32:00+05:00,ENGRO,Engro Corporation Limited,Credit of Bonus Shares,false,,true
+           * @example date,time,published_at,symbol,company,title,revoked,document_url,image_only,images
+           *     2026-11-03,14:36,2026-11-03T14:36:00+05:00,ENGRO,Engro Corporation Limited,Transmission of Annual Report,false,https://dps.psx.com.pk/download/attachment/250049-1.pdf,false,250049-1.gif
+           *     2026-10-12,16:32,2026-10-12T16:32:00+05:00,ENGRO,Engro Corporation Limited,Credit of Bonus Shares,false,,true,740146-1.gif
            */
           'text/csv': string;
         };
@@ -8180,8 +8184,8 @@ export interface operations {
           };
           /**
            * @example code,name,table,group,face_value,listing_date,issue_date,issue_size,maturity_date,coupon_rate,previous_coupon_date,next_coupon_date,outstanding_days,remaining_years
-           *     P01GIS080227,1 Year GIS Discounted Mat - 08-Feb-27,1,,5000,2026-02-11,2026-02-09,53710000000,2027-02-08,0,,,80,0.22
-           *     P05GIS150530,5 Year GIS Fixed Rental Mat - 15-May-30,1,,5000,2025-05-19,2025-05-15,1000000000000,2030-05-15,11.44,2026-05-15,2026-11-15,1272,3.48
+           *     P01GIS080227,1 Year GIS Discounted Mat - 08-Feb-27,1,GoP Ijarah Sukuk,5000,2026-02-11,2026-02-09,53710000000,2027-02-08,0,,,80,0.2
+           *     P05GIS150530,5 Year GIS Fixed Rental Mat - 15-May-30,1,GoP Ijarah Sukuk,5000,2025-05-19,2025-05-15,1000000000000,2030-05-15,11.44,2026-05-15,2026-11-15,1272,3.5
            */
           'text/csv': string;
         };
@@ -8334,6 +8338,13 @@ export interface operations {
               cached: boolean;
               /** @description the time the data describes, ISO 8601 with the market's offset (+05:00): the page's own time where the portal prints one (the index levels' `As of …`); for market data otherwise the fetch when it was made during a session, else the end of the last session (prices do not move in between); for the listing and filings the fetch. Part of the cached answer: a stale copy carries its own, older as_of */
               as_of: string;
+              /** @description present only when a secondary portal page could not be had (unreachable, an error status, or a page that does not parse) and nothing of it is cached: the answer is served from the pages it has, these parts are left out, and it is asked for again within a minute */
+              missing?: {
+                /** @description what the answer lacks: `dividends`, `capital_changes` or `raw_history` (corporate actions; raw_history: the page failed and the archive’s kept bars stood in, through the day the reason names), `adjustment` or `dividends` (adjusted history), `extras` (the quote’s company-page fields), `board` or `eligible_scrips` (a board: its prices, or which symbols are eligible), `debt_market` (a debt quote’s name from the debt-market page) */
+                part: string;
+                /** @description why, in words: the portal’s failure for that page */
+                reason: string;
+              }[];
             };
           };
           /**
@@ -8504,6 +8515,13 @@ export interface operations {
               count: number;
               /** @description the time the data describes, ISO 8601 with the market's offset (+05:00): the page's own time where the portal prints one (the index levels' `As of …`); for market data otherwise the fetch when it was made during a session, else the end of the last session (prices do not move in between); for the listing and filings the fetch. Part of the cached answer: a stale copy carries its own, older as_of */
               as_of: string;
+              /** @description present only when a secondary portal page could not be had (unreachable, an error status, or a page that does not parse) and nothing of it is cached: the answer is served from the pages it has, these parts are left out, and it is asked for again within a minute */
+              missing?: {
+                /** @description what the answer lacks: `dividends`, `capital_changes` or `raw_history` (corporate actions; raw_history: the page failed and the archive’s kept bars stood in, through the day the reason names), `adjustment` or `dividends` (adjusted history), `extras` (the quote’s company-page fields), `board` or `eligible_scrips` (a board: its prices, or which symbols are eligible), `debt_market` (a debt quote’s name from the debt-market page) */
+                part: string;
+                /** @description why, in words: the portal’s failure for that page */
+                reason: string;
+              }[];
             };
           };
           /**

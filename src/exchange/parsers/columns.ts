@@ -112,9 +112,26 @@ function noteColumns(specs: ColumnSpecs, columns: Readonly<Record<string, number
   }
 }
 
+/**
+ * A header's key for loose matching: the whole cell's text with every space dropped. Header cells
+ * are built of inline pieces (`<span>Coupon/</span><br/><span>Rental Rate</span>` reads
+ * `coupon/ rental rate`), so `coupon/rental rate` and `coupon / rental rate` must meet.
+ */
+export function headerKey(text: string): string {
+  return text.replace(/\s+/g, '').toLowerCase();
+}
+
+/** Where `label` sits among `headers`: the exact text first, then the loose key (headerKey). */
+export function headerIndex(headers: readonly string[], label: string): number {
+  const exact = headers.indexOf(label);
+  if (exact >= 0) return exact;
+  const key = headerKey(label);
+  return headers.findIndex((h) => headerKey(h) === key);
+}
+
 function findColumn(table: Table, spec: ColumnSpec): number {
   for (const label of spec.labels) {
-    const index = table.headers.indexOf(label);
+    const index = headerIndex(table.headers, label);
     if (index >= 0) return index;
   }
   return spec.dataName === undefined ? -1 : table.headerNames.indexOf(spec.dataName);

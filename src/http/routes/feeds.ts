@@ -9,7 +9,15 @@ import { debtInstruments, debtQuote } from '../../market/debt.ts';
 import { FeedDatasets } from '../../market/feed-datasets.ts';
 import { DEFAULT_ANNOUNCEMENTS_LIMIT, marketAnnouncements } from '../../market/market-announcements.ts';
 import { BOARD_NAMES, BoardQuote, DebtInstrument, MarketAnnouncement } from '../../market/models-feeds.ts';
-import { columnsOf, errorResponses, listEnvelope, query, singleEnvelope, SymbolParam } from '../schemas.ts';
+import {
+  columnsOf,
+  errorResponses,
+  listEnvelope,
+  MissingMeta,
+  query,
+  singleEnvelope,
+  SymbolParam,
+} from '../schemas.ts';
 import { AnnouncementParameters } from '../feed-parameters.ts';
 import type { RouteDeps } from './deps.ts';
 
@@ -93,7 +101,7 @@ export function feedRoutes(app: FastifyInstance, deps: RouteDeps): void {
         operationId: 'getDebtQuote',
         summary: 'A debt instrument’s quote on the bills and bonds board',
         description:
-          'The bills-and-bonds board’s row for the code (bid, offer, yields, last price and yield, LDCP, LDCY, volume; zeros where nothing is bid, offered or traded), named from the debt-market page. 404 when the code is not on the debt market, or the board has no row for it today (the message says which). A debt symbol’s /stocks/{symbol}/quote 404 points here.',
+          'The bills-and-bonds board’s row for the code (bid, offer, yields, last price and yield, LDCP, LDCY, volume; zeros where nothing is bid, offered or traded), named from the debt-market page (when that page cannot be had, the board’s name and meta.missing `debt_market`). 404 when the code is not on the debt market, or the board has no row for it today (the message says which). A debt symbol’s /stocks/{symbol}/quote 404 points here.',
         tags: ['market'],
         params: Type.Object({
           code: Type.String({
@@ -103,7 +111,7 @@ export function feedRoutes(app: FastifyInstance, deps: RouteDeps): void {
         }),
         querystring: query({}),
         response: {
-          200: singleEnvelope('DebtQuote', 'the board’s row'),
+          200: singleEnvelope('DebtQuote', 'the board’s row', true, MissingMeta),
           ...errorResponses({ 404: 'not on the debt market, or no quote on the board today' }),
         },
       },
@@ -122,12 +130,12 @@ export function feedRoutes(app: FastifyInstance, deps: RouteDeps): void {
         summary:
           'The other markets’ boards: futures, cash-settled futures, index futures, odd lot, bills and bonds',
         description:
-          'Every symbol the eligible-scrips page lists for the board’s market (eligible=true), with the board’s row when it has one today (on_board), then any board row the eligible list does not name (eligible=false). Futures symbols carry their contract month (`ENGRO-DEC`).',
+          'Every symbol the eligible-scrips page lists for the board’s market (eligible=true), with the board’s row when it has one today (on_board), then any board row the eligible list does not name (eligible=false). Futures symbols carry their contract month (`ENGRO-DEC`). Either page may fail alone: without the board page the eligible symbols are served with null prices and on_board null (meta.missing `board`); without the eligible-scrips page the board’s rows are served with eligible null (meta.missing `eligible_scrips`). Only when both fail does the request fail.',
         tags: ['market'],
         params: Type.Object({ board: Type.Enum(BOARD_NAMES, { description: 'which board' }) }),
         querystring: query({}),
         response: {
-          200: listEnvelope('BoardQuote', 'eligible symbols, then other rows'),
+          200: listEnvelope('BoardQuote', 'eligible symbols, then other rows', MissingMeta),
           ...errorResponses(),
         },
       },
