@@ -3,8 +3,7 @@
 // row when the board has one today, and any board row the eligible list does not name.
 import { combine } from '../cache/types.ts';
 import type { BoardRow } from '../exchange/feed-types.ts';
-import { answerKey, type Answer } from './answer.ts';
-import { karachiTime } from '../time/karachi.ts';
+import { answerKey, marketAsOf, type Answer } from './answer.ts';
 import type { RequestContext } from './context.ts';
 import type { FeedDatasets } from './feed-datasets.ts';
 import { BOARDS, type BoardName, type BoardQuoteT } from './models-feeds.ts';
@@ -46,5 +45,5 @@ export async function board(
     ...rows.value.filter((r) => !listed.has(r.symbol)).map((r) => quote(r.symbol, r.name, false, r)),
   ];
   const provenance = combine([rows, markets]);
-  return { key: answerKey('board', name), data, provenance, asOf: karachiTime(rows.fetchedAt) };
+  return { key: answerKey('board', name), data, provenance, asOf: marketAsOf(rows.fetchedAt) };
 }

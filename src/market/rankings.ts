@@ -8,8 +8,7 @@ import { periodReturn } from '../analytics/returns.ts';
 import type { Provenance } from '../cache/types.ts';
 import { combine, freshNoLaterThan } from '../cache/types.ts';
 import { denoise } from '../exchange/parsers/cells.ts';
-import { answerKey, type Answer } from './answer.ts';
-import { karachiTime } from '../time/karachi.ts';
+import { answerKey, marketAsOf, type Answer } from './answer.ts';
 import type { Series } from './analytics-rows.ts';
 import { indexSeriesOf } from './analytics-rows.ts';
 import type { RequestContext } from './context.ts';
@@ -240,7 +239,7 @@ export async function sectorPerformance(
   });
   return {
     key: answerKey('sectors-performance', { period }),
-    asOf: karachiTime(page.fetchedAt),
+    asOf: marketAsOf(page.fetchedAt),
     provenance: provenanceOf(parts, coverage.missing.length > 0),
     data: rows,
     meta: { period, coverage },
