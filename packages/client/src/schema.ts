@@ -2380,10 +2380,10 @@ export interface operations {
     parameters: {
       query?: {
         /**
-         * @description 1: readiness check (store, shutdown, Redis) instead of liveness; 0 (default): liveness
+         * @description `true` (or 1): readiness check (store, shutdown, Redis) instead of liveness; `false` (or 0, default): liveness
          * @example 1
          */
-        ready?: '0' | '1';
+        ready?: 'true' | 'false' | '1' | '0';
       };
       header?: never;
       path?: never;
