@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { Answer } from '../market/answer.ts';
 import { gzipWithTail, type GzipHead } from './gzip-splice.ts';
+import { orderedKeys } from './csv.ts';
 
 export interface View {
   version: string;
@@ -47,7 +48,7 @@ export class ViewCache {
     const { version } = answer.provenance;
     const existing = this.views.get(viewKey);
     if (existing && existing.version === version) return existing;
-    const json = JSON.stringify(answer.data);
+    const json = dataJson(answer);
     const view: View = {
       version,
       head: Buffer.from(`{"data":${json}`),
@@ -119,4 +120,17 @@ function metaFieldsOf(answer: Answer<unknown>): string {
   const asOf = `,"as_of":${JSON.stringify(answer.asOf)}`;
   if (answer.meta === undefined || Object.keys(answer.meta).length === 0) return asOf;
   return `${asOf},${JSON.stringify(answer.meta).slice(1, -1)}`;
+}
+
+/** `answer.data` as JSON, each row's fields in `answer.columns` order when it names one. */
+function dataJson(answer: Answer<unknown>): string {
+  const order = answer.columns;
+  if (order === undefined || !Array.isArray(answer.data)) return JSON.stringify(answer.data);
+  const rows = (answer.data as Array<Record<string, unknown>>).map((row) => {
+    const fields = orderedKeys(Object.keys(row), order)
+      .filter((k) => row[k] !== undefined)
+      .map((k) => `${JSON.stringify(k)}:${JSON.stringify(row[k])}`);
+    return `{${fields.join(',')}}`;
+  });
+  return `[${rows.join(',')}]`;
 }
