@@ -6,7 +6,11 @@
  * `columns`: the header of an empty list, or of a list of strings (`['symbol']`). `order`: the
  * answer's own field order (Answer.columns), where the objects' key order is not it.
  */
-export function toCsv(rows: readonly unknown[], columns: readonly string[], order?: readonly string[]): string {
+export function toCsv(
+  rows: readonly unknown[],
+  columns: readonly string[],
+  order?: readonly string[],
+): string {
   if (rows.length === 0) return columns.map(field).join(',') + '\r\n';
   if (typeof rows[0] !== 'object') {
     return [columns.map(field).join(','), ...rows.map((r) => field(r))].join('\r\n') + '\r\n';

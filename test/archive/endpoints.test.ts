@@ -129,7 +129,11 @@ function suite(name: string, env: () => Record<string, string>, extra?: (svc: ()
         assert.equal(json.status, 200, json.text);
         // The body's own key order, as pandas.DataFrame(body['data']) reads it.
         const firstRow = json.text.slice(json.text.indexOf('[{') + 1, json.text.indexOf('}') + 1);
-        assert.deepEqual(Object.keys(json.json.data[0]), ['786', 'date', 'HBL', 'ENGRO'], 'JS reorders, the text must not');
+        assert.deepEqual(
+          Object.keys(json.json.data[0]),
+          ['786', 'date', 'HBL', 'ENGRO'],
+          'JS reorders, the text must not',
+        );
         assert.match(firstRow, /^\{"date":"2026-11-16","HBL":[\d.]+,"786":[\d.]+,"ENGRO":[\d.]+\}$/, path);
         const csv = await http(svc.url, `${path}&format=csv`);
         const lines = csv.text.trim().split('\r\n');
