@@ -1226,7 +1226,7 @@ export interface paths {
     };
     /**
      * Many symbols' daily history as one panel
-     * @description Up to 100 symbols' raw daily bars over [start, end]. layout=long (default): rows of DailyBar by symbol then date. layout=wide: one row per date with one column per symbol holding `field` (close by default); as CSV, `pandas.read_csv(url, index_col=0, parse_dates=True)` reads it as a panel. Symbols the archive holds are read from it; the rest come from the portal within the budget. meta.not_found lists symbols the exchange does not list, meta.incomplete those whose rows could not be had now (and why), meta.sources where each came from. With adjusted=true each row is an AdjustedDailyBar: prices × adjustment_factor from the corporate-action factors the archive keeps for the symbol (recorded by the archiver with each backfilled symbol, and whenever the service analyses a symbol’s actions), exactly as /stocks/{symbol}/historical?adjusted=true applies them; dividends=true also folds in the cash dividends kept. meta.adjustment says per symbol whether that was full, partial (and why: rows older than the adjusted series seen, or newer than the last check) or unavailable (no kept record: raw prices, adjustment_factor null). A symbol not in the archive is adjusted as its own adjusted history is (from the portal, within the budget).
+     * @description Up to 100 symbols' raw daily bars over [start, end]. layout=long (default): rows of DailyBar by symbol then date. layout=wide: one row per date, `date` first, then one column per symbol in the order asked (a numeric-looking symbol such as 786 too, in JSON and CSV), holding `field` (close by default); as CSV, `pandas.read_csv(url, index_col=0, parse_dates=True)` reads it as a panel. Symbols the archive holds are read from it; the rest come from the portal within the budget. meta.not_found lists symbols the exchange does not list, meta.incomplete those whose rows could not be had now (and why), meta.sources where each came from. With adjusted=true each row is an AdjustedDailyBar: prices × adjustment_factor from the corporate-action factors the archive keeps for the symbol (recorded by the archiver with each backfilled symbol, and whenever the service analyses a symbol’s actions), exactly as /stocks/{symbol}/historical?adjusted=true applies them; dividends=true also folds in the cash dividends kept. meta.adjustment says per symbol whether that was full, partial (and why: rows older than the adjusted series seen, or newer than the last check) or unavailable (no kept record: raw prices, adjustment_factor null). A symbol not in the archive is adjusted as its own adjusted history is (from the portal, within the budget).
      *
      *     **Example request**
      *
@@ -2281,7 +2281,7 @@ export interface components {
       symbol?: string;
       /** @description the index code (index performance) */
       index?: string;
-      /** @description closes adjusted for confirmed capital changes (meta.adjustment) */
+      /** @description true: closes adjusted for confirmed capital changes (meta.adjustment); false: raw closes, because adjusted=false was asked or no adjustment could be made (meta.adjustment.status `unavailable` says why) */
       adjusted: boolean;
       /** @description cash dividends also in the adjustment: returns are total returns */
       dividends: boolean;
@@ -2314,7 +2314,9 @@ export interface components {
       /** @description 1 = the highest return; null for a member without a return over the period */
       rank: number | null;
       symbol: string;
-      /** @description (end_close / start_close − 1) × 100 on adjusted closes, percent */
+      /** @description true: the closes are adjusted for the capital changes the evidence confirms; false: raw closes, the adjustment was unavailable (meta.coverage.raw says why), so a bonus or split in the period shows as a loss */
+      adjusted: boolean;
+      /** @description (end_close / start_close − 1) × 100 on adjusted closes (raw when adjusted is false), percent */
       return_pct: number | null;
       /** @description the period’s start row (as on /stocks/{symbol}/performance) */
       start_date: string | null;
@@ -7837,6 +7839,11 @@ export interface operations {
                   symbol: string;
                   reason: string;
                 }[];
+                /** @description members with data whose closes are raw, and why: no adjusted series could be had (a right’s ticker has none), so their returns are not adjusted for capital changes */
+                raw: {
+                  symbol: string;
+                  reason: string;
+                }[];
                 /** @description members with data, by where their series came from (present when the archiver is on) */
                 sources?: {
                   /** @description members whose adjusted closes came from the archive */
@@ -7848,9 +7855,9 @@ export interface operations {
             };
           };
           /**
-           * @example rank,symbol,return_pct,start_date,start_close,end_date,end_close,volume,reason
-           *     1,EFERT,2.33472029589,2026-10-20,216.3,2026-11-20,221.35,2633524,
-           *     2,FFC,1.72122848464,2026-10-20,444.45,2026-11-20,452.1,4646142,
+           * @example rank,symbol,adjusted,return_pct,start_date,start_close,end_date,end_close,volume,reason
+           *     1,EFERT,true,2.33472029589,2026-10-20,216.3,2026-11-20,221.35,2633524,
+           *     2,FFC,true,1.72122848464,2026-10-20,444.45,2026-11-20,452.1,4646142,
            */
           'text/csv': string;
         };
@@ -8024,6 +8031,11 @@ export interface operations {
                 with_data: number;
                 /** @description members without a series and why (not fetched once the exchange-fetch budget is spent) */
                 missing: {
+                  symbol: string;
+                  reason: string;
+                }[];
+                /** @description members with data whose closes are raw, and why: no adjusted series could be had (a right’s ticker has none), so their returns are not adjusted for capital changes */
+                raw: {
                   symbol: string;
                   reason: string;
                 }[];
