@@ -1,6 +1,7 @@
 // A quote joins the screener row (valuation, 30-day volume, 1-year change) with the market-watch
 // row (today's LDCP, OHLC, change).
-import { combine, type Cached } from '../cache/types.ts';
+import { createHash } from 'node:crypto';
+import { combine, type Cached, type Provenance } from '../cache/types.ts';
 import { NotFoundError } from '../errors.ts';
 import type { MarketWatchRow, ScreenerRow } from '../exchange/types.ts';
 import { memoByDataset } from '../cache/memo.ts';
@@ -103,9 +104,15 @@ export async function quotes(
   const [screener, marketWatch] = await Promise.all([datasets.screener(ctx), datasets.marketWatch(ctx)]);
   const data: QuoteT[] = [];
   const notFound: string[] = [];
+  // Each quote's own provenance is in the batch's: its company page's version, and the short
+  // freshness of one whose extras are on their way, so the batch shows the extras when the single
+  // quote does rather than after the market watch's whole freshness window.
+  const parts: Provenance[] = [screener, marketWatch];
   for (const symbol of symbols) {
     try {
-      data.push((await quote(datasets, symbol, ctx)).data);
+      const one = await quote(datasets, symbol, ctx);
+      data.push(one.data);
+      parts.push(one.provenance);
     } catch (err) {
       if (!(err instanceof NotFoundError)) throw err;
       notFound.push(symbol);
@@ -114,8 +121,14 @@ export async function quotes(
   return {
     key: answerKey('quotes', symbols.join(',')),
     data,
-    provenance: combine([screener, marketWatch]),
+    provenance: batchProvenance(parts),
     asOf: marketAsOf(marketWatch.fetchedAt),
     meta: { not_found: notFound },
   };
+}
+
+/** The parts' provenance with one short version (a hundred quotes' versions joined are long). */
+function batchProvenance(parts: Provenance[]): Provenance {
+  const combined = combine(parts);
+  return { ...combined, version: createHash('sha1').update(combined.version).digest('base64url') };
 }
