@@ -164,7 +164,7 @@ export const MemberReturn = Type.Object(
     end_date: DateOrNull('the member’s last row'),
     end_close: Num('close on end_date'),
     volume: Int(
-      'shares traded over the period: the sum of the daily volumes after start_date through end_date (adjusted for capital changes)',
+      'shares (a count, not PKR and not millions) traded over the period: the sum of the daily volumes after start_date through end_date, each day adjusted for capital changes (raw ÷ adjustment_factor, rounded to a whole share that day), so in today’s shares: a split in the period does not inflate it; raw volumes when adjusted is false',
     ),
     reason: Reason,
   },

@@ -1526,7 +1526,7 @@ export interface components {
       low: number | null;
       /** @description PKR, adjusted */
       close: number | null;
-      /** @description shares, adjusted: raw volume ÷ adjustment_factor, rounded to an integer */
+      /** @description shares (a count, not PKR), adjusted: raw volume ÷ adjustment_factor, rounded to the nearest whole share on each row (halves up), so a sum over rows may differ from the raw sum ÷ factor by up to half a share a row; with dividends=true the factor includes the dividends too, and the volume is divided by it as well */
       volume: number | null;
       /** @description true flags a data point that may be suspect because of corporate actions or data-feed issues */
       is_anomaly: boolean;
@@ -2102,7 +2102,7 @@ export interface components {
       low: number | null;
       /** @description PKR, adjusted */
       close: number | null;
-      /** @description shares, adjusted: raw volume ÷ adjustment_factor, rounded to an integer */
+      /** @description shares (a count, not PKR), adjusted: raw volume ÷ adjustment_factor, rounded to the nearest whole share on each row (halves up), so a sum over rows may differ from the raw sum ÷ factor by up to half a share a row; with dividends=true the factor includes the dividends too, and the volume is divided by it as well */
       volume: number | null;
       /** @description true flags a data point that may be suspect because of corporate actions or data-feed issues */
       is_anomaly: boolean;
@@ -2326,7 +2326,7 @@ export interface components {
       end_date: string | null;
       /** @description close on end_date */
       end_close: number | null;
-      /** @description shares traded over the period: the sum of the daily volumes after start_date through end_date (adjusted for capital changes) */
+      /** @description shares (a count, not PKR and not millions) traded over the period: the sum of the daily volumes after start_date through end_date, each day adjusted for capital changes (raw ÷ adjustment_factor, rounded to a whole share that day), so in today’s shares: a split in the period does not inflate it; raw volumes when adjusted is false */
       volume: number | null;
       /** @description why a value above is null (a period longer than the history, too few rows…); null when every value is there */
       reason: string | null;
