@@ -9,11 +9,20 @@ import { ExchangeUnavailableError, RateLimitedError } from '../errors.ts';
 import type { PageKind } from '../exchange/types.ts';
 import type { WindowCounter } from './window-counter.ts';
 
-/** The page kinds the reserve is kept for: what quotes, the market watch and company pages read. */
+/**
+ * The page kinds the reserve is kept for: one page each behind what a person waits on — quotes and
+ * the market watch, company pages, the listing, index levels and constituents, the sector page.
+ * Not the per-symbol series (daily history, adjusted series, payouts, reports, intraday), which a
+ * ranking, an overview sweep or the archiver fetch by the hundred.
+ */
 export const INTERACTIVE_PAGES: ReadonlySet<PageKind> = new Set<PageKind>([
   'market-watch',
   'screener',
   'company',
+  'symbols',
+  'index-levels',
+  'index-constituents',
+  'sector-summary',
 ]);
 
 export interface BudgetLimits {
