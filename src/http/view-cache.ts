@@ -125,12 +125,29 @@ function metaFieldsOf(answer: Answer<unknown>): string {
 /** `answer.data` as JSON, each row's fields in `answer.columns` order when it names one. */
 function dataJson(answer: Answer<unknown>): string {
   const order = answer.columns;
-  if (order === undefined || !Array.isArray(answer.data)) return JSON.stringify(answer.data);
-  const rows = (answer.data as Array<Record<string, unknown>>).map((row) => {
-    const fields = orderedKeys(Object.keys(row), order)
-      .filter((k) => row[k] !== undefined)
-      .map((k) => `${JSON.stringify(k)}:${JSON.stringify(row[k])}`);
-    return `{${fields.join(',')}}`;
+  // Only keys that look like array indices are moved by JavaScript; without one the rows'
+  // insertion order is already the order, and JSON.stringify is several times faster.
+  if (order === undefined || !Array.isArray(answer.data) || !order.some(isIndexLike)) {
+    return JSON.stringify(answer.data);
+  }
+  const rows = answer.data as Array<Record<string, unknown>>;
+  const seen = new Set<string>();
+  for (const row of rows) for (const k of Object.keys(row)) seen.add(k);
+  const keys = orderedKeys([...seen], order).map((k) => [k, `${JSON.stringify(k)}:`] as const);
+  const parts = new Array<string>(rows.length);
+  rows.forEach((row, i) => {
+    let text = '';
+    for (const [k, quoted] of keys) {
+      const value = row[k];
+      if (value === undefined) continue;
+      text += `${text === '' ? '' : ','}${quoted}${JSON.stringify(value)}`;
+    }
+    parts[i] = `{${text}}`;
   });
-  return `[${rows.join(',')}]`;
+  return `[${parts.join(',')}]`;
+}
+
+/** A key JavaScript orders before every other: a canonical array index (`786`, not `0786`). */
+function isIndexLike(key: string): boolean {
+  return /^(0|[1-9]\d{0,9})$/.test(key) && Number(key) < 2 ** 32 - 1;
 }
