@@ -10,6 +10,7 @@ import { zeroIsMissing } from './no-value.ts';
 import type { RequestContext } from './context.ts';
 import type { Datasets } from './datasets.ts';
 import type { QuoteT } from './models.ts';
+import type { MissingPart } from './partial.ts';
 import { addQuoteExtras, NO_EXTRAS } from './quote-extras.ts';
 import { normaliseSymbol } from './symbols.ts';
 
@@ -108,11 +109,16 @@ export async function quotes(
   // freshness of one whose extras are on their way, so the batch shows the extras when the single
   // quote does rather than after the market watch's whole freshness window.
   const parts: Provenance[] = [screener, marketWatch];
+  // A quote whose company page could not be had says so as the single quote does, with its symbol.
+  const missing: MissingPart[] = [];
   for (const symbol of symbols) {
     try {
       const one = await quote(datasets, symbol, ctx);
       data.push(one.data);
       parts.push(one.provenance);
+      for (const m of (one.meta?.missing as MissingPart[] | undefined) ?? []) {
+        missing.push({ part: m.part, reason: `${symbol}: ${m.reason}` });
+      }
     } catch (err) {
       if (!(err instanceof NotFoundError)) throw err;
       notFound.push(symbol);
@@ -123,7 +129,7 @@ export async function quotes(
     data,
     provenance: batchProvenance(parts),
     asOf: marketAsOf(marketWatch.fetchedAt),
-    meta: { not_found: notFound },
+    meta: { not_found: notFound, ...(missing.length > 0 ? { missing } : {}) },
   };
 }
 

@@ -360,7 +360,7 @@ export interface paths {
     };
     /**
      * Quotes of many symbols
-     * @description The quote of each symbol asked, in the order asked, each once, built from the same two cached exchange pages as the single quote (one exchange fetch per page however many symbols). Symbols the exchange does not list are named in meta.not_found instead of failing the call.
+     * @description The quote of each symbol asked, in the order asked, each once, built from the same two cached exchange pages as the single quote (one exchange fetch per page however many symbols). Symbols the exchange does not list are named in meta.not_found instead of failing the call. The extras follow the single quote: null while a symbol’s company page is on its way (the batch is then cacheable for seconds only), and meta.missing names `extras` with the symbol and why when its fetch failed.
      *
      *     **Example request**
      *
@@ -4339,6 +4339,13 @@ export interface operations {
               as_of: string;
               /** @description symbols asked for that the exchange does not list */
               not_found: string[];
+              /** @description present only when a secondary portal page could not be had (unreachable, an error status, or a page that does not parse) and nothing of it is cached: the answer is served from the pages it has, these parts are left out, and it is asked for again within a minute */
+              missing?: {
+                /** @description what the answer lacks: `dividends`, `capital_changes` or `raw_history` (corporate actions; raw_history: the page failed and the archive’s kept bars stood in, through the day the reason names), `adjustment` or `dividends` (adjusted history), `extras` (the quote’s company-page fields) */
+                part: string;
+                /** @description why, in words: the portal’s failure for that page */
+                reason: string;
+              }[];
             };
           };
           /**

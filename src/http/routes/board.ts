@@ -13,6 +13,7 @@ import {
   query,
   singleEnvelope,
   SymbolParam,
+  MissingMeta,
 } from '../schemas.ts';
 import { Quote } from '../../market/models.ts';
 import { Breadth, Mover } from '../../market/models-intraday.ts';
@@ -69,7 +70,7 @@ export function boardRoutes(app: FastifyInstance, deps: RouteDeps): void {
         operationId: 'listQuotes',
         summary: 'Quotes of many symbols',
         description:
-          'The quote of each symbol asked, in the order asked, each once, built from the same two cached exchange pages as the single quote (one exchange fetch per page however many symbols). Symbols the exchange does not list are named in meta.not_found instead of failing the call.',
+          'The quote of each symbol asked, in the order asked, each once, built from the same two cached exchange pages as the single quote (one exchange fetch per page however many symbols). Symbols the exchange does not list are named in meta.not_found instead of failing the call. The extras follow the single quote: null while a symbol’s company page is on its way (the batch is then cacheable for seconds only), and meta.missing names `extras` with the symbol and why when its fetch failed.',
         tags: ['stocks'],
         querystring: query(SymbolsQuery.properties),
         response: {
@@ -77,6 +78,7 @@ export function boardRoutes(app: FastifyInstance, deps: RouteDeps): void {
             not_found: Type.Array(Type.String(), {
               description: 'symbols asked for that the exchange does not list',
             }),
+            ...MissingMeta,
           }),
           ...errorResponses(),
         },
