@@ -151,6 +151,9 @@ export async function createService(
     {
       perIp: config.budget.fetchesPerIpPerMinute,
       global: config.budget.fetchesGlobalPerMinute,
+      interactiveReserve: Math.floor(
+        config.budget.fetchesGlobalPerMinute * config.budget.interactiveReserveShare,
+      ),
       proxyPerIp: config.proxy.fetchesPerIpPerMinute,
       proxyMaxInFlight: config.proxy.maxInFlight,
     },

@@ -2,13 +2,20 @@
 // quoted only when they must be. Lists inside a cell (anomaly reasons, listed_in) are joined with
 // ';'; null is an empty field.
 
-/** `columns`: the header of an empty list, or of a list of strings (`['symbol']`). */
-export function toCsv(rows: readonly unknown[], columns: readonly string[]): string {
+/**
+ * `columns`: the header of an empty list, or of a list of strings (`['symbol']`). `order`: the
+ * answer's own field order (Answer.columns), where the objects' key order is not it.
+ */
+export function toCsv(
+  rows: readonly unknown[],
+  columns: readonly string[],
+  order?: readonly string[],
+): string {
   if (rows.length === 0) return columns.map(field).join(',') + '\r\n';
   if (typeof rows[0] !== 'object') {
     return [columns.map(field).join(','), ...rows.map((r) => field(r))].join('\r\n') + '\r\n';
   }
-  const cols = unionOfKeys(rows as Array<Record<string, unknown>>);
+  const cols = orderedKeys(unionOfKeys(rows as Array<Record<string, unknown>>), order);
   const lines = [cols.map(field).join(',')];
   for (const row of rows as Array<Record<string, unknown>>) {
     lines.push(cols.map((c) => field(row[c])).join(','));
@@ -21,6 +28,15 @@ function unionOfKeys(rows: Array<Record<string, unknown>>): string[] {
   const keys = new Set<string>();
   for (const row of rows) for (const k of Object.keys(row)) keys.add(k);
   return [...keys];
+}
+
+/** `keys` with those `order` names first, in its order; the rest after, as they came. */
+export function orderedKeys(keys: readonly string[], order: readonly string[] | undefined): string[] {
+  if (order === undefined) return [...keys];
+  const present = new Set(keys);
+  const first = order.filter((k) => present.has(k));
+  const named = new Set(first);
+  return [...first, ...keys.filter((k) => !named.has(k))];
 }
 
 function field(value: unknown): string {

@@ -140,7 +140,7 @@ export function createResponder(
             : Array.isArray(answer.data)
               ? (answer.data as unknown[])
               : [answer.data];
-          view.csv = Buffer.from(toCsv(rows, csv.columns));
+          view.csv = Buffer.from(toCsv(rows, csv.columns, answer.columns));
           views.update(viewKey, view); // re-weigh it with its CSV
         }
         reply.header('content-disposition', `attachment; filename="${csv.filename}.csv"`);

@@ -6,8 +6,7 @@
 // does the answer fail (with the board's error).
 import { combine, type Provenance } from '../cache/types.ts';
 import type { BoardRow, EligibleMarket } from '../exchange/feed-types.ts';
-import { answerKey, type Answer } from './answer.ts';
-import { karachiTime } from '../time/karachi.ts';
+import { answerKey, marketAsOf, type Answer } from './answer.ts';
 import type { RequestContext } from './context.ts';
 import type { FeedDatasets } from './feed-datasets.ts';
 import { BOARDS, type BoardName, type BoardQuoteT } from './models-feeds.ts';
@@ -71,7 +70,7 @@ export async function board(
     key: answerKey('board', name),
     data,
     provenance,
-    asOf: karachiTime(dated.fetchedAt),
+    asOf: marketAsOf(dated.fetchedAt),
     ...(missingParts ? { meta: { missing: missingParts } } : {}),
   };
 }

@@ -43,8 +43,8 @@ import type { RequestContext } from './context.ts';
 
 /** Decides whether a portal fetch may happen now on behalf of a client; throws when it may not. */
 export interface FetchBudget {
-  /** Resolves to a release callback for when the admitted fetch has finished. */
-  admit(ctx: RequestContext): Promise<() => void>;
+  /** Resolves to a release callback for when the admitted fetch of a `page` has finished. */
+  admit(ctx: RequestContext, page: PortalRequest['kind']): Promise<() => void>;
 }
 
 export interface DatasetsOptions {
@@ -368,7 +368,7 @@ export class Datasets {
     previous?: unknown,
   ): Promise<T> {
     const { client, budget } = this.opts;
-    const release = budget ? await budget.admit(ctx) : undefined;
+    const release = budget ? await budget.admit(ctx, req.kind) : undefined;
     try {
       const route = ctx.proxy ? await ctx.proxy.resolveRoute() : client.direct;
       return (await client.fetchParsed(req, parse, route, previous)).value;

@@ -2,8 +2,7 @@
 // bills-and-bonds board's quotes (`GET /trading-board/BNB/bnb`).
 import { NotFoundError } from '../errors.ts';
 import { combine } from '../cache/types.ts';
-import { answerFrom, answerKey, type Answer } from './answer.ts';
-import { karachiTime } from '../time/karachi.ts';
+import { answerFrom, answerKey, marketAsOf, type Answer } from './answer.ts';
 import type { RequestContext } from './context.ts';
 import type { FeedDatasets } from './feed-datasets.ts';
 import { BOARDS, type DebtInstrumentT, type DebtQuoteT } from './models-feeds.ts';
@@ -60,7 +59,7 @@ export async function debtQuote(
   return {
     key: answerKey('debt-quote', code),
     provenance,
-    asOf: karachiTime(board.fetchedAt),
+    asOf: marketAsOf(board.fetchedAt),
     ...(missingParts ? { meta: { missing: missingParts } } : {}),
     data: {
       code,

@@ -122,6 +122,13 @@ describe('composite answers degrade, never fail whole', () => {
       assert.equal(typeof quote.json.data.price, 'number');
       assert.equal(quote.json.data.week52_high, null);
       assert.equal(quote.json.data.extras_as_of, null);
+      const batch = await http(svc.url, '/quotes?symbols=HBL,ENGRO');
+      assert.equal(batch.status, 200);
+      assert.deepEqual(
+        batch.json.meta.missing.map((m: { part: string }) => m.part),
+        ['extras'],
+      );
+      assert.match(batch.json.meta.missing[0].reason, /^ENGRO: the company page/);
     });
   }
 

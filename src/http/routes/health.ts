@@ -121,9 +121,10 @@ export function healthRoutes(
         querystring: Type.Object(
           {
             ready: Type.Optional(
-              Type.Enum(['0', '1'], {
+              // A boolean like every other flag; 1 and 0 kept for the load balancers configured so.
+              Type.Enum(['true', 'false', '1', '0'], {
                 description:
-                  '1: readiness check (store, shutdown, Redis) instead of liveness; 0 (default): liveness',
+                  '`true` (or 1): readiness check (store, shutdown, Redis) instead of liveness; `false` (or 0, default): liveness',
               }),
             ),
           },
@@ -140,7 +141,7 @@ export function healthRoutes(
     },
     (req, reply) => {
       reply.header('cache-control', 'no-store');
-      if (req.query.ready === undefined || req.query.ready === '0') {
+      if (req.query.ready !== 'true' && req.query.ready !== '1') {
         return reply
           .type('application/json; charset=utf-8')
           .send(envelope('{"status":"ok"}', false, -1, opts.now()));

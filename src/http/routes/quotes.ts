@@ -4,7 +4,7 @@ import { Type } from 'typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { emptyParameter, invalidValue, ValidationError } from '../../errors.ts';
 import { MAX_BATCH_SYMBOLS, quotes } from '../../market/quotes.ts';
-import { columnsOf, errorResponses, listEnvelope, query, SymbolParam } from '../schemas.ts';
+import { columnsOf, errorResponses, listEnvelope, MissingMeta, query, SymbolParam } from '../schemas.ts';
 import { Quote } from '../../market/models.ts';
 import type { RouteDeps } from './deps.ts';
 
@@ -59,7 +59,7 @@ export function quoteRoutes(app: FastifyInstance, deps: RouteDeps): void {
         operationId: 'listQuotes',
         summary: 'Quotes of many symbols',
         description:
-          'The quote of each symbol asked, in the order asked, each once, built from the same two cached exchange pages as the single quote (one exchange fetch per page however many symbols). Symbols the exchange does not list are named in meta.not_found instead of failing the call.',
+          'The quote of each symbol asked, in the order asked, each once, built from the same two cached exchange pages as the single quote (one exchange fetch per page however many symbols). Symbols the exchange does not list are named in meta.not_found instead of failing the call. The extras follow the single quote: null while a symbol’s company page is on its way (the batch is then cacheable for seconds only), and meta.missing names `extras` with the symbol and why when its fetch failed.',
         tags: ['stocks'],
         querystring: query(SymbolsQuery.properties),
         response: {
@@ -67,6 +67,7 @@ export function quoteRoutes(app: FastifyInstance, deps: RouteDeps): void {
             not_found: Type.Array(Type.String(), {
               description: 'symbols asked for that the exchange does not list',
             }),
+            ...MissingMeta,
           }),
           ...errorResponses(),
         },

@@ -20,6 +20,10 @@ export const coverage = Type.Object(
     missing: Type.Array(Type.Object({ symbol: Type.String(), reason: Type.String() }), {
       description: 'members without a series and why (not fetched once the exchange-fetch budget is spent)',
     }),
+    raw: Type.Array(Type.Object({ symbol: Type.String(), reason: Type.String() }), {
+      description:
+        'members with data whose closes are raw, and why: no adjusted series could be had (a right’s ticker has none), so their returns are not adjusted for capital changes',
+    }),
     sources: Type.Optional(
       Type.Object(
         {
