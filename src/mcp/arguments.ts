@@ -72,7 +72,9 @@ export function argumentFailure(
     case 'type':
       return new ValidationError(`${name} must be ${article(String(first.params.type))}${got}`);
     default:
-      return new ValidationError(`${name ? `${name} ` : ''}${first.message ?? 'is not valid'}${name ? got : ''}`);
+      return new ValidationError(
+        `${name ? `${name} ` : ''}${first.message ?? 'is not valid'}${name ? got : ''}`,
+      );
   }
 }
 

@@ -161,7 +161,8 @@ function unknownTool(name: string, t: Pick<ToolContext, 'archive' | 'toolSet'>):
   if (known !== undefined && t.toolSet === 'core') {
     return `tool ${shown} is not offered: this server offers its core set of tools (MCP_TOOLS=core); tools/list gives them`;
   }
-  if (known !== undefined) return `tool ${shown} is not offered: it needs the archive, which this service does not keep`;
+  if (known !== undefined)
+    return `tool ${shown} is not offered: it needs the archive, which this service does not keep`;
   return `unknown tool ${shown}; tools/list gives the tools this server offers`;
 }
 

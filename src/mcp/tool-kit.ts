@@ -134,7 +134,8 @@ export function series(item: TSchema, extra: TProperties = {}): TSchema {
     as_of: AsOf,
     ...PagingFields,
     prev_offset: Type.Union([Type.Integer(), Type.Null()], {
-      description: 'the offset of the page before this one (toward the start of the list), or null on the first',
+      description:
+        'where the page before this one (toward the start of the list) begins, or null on the first; it ends where this page begins, so call with limit = offset − prev_offset to get exactly it',
     }),
     first_date: Type.Union([Type.String(), Type.Null()], { description: "this page's first row's date" }),
     last_date: Type.Union([Type.String(), Type.Null()], { description: "this page's last row's date" }),
@@ -282,11 +283,16 @@ export function seriesText(
     body = `(this page's ${hidden} oldest rows are in the structured result; its newest ${TEXT_ROWS} follow)\n${table(rows.slice(hidden), columns)}`;
   }
   // Older rows are toward the start of an oldest-first list, toward the end of a newest-first one.
-  const older = newestFirst ? r.next_offset : r.prev_offset;
-  const newer = newestFirst ? r.prev_offset : r.next_offset;
+  const prev = r.prev_offset ?? null;
+  // The page before ends where this one begins: a short first page says its limit.
+  const before =
+    prev === null ? null : `offset=${prev}${r.offset - prev !== r.count ? ` limit=${r.offset - prev}` : ''}`;
+  const after = r.next_offset === null ? null : `offset=${r.next_offset}`;
+  const older = newestFirst ? after : before;
+  const newer = newestFirst ? before : after;
   const moves = [
-    older === null || older === undefined ? '' : `older rows: offset=${older}`,
-    newer === null || newer === undefined ? '' : `newer rows: offset=${newer}`,
+    older === null ? '' : `older rows: ${older}`,
+    newer === null ? '' : `newer rows: ${newer}`,
   ].filter((m) => m !== '');
   const more = moves.length === 0 ? '' : `\nMore: call again with ${moves.join('; ')}.`;
   return `${head}\n${body}${more}`;

@@ -4,7 +4,10 @@
 
 const REWRITES: readonly [RegExp, string][] = [
   // quotes.ts: a debt instrument asked for as an equity.
-  [/its debt-market quote is at \/debt\/([^/\s]+)\/quote/g, 'get_debt_quote with code=$1 gives its debt-market quote'],
+  [
+    /its debt-market quote is at \/debt\/([^/\s]+)\/quote/g,
+    'get_debt_quote with code=$1 gives its debt-market quote',
+  ],
   // debt.ts
   [/\(GET \/debt lists its instruments\)/g, '(list_debt lists its instruments)'],
   // archive-answers.ts

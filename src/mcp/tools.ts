@@ -387,7 +387,10 @@ export const TOOLS: readonly Tool[] = [
         ? await adjustedHistorical(t.datasets, a.symbol, { ...range, dividends: a.dividends === true }, t.ctx)
         : await historical(t.datasets, a.symbol, range, t.ctx);
       const desc = a.order === 'desc';
-      return { ...seriesPage(answer, a.limit ?? HISTORY_DEFAULT, desc, a.offset), order: desc ? 'desc' : 'asc' };
+      return {
+        ...seriesPage(answer, a.limit ?? HISTORY_DEFAULT, desc, a.offset),
+        order: desc ? 'desc' : 'asc',
+      };
     },
     render: (r) => {
       const adj = r.adjustment as { status: string } | undefined;
@@ -529,9 +532,17 @@ export const TOOLS: readonly Tool[] = [
     }),
     output: series(IndexHistoricalRow, { order: Type.Enum(['asc', 'desc']) }),
     run: async (a, t) => {
-      const answer = await indexHistorical(t.datasets, a.index, { start: a.start, end: a.end, order: a.order }, t.ctx);
+      const answer = await indexHistorical(
+        t.datasets,
+        a.index,
+        { start: a.start, end: a.end, order: a.order },
+        t.ctx,
+      );
       const desc = a.order === 'desc';
-      return { ...seriesPage(answer, a.limit ?? HISTORY_DEFAULT, desc, a.offset), order: desc ? 'desc' : 'asc' };
+      return {
+        ...seriesPage(answer, a.limit ?? HISTORY_DEFAULT, desc, a.offset),
+        order: desc ? 'desc' : 'asc',
+      };
     },
     render: (r) => seriesText('Index levels', r, ['date', 'open', 'close', 'volume'], r.order === 'desc'),
   }),
@@ -550,7 +561,14 @@ export const TOOLS: readonly Tool[] = [
       }
       const code = resolveIndexCode(a.index);
       if (code === undefined) throw new NotFoundError(`index ${clientText(a.index)} not found`);
-      const answer = await pastIntraday(archiveOf(t).archive, 'index', code, day, interval, t.marketClock.now());
+      const answer = await pastIntraday(
+        archiveOf(t).archive,
+        'index',
+        code,
+        day,
+        interval,
+        t.marketClock.now(),
+      );
       return page(answer, a.offset, a.limit ?? 100);
     },
     render: (r) => pageText('Index intraday', r, Object.keys((r.data as object[])[0] ?? { time: 0 })),
@@ -763,8 +781,7 @@ export const TOOLS: readonly Tool[] = [
   tool({
     name: 'rank_performance',
     title: 'Members ranked by return',
-    description:
-      `The members of an index (default KSE100) or of a sector (code or name; not both) ranked by return over a period on closes adjusted for capital changes (always adjusted), highest first (members without a return last, rank null), with the shares traded over the period; index_return is the index's own return, coverage how many members had data. Paged. ${MANY_FETCHES('each member')}`,
+    description: `The members of an index (default KSE100) or of a sector (code or name; not both) ranked by return over a period on closes adjusted for capital changes (always adjusted), highest first (members without a return last, rank null), with the shares traded over the period; index_return is the index's own return, coverage how many members had data. Paged. ${MANY_FETCHES('each member')}`,
     input: args({
       period: PeriodArg,
       index: Type.Optional(IndexCode),
@@ -817,8 +834,7 @@ export const TOOLS: readonly Tool[] = [
   tool({
     name: 'get_sector_performance',
     title: "Sectors' returns",
-    description:
-      `Each sector's cap-weighted return over a period (members' returns on closes adjusted for capital changes, always adjusted, weighted by today's market cap), highest first; coverage says how many members had data. ${MANY_FETCHES('every listed equity (hundreds)')}`,
+    description: `Each sector's cap-weighted return over a period (members' returns on closes adjusted for capital changes, always adjusted, weighted by today's market cap), highest first; coverage says how many members had data. ${MANY_FETCHES('every listed equity (hundreds)')}`,
     input: args({ period: PeriodArg }),
     output: list(SectorReturn, {
       period: Type.String(),
