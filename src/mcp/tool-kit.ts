@@ -290,10 +290,9 @@ export function seriesText(
   const after = r.next_offset === null ? null : `offset=${r.next_offset}`;
   const older = newestFirst ? after : before;
   const newer = newestFirst ? before : after;
-  const moves = [
-    older === null ? '' : `older rows: ${older}`,
-    newer === null ? '' : `newer rows: ${newer}`,
-  ].filter((m) => m !== '');
-  const more = moves.length === 0 ? '' : `\nMore: call again with ${moves.join('; ')}.`;
+  const more = [
+    older === null ? '' : `\nOlder rows: call again with ${older}.`,
+    newer === null ? '' : `\nNewer rows: call again with ${newer}.`,
+  ].join('');
   return `${head}\n${body}${more}`;
 }

@@ -101,7 +101,7 @@ describe('MCP as agent hosts meet it: series', () => {
         const text = textOf(result);
         assert.match(text, new RegExp(`rows ${rest.length - 59}–${rest.length} of ${rest.length}`), name);
         assert.ok(text.includes(`| ${newest} |`), `${name}: the text reaches the newest row ${newest}`);
-        assert.match(text, new RegExp(`older rows: offset=${rest.length - 120}\\.`), name);
+        assert.match(text, new RegExp(`Older rows: call again with offset=${rest.length - 120}\\.`), name);
         // Paging by offset reaches every row.
         assert.deepEqual(await everyRow(client, name, { ...args, limit: 1000 }), rest, `${name} every row`);
       }
@@ -119,7 +119,9 @@ describe('MCP as agent hosts meet it: series', () => {
       const middle = await call(client, 'get_history', { symbol: 'ENGRO', limit: 1000, offset: from });
       assert.match(
         textOf(middle),
-        new RegExp(`older rows: offset=0 limit=${from}; newer rows: offset=${from + 1000}\\.`),
+        new RegExp(
+          `Older rows: call again with offset=0 limit=${from}\\.\\nNewer rows: call again with offset=${from + 1000}\\.`,
+        ),
       );
     } finally {
       await client.close();
