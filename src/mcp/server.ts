@@ -31,7 +31,7 @@ import { toolWords } from './tool-words.ts';
 export const SERVER_INFO = { name: 'psx-market-data', title: 'PSX market data' };
 
 const INSTRUCTIONS =
-  'Pakistan Stock Exchange market data: quotes, daily and intraday prices, corporate actions, company data, indices, sectors, the screener, the market state, performance and indicators, rankings, market-wide payouts, meetings and announcements, the debt market and other boards, whole-market daily bars and panels, and overviews (get_symbol_overview, get_market_overview gather a symbol or the market in one call). Prices are PKR, percentages are numbers, every answer carries as_of (Karachi time, +05:00). Find a symbol with search_stocks; lists are paged (offset, limit) and say the total.';
+  'Pakistan Stock Exchange market data: quotes, daily and intraday prices, corporate actions, company data, indices, sectors, the screener, the market state, performance and indicators, rankings, market-wide payouts, meetings and announcements, the debt market and other boards, whole-market daily bars and panels, and overviews (get_symbol_overview, get_market_overview gather a symbol or the market in one call). Prices are PKR, percentages are numbers, every answer carries as_of (Karachi time, +05:00). Find a symbol with search_stocks; lists are paged (offset, limit) and say their total (the rows of the whole list); daily series (get_history, get_index_history, get_indicators) give their newest rows unless offset is set, and say the offsets of older pages.';
 
 /** The JSON-RPC error code of a service failure outside a tool call (a refused resource read). */
 export const SERVICE_ERROR = -32000;
