@@ -89,6 +89,8 @@ export interface Config {
     allowedHosts: string[];
     /** Browser origins besides the allowed hosts' own; `*` allows any. */
     allowedOrigins: string[];
+    /** MCP_TOOLS: every tool (`all`), or the core set for hosts that take few (`core`). */
+    tools: 'all' | 'core';
   };
 }
 
@@ -121,6 +123,13 @@ function bool(env: Env, name: string, fallback: boolean): boolean {
   if (['1', 'true', 'yes', 'on'].includes(raw)) return true;
   if (['0', 'false', 'no', 'off'].includes(raw)) return false;
   throw new ConfigError(`${name} must be true or false, got "${env[name]}"`);
+}
+
+function mcpToolSet(env: Env): 'all' | 'core' {
+  const raw = (env.MCP_TOOLS ?? '').trim().toLowerCase();
+  if (raw === '' || raw === 'all') return 'all';
+  if (raw === 'core') return 'core';
+  throw new ConfigError(`MCP_TOOLS must be all or core, got "${env.MCP_TOOLS}"`);
 }
 
 function url(env: Env, name: string, fallback: string): string {
@@ -208,6 +217,7 @@ export function loadConfig(env: Env = process.env): Config {
     mcp: {
       allowedHosts: list(env, 'MCP_ALLOWED_HOSTS'),
       allowedOrigins: list(env, 'MCP_ALLOWED_ORIGINS'),
+      tools: mcpToolSet(env),
     },
     archive: {
       enabled: bool(env, 'ARCHIVE', false),

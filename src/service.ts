@@ -296,6 +296,7 @@ export async function createService(
     onRateLimited: () => metrics.rejections.inc({ limit: 'request_rate' }),
     live,
     mcpAccess: mcpAccess(config.host, config.mcp.allowedHosts, config.mcp.allowedOrigins),
+    mcpTools: config.mcp.tools,
     archive: { archive, archiver, now },
     shutdown,
   });

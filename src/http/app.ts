@@ -34,6 +34,7 @@ import { sendError } from './error-handler.ts';
 import { MethodNotAllowedError, NotFoundError, clientText } from '../errors.ts';
 import type { Logger } from 'pino';
 import { mcpAccess, type McpAccess } from '../mcp/access.ts';
+import type { ToolSet } from '../mcp/tool-kit.ts';
 import { mcpRoutes, mcpTools } from '../mcp/route.ts';
 import { directToolCall } from '../mcp/direct-call.ts';
 
@@ -56,6 +57,8 @@ export interface AppOptions {
   live?: LiveQuotes;
   /** POST /mcp's allowed hosts and origins (absent: loopback only). */
   mcpAccess?: McpAccess;
+  /** The MCP tools offered (MCP_TOOLS; absent: all). */
+  mcpTools?: ToolSet;
   /** The market's archive for the whole-market endpoints (absent: no archive routes). */
   archive?: ArchiveDeps;
   /** The service's shutdown state (absent: the app's own, begun by app.close()). */
@@ -139,7 +142,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
 
   // The Model Context Protocol over HTTP; after the 405 routes above, which it answers itself.
   // A cached tools/call is answered by the front door, as a repeated GET is replayed.
-  const tools = mcpTools(opts.deps, opts.archive);
+  const tools = mcpTools(opts.deps, opts.archive, opts.mcpTools);
   const access = opts.mcpAccess ?? mcpAccess('', [], []);
   if (opts.hitReplay) {
     door.answerBodies(
