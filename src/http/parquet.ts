@@ -19,7 +19,7 @@ export const PARQUET_TYPE = 'application/vnd.apache.parquet';
 
 // Fields that count whole things: shares, trades, symbols, rows, days.
 const INTEGER_NAME =
-  /(^|_)(volume|trades|advances|declines|unchanged|total|members|members_counted|count|rows|days|positions)$|^(sector|table|status|symbols_done|symbols_total|eta_seconds|actions_left|fetches_per_minute|rank|with_data)$/;
+  /(^|_)(volume|turnover|trades|advance|advances|decline|declines|unchanged|total|members|members_counted|count|rows|days|positions)$|^(sector|table|status|symbols_done|symbols_total|eta_seconds|actions_left|fetches_per_minute|rank|with_data)$/;
 const DATE_NAME = /(^|_)date$|^(first_date|last_date|archive_from|archive_to)$/;
 const TIME_NAME = /(^|_)(time|as_of|at)$/;
 
