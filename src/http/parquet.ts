@@ -11,6 +11,7 @@
 // stay strings); lists of strings LIST<UTF8>; objects and lists of objects JSON. A column without
 // any value takes the type its name implies, else UTF8.
 import { parquetWriteBuffer } from 'hyparquet-writer';
+import { columnOrder } from './csv.ts';
 
 type SchemaElement = NonNullable<Parameters<typeof parquetWriteBuffer>[0]['schema']>[number];
 type ColumnSource = Parameters<typeof parquetWriteBuffer>[0]['columnData'][number];
@@ -66,13 +67,11 @@ export function toParquet(
   return Buffer.from(bytes);
 }
 
-/** Column name → its values in row order; every key any row has (as CSV), the model's when none. */
+/** Column name → its values in row order; the columns of the CSV, the model's when there are no rows. */
 function tableOf(rows: readonly unknown[], columns: readonly string[]): Array<[string, unknown[]]> {
   if (rows.length === 0) return columns.map((c) => [c, []]);
   if (typeof rows[0] !== 'object' || rows[0] === null) return [[columns[0] ?? 'value', [...rows]]];
-  const names = new Set<string>();
-  for (const row of rows as Array<Record<string, unknown>>) for (const k of Object.keys(row)) names.add(k);
-  return [...names].map((name) => [
+  return columnOrder(rows as Array<Record<string, unknown>>, columns).map((name) => [
     name,
     (rows as Array<Record<string, unknown>>).map((row) => row[name] ?? null),
   ]);
