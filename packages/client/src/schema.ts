@@ -2351,7 +2351,7 @@ export interface components {
   parameters: never;
   requestBodies: never;
   headers: {
-    /** @description validator of this representation (JSON and CSV differ); send it back in If-None-Match */
+    /** @description validator of this representation (JSON, CSV and Parquet differ); send it back in If-None-Match */
     ETag: string;
     /** @description when the portal data behind the answer was fetched (HTTP date); send it back in If-Modified-Since */
     LastModified: string;
@@ -2371,6 +2371,12 @@ export interface components {
     RetryAfter: number;
     /** @description this request's id (the caller's X-Request-Id when it is a sane token) */
     XRequestId: string;
+    /** @description meta.as_of: when the data is from, ISO 8601 with +05:00 (every data answer, any format) */
+    XAsOf: string;
+    /** @description CSV and Parquet only, when the meta warns: comma-separated tokens adjustment-partial, adjustment-unavailable, incomplete, not-found, coverage-incomplete, missing (docs/api.md, 'the meta in headers') */
+    XWarning: string;
+    /** @description CSV and Parquet only: the data's meta (as_of and the answer's own fields) as JSON, non-ASCII escaped; absent when longer than 8 KB */
+    XMeta: string;
   };
   pathItems: never;
 }
@@ -2476,10 +2482,10 @@ export interface operations {
          */
         q?: string;
         /**
-         * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
+         * @description json (default), csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv, or parquet: Apache Parquet with typed columns (dates DATE, times TIMESTAMP in UTC, prices DOUBLE, volumes INT64, codes and symbols strings) and the meta in the file's key-value metadata (key `meta`); also chosen by Accept: application/vnd.apache.parquet. CSV and Parquet answers carry X-Meta and, when the meta warns, X-Warning. Errors stay JSON.
          * @example json
          */
-        format?: 'json' | 'csv';
+        format?: 'json' | 'csv' | 'parquet';
       };
       header?: never;
       path?: never;
@@ -2491,6 +2497,9 @@ export interface operations {
       200: {
         headers: {
           ETag: components['headers']['ETag'];
+          'X-As-Of': components['headers']['XAsOf'];
+          'X-Warning': components['headers']['XWarning'];
+          'X-Meta': components['headers']['XMeta'];
           'Last-Modified': components['headers']['LastModified'];
           Age: components['headers']['Age'];
           'X-Cache': components['headers']['XCache'];
@@ -2525,12 +2534,16 @@ export interface operations {
            *     ENGRO
            */
           'text/csv': string;
+          'application/vnd.apache.parquet': string;
         };
       };
       /** @description Not Modified: the If-None-Match ETag still matches (or, without If-None-Match, nothing changed since If-Modified-Since); no body */
       304: {
         headers: {
           ETag: components['headers']['ETag'];
+          'X-As-Of': components['headers']['XAsOf'];
+          'X-Warning': components['headers']['XWarning'];
+          'X-Meta': components['headers']['XMeta'];
           'Last-Modified': components['headers']['LastModified'];
           Age: components['headers']['Age'];
           'X-Cache': components['headers']['XCache'];
@@ -2645,10 +2658,10 @@ export interface operations {
     parameters: {
       query?: {
         /**
-         * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
+         * @description json (default), csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv, or parquet: Apache Parquet with typed columns (dates DATE, times TIMESTAMP in UTC, prices DOUBLE, volumes INT64, codes and symbols strings) and the meta in the file's key-value metadata (key `meta`); also chosen by Accept: application/vnd.apache.parquet. CSV and Parquet answers carry X-Meta and, when the meta warns, X-Warning. Errors stay JSON.
          * @example json
          */
-        format?: 'json' | 'csv';
+        format?: 'json' | 'csv' | 'parquet';
       };
       header?: never;
       path: {
@@ -2666,6 +2679,9 @@ export interface operations {
       200: {
         headers: {
           ETag: components['headers']['ETag'];
+          'X-As-Of': components['headers']['XAsOf'];
+          'X-Warning': components['headers']['XWarning'];
+          'X-Meta': components['headers']['XMeta'];
           'Last-Modified': components['headers']['LastModified'];
           Age: components['headers']['Age'];
           'X-Cache': components['headers']['XCache'];
@@ -2700,12 +2716,16 @@ export interface operations {
            *     ENGRO,Engro Corporation Limited,0809,"ALLSHR,KMI30,KMIALLSHR,KSE100,KSE100PR,KSE30,MII30,MZNPI,NBPPGI,NITPGI,PSXDIV20,UPP9",412.35,221267010000,10.0745174688,0,268300000,61754.23,3.17261740936,426.83,426.13,436.43,409.02,22155,-14.48,-3.392,384.15,469.51,409.02,436.43,329.16,515.14,412.3,2400,412.4,700,11,15,-7.08,2026-11-20T16:35:00+05:00,2026-11-20T16:30:00+05:00
            */
           'text/csv': string;
+          'application/vnd.apache.parquet': string;
         };
       };
       /** @description Not Modified: the If-None-Match ETag still matches (or, without If-None-Match, nothing changed since If-Modified-Since); no body */
       304: {
         headers: {
           ETag: components['headers']['ETag'];
+          'X-As-Of': components['headers']['XAsOf'];
+          'X-Warning': components['headers']['XWarning'];
+          'X-Meta': components['headers']['XMeta'];
           'Last-Modified': components['headers']['LastModified'];
           Age: components['headers']['Age'];
           'X-Cache': components['headers']['XCache'];
@@ -2850,10 +2870,10 @@ export interface operations {
          */
         dividends?: boolean;
         /**
-         * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
+         * @description json (default), csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv, or parquet: Apache Parquet with typed columns (dates DATE, times TIMESTAMP in UTC, prices DOUBLE, volumes INT64, codes and symbols strings) and the meta in the file's key-value metadata (key `meta`); also chosen by Accept: application/vnd.apache.parquet. CSV and Parquet answers carry X-Meta and, when the meta warns, X-Warning. Errors stay JSON.
          * @example json
          */
-        format?: 'json' | 'csv';
+        format?: 'json' | 'csv' | 'parquet';
       };
       header?: never;
       path: {
@@ -2871,6 +2891,9 @@ export interface operations {
       200: {
         headers: {
           ETag: components['headers']['ETag'];
+          'X-As-Of': components['headers']['XAsOf'];
+          'X-Warning': components['headers']['XWarning'];
+          'X-Meta': components['headers']['XMeta'];
           'Last-Modified': components['headers']['LastModified'];
           Age: components['headers']['Age'];
           'X-Cache': components['headers']['XCache'];
@@ -2924,12 +2947,16 @@ export interface operations {
            *     2025-06-16,487.77,515.17,479.37,512.83,63210,true,beyond_price_limit
            */
           'text/csv': string;
+          'application/vnd.apache.parquet': string;
         };
       };
       /** @description Not Modified: the If-None-Match ETag still matches (or, without If-None-Match, nothing changed since If-Modified-Since); no body */
       304: {
         headers: {
           ETag: components['headers']['ETag'];
+          'X-As-Of': components['headers']['XAsOf'];
+          'X-Warning': components['headers']['XWarning'];
+          'X-Meta': components['headers']['XMeta'];
           'Last-Modified': components['headers']['LastModified'];
           Age: components['headers']['Age'];
           'X-Cache': components['headers']['XCache'];
@@ -3044,10 +3071,10 @@ export interface operations {
     parameters: {
       query?: {
         /**
-         * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
+         * @description json (default), csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv, or parquet: Apache Parquet with typed columns (dates DATE, times TIMESTAMP in UTC, prices DOUBLE, volumes INT64, codes and symbols strings) and the meta in the file's key-value metadata (key `meta`); also chosen by Accept: application/vnd.apache.parquet. CSV and Parquet answers carry X-Meta and, when the meta warns, X-Warning. Errors stay JSON.
          * @example json
          */
-        format?: 'json' | 'csv';
+        format?: 'json' | 'csv' | 'parquet';
       };
       header?: never;
       path: {
@@ -3065,6 +3092,9 @@ export interface operations {
       200: {
         headers: {
           ETag: components['headers']['ETag'];
+          'X-As-Of': components['headers']['XAsOf'];
+          'X-Warning': components['headers']['XWarning'];
+          'X-Meta': components['headers']['XMeta'];
           'Last-Modified': components['headers']['LastModified'];
           Age: components['headers']['Age'];
           'X-Cache': components['headers']['XCache'];
@@ -3095,12 +3125,16 @@ export interface operations {
            *     ENGRO,2026,Half Yearly,2026-06-30,2026-08-14,https://financials.psx.com.pk/lib/DownloadPDF.php?id=201001
            */
           'text/csv': string;
+          'application/vnd.apache.parquet': string;
         };
       };
       /** @description Not Modified: the If-None-Match ETag still matches (or, without If-None-Match, nothing changed since If-Modified-Since); no body */
       304: {
         headers: {
           ETag: components['headers']['ETag'];
+          'X-As-Of': components['headers']['XAsOf'];
+          'X-Warning': components['headers']['XWarning'];
+          'X-Meta': components['headers']['XMeta'];
           'Last-Modified': components['headers']['LastModified'];
           Age: components['headers']['Age'];
           'X-Cache': components['headers']['XCache'];
@@ -3215,10 +3249,10 @@ export interface operations {
     parameters: {
       query?: {
         /**
-         * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
+         * @description json (default), csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv, or parquet: Apache Parquet with typed columns (dates DATE, times TIMESTAMP in UTC, prices DOUBLE, volumes INT64, codes and symbols strings) and the meta in the file's key-value metadata (key `meta`); also chosen by Accept: application/vnd.apache.parquet. CSV and Parquet answers carry X-Meta and, when the meta warns, X-Warning. Errors stay JSON.
          * @example json
          */
-        format?: 'json' | 'csv';
+        format?: 'json' | 'csv' | 'parquet';
       };
       header?: never;
       path: {
@@ -3236,6 +3270,9 @@ export interface operations {
       200: {
         headers: {
           ETag: components['headers']['ETag'];
+          'X-As-Of': components['headers']['XAsOf'];
+          'X-Warning': components['headers']['XWarning'];
+          'X-Meta': components['headers']['XMeta'];
           'Last-Modified': components['headers']['LastModified'];
           Age: components['headers']['Age'];
           'X-Cache': components['headers']['XCache'];
@@ -3263,12 +3300,16 @@ export interface operations {
            *     ENGRO,Engro Corporation Limited,FERTILIZER,Engro Corporation Limited is incorporated in Pakistan and is listed on the Pakistan Stock Exchange. Its principal activity is in the fertilizer sector.,"{""name"":""Tariq Hussain"",""role"":""CEO""};{""name"":""Farah Sheikh"",""role"":""Chairperson""}","4th Floor, Engro Corporation Limited House, Rawalpindi",http://www.engro.com.pk,"THK Associates (Pvt.) Limited Plot No. 32-C, Jami Commercial Street 2, D.H.A., Phase VII, Karachi",A.F. Ferguson & Co. Chartered Accountants,December,536600000,268300000,50,221267010000
            */
           'text/csv': string;
+          'application/vnd.apache.parquet': string;
         };
       };
       /** @description Not Modified: the If-None-Match ETag still matches (or, without If-None-Match, nothing changed since If-Modified-Since); no body */
       304: {
         headers: {
           ETag: components['headers']['ETag'];
+          'X-As-Of': components['headers']['XAsOf'];
+          'X-Warning': components['headers']['XWarning'];
+          'X-Meta': components['headers']['XMeta'];
           'Last-Modified': components['headers']['LastModified'];
           Age: components['headers']['Age'];
           'X-Cache': components['headers']['XCache'];
@@ -3388,10 +3429,10 @@ export interface operations {
          */
         period?: 'annual' | 'quarterly';
         /**
-         * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
+         * @description json (default), csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv, or parquet: Apache Parquet with typed columns (dates DATE, times TIMESTAMP in UTC, prices DOUBLE, volumes INT64, codes and symbols strings) and the meta in the file's key-value metadata (key `meta`); also chosen by Accept: application/vnd.apache.parquet. CSV and Parquet answers carry X-Meta and, when the meta warns, X-Warning. Errors stay JSON.
          * @example json
          */
-        format?: 'json' | 'csv';
+        format?: 'json' | 'csv' | 'parquet';
       };
       header?: never;
       path: {
@@ -3409,6 +3450,9 @@ export interface operations {
       200: {
         headers: {
           ETag: components['headers']['ETag'];
+          'X-As-Of': components['headers']['XAsOf'];
+          'X-Warning': components['headers']['XWarning'];
+          'X-Meta': components['headers']['XMeta'];
           'Last-Modified': components['headers']['LastModified'];
           Age: components['headers']['Age'];
           'X-Cache': components['headers']['XCache'];
@@ -3439,12 +3483,16 @@ export interface operations {
            *     2024,513698574000,213262415000,22413782000,41.77,4.36,-10.52,-0.94
            */
           'text/csv': string;
+          'application/vnd.apache.parquet': string;
         };
       };
       /** @description Not Modified: the If-None-Match ETag still matches (or, without If-None-Match, nothing changed since If-Modified-Since); no body */
       304: {
         headers: {
           ETag: components['headers']['ETag'];
+          'X-As-Of': components['headers']['XAsOf'];
+          'X-Warning': components['headers']['XWarning'];
+          'X-Meta': components['headers']['XMeta'];
           'Last-Modified': components['headers']['LastModified'];
           Age: components['headers']['Age'];
           'X-Cache': components['headers']['XCache'];
@@ -3564,10 +3612,10 @@ export interface operations {
          */
         category?: 'financial-results' | 'board-meetings' | 'others';
         /**
-         * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
+         * @description json (default), csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv, or parquet: Apache Parquet with typed columns (dates DATE, times TIMESTAMP in UTC, prices DOUBLE, volumes INT64, codes and symbols strings) and the meta in the file's key-value metadata (key `meta`); also chosen by Accept: application/vnd.apache.parquet. CSV and Parquet answers carry X-Meta and, when the meta warns, X-Warning. Errors stay JSON.
          * @example json
          */
-        format?: 'json' | 'csv';
+        format?: 'json' | 'csv' | 'parquet';
       };
       header?: never;
       path: {
@@ -3585,6 +3633,9 @@ export interface operations {
       200: {
         headers: {
           ETag: components['headers']['ETag'];
+          'X-As-Of': components['headers']['XAsOf'];
+          'X-Warning': components['headers']['XWarning'];
+          'X-Meta': components['headers']['XMeta'];
           'Last-Modified': components['headers']['LastModified'];
           Age: components['headers']['Age'];
           'X-Cache': components['headers']['XCache'];
@@ -3615,12 +3666,16 @@ export interface operations {
            *     2026-05-04,,Board Meeting for Agenda Other than Financial Results,board-meetings,https://dps.psx.com.pk/download/document/281004.pdf
            */
           'text/csv': string;
+          'application/vnd.apache.parquet': string;
         };
       };
       /** @description Not Modified: the If-None-Match ETag still matches (or, without If-None-Match, nothing changed since If-Modified-Since); no body */
       304: {
         headers: {
           ETag: components['headers']['ETag'];
+          'X-As-Of': components['headers']['XAsOf'];
+          'X-Warning': components['headers']['XWarning'];
+          'X-Meta': components['headers']['XMeta'];
           'Last-Modified': components['headers']['LastModified'];
           Age: components['headers']['Age'];
           'X-Cache': components['headers']['XCache'];
@@ -3735,10 +3790,10 @@ export interface operations {
     parameters: {
       query?: {
         /**
-         * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
+         * @description json (default), csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv, or parquet: Apache Parquet with typed columns (dates DATE, times TIMESTAMP in UTC, prices DOUBLE, volumes INT64, codes and symbols strings) and the meta in the file's key-value metadata (key `meta`); also chosen by Accept: application/vnd.apache.parquet. CSV and Parquet answers carry X-Meta and, when the meta warns, X-Warning. Errors stay JSON.
          * @example json
          */
-        format?: 'json' | 'csv';
+        format?: 'json' | 'csv' | 'parquet';
       };
       header?: never;
       path: {
@@ -3756,6 +3811,9 @@ export interface operations {
       200: {
         headers: {
           ETag: components['headers']['ETag'];
+          'X-As-Of': components['headers']['XAsOf'];
+          'X-Warning': components['headers']['XWarning'];
+          'X-Meta': components['headers']['XMeta'];
           'Last-Modified': components['headers']['LastModified'];
           Age: components['headers']['Age'];
           'X-Cache': components['headers']['XCache'];
@@ -3814,12 +3872,16 @@ export interface operations {
            *     2025-06-16,capital_change,1.25,,adjusted_series_step;raw_gap,true,bonus 25 % on the payouts page
            */
           'text/csv': string;
+          'application/vnd.apache.parquet': string;
         };
       };
       /** @description Not Modified: the If-None-Match ETag still matches (or, without If-None-Match, nothing changed since If-Modified-Since); no body */
       304: {
         headers: {
           ETag: components['headers']['ETag'];
+          'X-As-Of': components['headers']['XAsOf'];
+          'X-Warning': components['headers']['XWarning'];
+          'X-Meta': components['headers']['XMeta'];
           'Last-Modified': components['headers']['LastModified'];
           Age: components['headers']['Age'];
           'X-Cache': components['headers']['XCache'];
@@ -3944,10 +4006,10 @@ export interface operations {
          */
         interval?: 'tick' | '1m' | '5m' | '15m' | '30m' | '60m';
         /**
-         * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
+         * @description json (default), csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv, or parquet: Apache Parquet with typed columns (dates DATE, times TIMESTAMP in UTC, prices DOUBLE, volumes INT64, codes and symbols strings) and the meta in the file's key-value metadata (key `meta`); also chosen by Accept: application/vnd.apache.parquet. CSV and Parquet answers carry X-Meta and, when the meta warns, X-Warning. Errors stay JSON.
          * @example json
          */
-        format?: 'json' | 'csv';
+        format?: 'json' | 'csv' | 'parquet';
       };
       header?: never;
       path: {
@@ -3965,6 +4027,9 @@ export interface operations {
       200: {
         headers: {
           ETag: components['headers']['ETag'];
+          'X-As-Of': components['headers']['XAsOf'];
+          'X-Warning': components['headers']['XWarning'];
+          'X-Meta': components['headers']['XMeta'];
           'Last-Modified': components['headers']['LastModified'];
           Age: components['headers']['Age'];
           'X-Cache': components['headers']['XCache'];
@@ -3995,12 +4060,16 @@ export interface operations {
            *     2026-11-20T09:30:00+05:00,309.14,309.14,306.78,306.78,42391,2
            */
           'text/csv': string;
+          'application/vnd.apache.parquet': string;
         };
       };
       /** @description Not Modified: the If-None-Match ETag still matches (or, without If-None-Match, nothing changed since If-Modified-Since); no body */
       304: {
         headers: {
           ETag: components['headers']['ETag'];
+          'X-As-Of': components['headers']['XAsOf'];
+          'X-Warning': components['headers']['XWarning'];
+          'X-Meta': components['headers']['XMeta'];
           'Last-Modified': components['headers']['LastModified'];
           Age: components['headers']['Age'];
           'X-Cache': components['headers']['XCache'];
@@ -4125,10 +4194,10 @@ export interface operations {
          */
         interval?: 'tick' | '1m' | '5m' | '15m' | '30m' | '60m';
         /**
-         * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
+         * @description json (default), csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv, or parquet: Apache Parquet with typed columns (dates DATE, times TIMESTAMP in UTC, prices DOUBLE, volumes INT64, codes and symbols strings) and the meta in the file's key-value metadata (key `meta`); also chosen by Accept: application/vnd.apache.parquet. CSV and Parquet answers carry X-Meta and, when the meta warns, X-Warning. Errors stay JSON.
          * @example json
          */
-        format?: 'json' | 'csv';
+        format?: 'json' | 'csv' | 'parquet';
       };
       header?: never;
       path: {
@@ -4143,6 +4212,9 @@ export interface operations {
       200: {
         headers: {
           ETag: components['headers']['ETag'];
+          'X-As-Of': components['headers']['XAsOf'];
+          'X-Warning': components['headers']['XWarning'];
+          'X-Meta': components['headers']['XMeta'];
           'Last-Modified': components['headers']['LastModified'];
           Age: components['headers']['Age'];
           'X-Cache': components['headers']['XCache'];
@@ -4173,12 +4245,16 @@ export interface operations {
            *     2026-11-20T10:00:00+05:00,168745.5415,169187.4,168585.2985,168593.1524,24835670,240
            */
           'text/csv': string;
+          'application/vnd.apache.parquet': string;
         };
       };
       /** @description Not Modified: the If-None-Match ETag still matches (or, without If-None-Match, nothing changed since If-Modified-Since); no body */
       304: {
         headers: {
           ETag: components['headers']['ETag'];
+          'X-As-Of': components['headers']['XAsOf'];
+          'X-Warning': components['headers']['XWarning'];
+          'X-Meta': components['headers']['XMeta'];
           'Last-Modified': components['headers']['LastModified'];
           Age: components['headers']['Age'];
           'X-Cache': components['headers']['XCache'];
@@ -4298,10 +4374,10 @@ export interface operations {
          */
         symbols: string;
         /**
-         * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
+         * @description json (default), csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv, or parquet: Apache Parquet with typed columns (dates DATE, times TIMESTAMP in UTC, prices DOUBLE, volumes INT64, codes and symbols strings) and the meta in the file's key-value metadata (key `meta`); also chosen by Accept: application/vnd.apache.parquet. CSV and Parquet answers carry X-Meta and, when the meta warns, X-Warning. Errors stay JSON.
          * @example json
          */
-        format?: 'json' | 'csv';
+        format?: 'json' | 'csv' | 'parquet';
       };
       header?: never;
       path?: never;
@@ -4313,6 +4389,9 @@ export interface operations {
       200: {
         headers: {
           ETag: components['headers']['ETag'];
+          'X-As-Of': components['headers']['XAsOf'];
+          'X-Warning': components['headers']['XWarning'];
+          'X-Meta': components['headers']['XMeta'];
           'Last-Modified': components['headers']['LastModified'];
           Age: components['headers']['Age'];
           'X-Cache': components['headers']['XCache'];
@@ -4344,12 +4423,16 @@ export interface operations {
            *     ENGRO,Engro Corporation Limited,0809,"ALLSHR,KMI30,KMIALLSHR,KSE100,KSE100PR,KSE30,MII30,MZNPI,NBPPGI,NITPGI,PSXDIV20,UPP9",412.35,221267010000,10.0745174688,0,268300000,61754.23,3.17261740936,426.83,426.13,436.43,409.02,22155,-14.48,-3.392,384.15,469.51,409.02,436.43,329.16,515.14,412.3,2400,412.4,700,11,15,-7.08,2026-11-20T16:35:00+05:00,2026-11-20T16:30:00+05:00
            */
           'text/csv': string;
+          'application/vnd.apache.parquet': string;
         };
       };
       /** @description Not Modified: the If-None-Match ETag still matches (or, without If-None-Match, nothing changed since If-Modified-Since); no body */
       304: {
         headers: {
           ETag: components['headers']['ETag'];
+          'X-As-Of': components['headers']['XAsOf'];
+          'X-Warning': components['headers']['XWarning'];
+          'X-Meta': components['headers']['XMeta'];
           'Last-Modified': components['headers']['LastModified'];
           Age: components['headers']['Age'];
           'X-Cache': components['headers']['XCache'];
@@ -4463,10 +4546,10 @@ export interface operations {
          */
         limit?: number;
         /**
-         * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
+         * @description json (default), csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv, or parquet: Apache Parquet with typed columns (dates DATE, times TIMESTAMP in UTC, prices DOUBLE, volumes INT64, codes and symbols strings) and the meta in the file's key-value metadata (key `meta`); also chosen by Accept: application/vnd.apache.parquet. CSV and Parquet answers carry X-Meta and, when the meta warns, X-Warning. Errors stay JSON.
          * @example json
          */
-        format?: 'json' | 'csv';
+        format?: 'json' | 'csv' | 'parquet';
       };
       header?: never;
       path?: never;
@@ -4478,6 +4561,9 @@ export interface operations {
       200: {
         headers: {
           ETag: components['headers']['ETag'];
+          'X-As-Of': components['headers']['XAsOf'];
+          'X-Warning': components['headers']['XWarning'];
+          'X-Meta': components['headers']['XMeta'];
           'Last-Modified': components['headers']['LastModified'];
           Age: components['headers']['Age'];
           'X-Cache': components['headers']['XCache'];
@@ -4508,12 +4594,16 @@ export interface operations {
            *     FATIMA,Fatima Fertilizer Company Limited,147.38,4.7,3.294,1258777
            */
           'text/csv': string;
+          'application/vnd.apache.parquet': string;
         };
       };
       /** @description Not Modified: the If-None-Match ETag still matches (or, without If-None-Match, nothing changed since If-Modified-Since); no body */
       304: {
         headers: {
           ETag: components['headers']['ETag'];
+          'X-As-Of': components['headers']['XAsOf'];
+          'X-Warning': components['headers']['XWarning'];
+          'X-Meta': components['headers']['XMeta'];
           'Last-Modified': components['headers']['LastModified'];
           Age: components['headers']['Age'];
           'X-Cache': components['headers']['XCache'];
@@ -4617,10 +4707,10 @@ export interface operations {
     parameters: {
       query?: {
         /**
-         * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
+         * @description json (default), csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv, or parquet: Apache Parquet with typed columns (dates DATE, times TIMESTAMP in UTC, prices DOUBLE, volumes INT64, codes and symbols strings) and the meta in the file's key-value metadata (key `meta`); also chosen by Accept: application/vnd.apache.parquet. CSV and Parquet answers carry X-Meta and, when the meta warns, X-Warning. Errors stay JSON.
          * @example json
          */
-        format?: 'json' | 'csv';
+        format?: 'json' | 'csv' | 'parquet';
       };
       header?: never;
       path?: never;
@@ -4632,6 +4722,9 @@ export interface operations {
       200: {
         headers: {
           ETag: components['headers']['ETag'];
+          'X-As-Of': components['headers']['XAsOf'];
+          'X-Warning': components['headers']['XWarning'];
+          'X-Meta': components['headers']['XMeta'];
           'Last-Modified': components['headers']['LastModified'];
           Age: components['headers']['Age'];
           'X-Cache': components['headers']['XCache'];
@@ -4659,12 +4752,16 @@ export interface operations {
            *     24,37,3,64,83267806,15771817735
            */
           'text/csv': string;
+          'application/vnd.apache.parquet': string;
         };
       };
       /** @description Not Modified: the If-None-Match ETag still matches (or, without If-None-Match, nothing changed since If-Modified-Since); no body */
       304: {
         headers: {
           ETag: components['headers']['ETag'];
+          'X-As-Of': components['headers']['XAsOf'];
+          'X-Warning': components['headers']['XWarning'];
+          'X-Meta': components['headers']['XMeta'];
           'Last-Modified': components['headers']['LastModified'];
           Age: components['headers']['Age'];
           'X-Cache': components['headers']['XCache'];
@@ -4989,10 +5086,10 @@ export interface operations {
     parameters: {
       query?: {
         /**
-         * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
+         * @description json (default), csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv, or parquet: Apache Parquet with typed columns (dates DATE, times TIMESTAMP in UTC, prices DOUBLE, volumes INT64, codes and symbols strings) and the meta in the file's key-value metadata (key `meta`); also chosen by Accept: application/vnd.apache.parquet. CSV and Parquet answers carry X-Meta and, when the meta warns, X-Warning. Errors stay JSON.
          * @example json
          */
-        format?: 'json' | 'csv';
+        format?: 'json' | 'csv' | 'parquet';
       };
       header?: never;
       path?: never;
@@ -5004,6 +5101,9 @@ export interface operations {
       200: {
         headers: {
           ETag: components['headers']['ETag'];
+          'X-As-Of': components['headers']['XAsOf'];
+          'X-Warning': components['headers']['XWarning'];
+          'X-Meta': components['headers']['XMeta'];
           'Last-Modified': components['headers']['LastModified'];
           Age: components['headers']['Age'];
           'X-Cache': components['headers']['XCache'];
@@ -5035,12 +5135,16 @@ export interface operations {
            *     ALLSHR,101771.11,102562.48,101759.2,-540.56,-0.528346375345
            */
           'text/csv': string;
+          'application/vnd.apache.parquet': string;
         };
       };
       /** @description Not Modified: the If-None-Match ETag still matches (or, without If-None-Match, nothing changed since If-Modified-Since); no body */
       304: {
         headers: {
           ETag: components['headers']['ETag'];
+          'X-As-Of': components['headers']['XAsOf'];
+          'X-Warning': components['headers']['XWarning'];
+          'X-Meta': components['headers']['XMeta'];
           'Last-Modified': components['headers']['LastModified'];
           Age: components['headers']['Age'];
           'X-Cache': components['headers']['XCache'];
@@ -5144,10 +5248,10 @@ export interface operations {
     parameters: {
       query?: {
         /**
-         * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
+         * @description json (default), csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv, or parquet: Apache Parquet with typed columns (dates DATE, times TIMESTAMP in UTC, prices DOUBLE, volumes INT64, codes and symbols strings) and the meta in the file's key-value metadata (key `meta`); also chosen by Accept: application/vnd.apache.parquet. CSV and Parquet answers carry X-Meta and, when the meta warns, X-Warning. Errors stay JSON.
          * @example json
          */
-        format?: 'json' | 'csv';
+        format?: 'json' | 'csv' | 'parquet';
       };
       header?: never;
       path: {
@@ -5162,6 +5266,9 @@ export interface operations {
       200: {
         headers: {
           ETag: components['headers']['ETag'];
+          'X-As-Of': components['headers']['XAsOf'];
+          'X-Warning': components['headers']['XWarning'];
+          'X-Meta': components['headers']['XMeta'];
           'Last-Modified': components['headers']['LastModified'];
           Age: components['headers']['Age'];
           'X-Cache': components['headers']['XCache'];
@@ -5192,12 +5299,16 @@ export interface operations {
            *     ABOT,Abbott Laboratories (Pakistan) Limited,915.16,0.55,4.2512,19710.71608,910.93,4.23,0.464,560121,21.538
            */
           'text/csv': string;
+          'application/vnd.apache.parquet': string;
         };
       };
       /** @description Not Modified: the If-None-Match ETag still matches (or, without If-None-Match, nothing changed since If-Modified-Since); no body */
       304: {
         headers: {
           ETag: components['headers']['ETag'];
+          'X-As-Of': components['headers']['XAsOf'];
+          'X-Warning': components['headers']['XWarning'];
+          'X-Meta': components['headers']['XMeta'];
           'Last-Modified': components['headers']['LastModified'];
           Age: components['headers']['Age'];
           'X-Cache': components['headers']['XCache'];
@@ -5332,10 +5443,10 @@ export interface operations {
          */
         limit?: number;
         /**
-         * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
+         * @description json (default), csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv, or parquet: Apache Parquet with typed columns (dates DATE, times TIMESTAMP in UTC, prices DOUBLE, volumes INT64, codes and symbols strings) and the meta in the file's key-value metadata (key `meta`); also chosen by Accept: application/vnd.apache.parquet. CSV and Parquet answers carry X-Meta and, when the meta warns, X-Warning. Errors stay JSON.
          * @example json
          */
-        format?: 'json' | 'csv';
+        format?: 'json' | 'csv' | 'parquet';
       };
       header?: never;
       path: {
@@ -5350,6 +5461,9 @@ export interface operations {
       200: {
         headers: {
           ETag: components['headers']['ETag'];
+          'X-As-Of': components['headers']['XAsOf'];
+          'X-Warning': components['headers']['XWarning'];
+          'X-Meta': components['headers']['XMeta'];
           'Last-Modified': components['headers']['LastModified'];
           Age: components['headers']['Age'];
           'X-Cache': components['headers']['XCache'];
@@ -5380,12 +5494,16 @@ export interface operations {
            *     2026-11-17,167246.3359,,,166886.6421,319397464
            */
           'text/csv': string;
+          'application/vnd.apache.parquet': string;
         };
       };
       /** @description Not Modified: the If-None-Match ETag still matches (or, without If-None-Match, nothing changed since If-Modified-Since); no body */
       304: {
         headers: {
           ETag: components['headers']['ETag'];
+          'X-As-Of': components['headers']['XAsOf'];
+          'X-Warning': components['headers']['XWarning'];
+          'X-Meta': components['headers']['XMeta'];
           'Last-Modified': components['headers']['LastModified'];
           Age: components['headers']['Age'];
           'X-Cache': components['headers']['XCache'];
@@ -5500,10 +5618,10 @@ export interface operations {
     parameters: {
       query?: {
         /**
-         * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
+         * @description json (default), csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv, or parquet: Apache Parquet with typed columns (dates DATE, times TIMESTAMP in UTC, prices DOUBLE, volumes INT64, codes and symbols strings) and the meta in the file's key-value metadata (key `meta`); also chosen by Accept: application/vnd.apache.parquet. CSV and Parquet answers carry X-Meta and, when the meta warns, X-Warning. Errors stay JSON.
          * @example json
          */
-        format?: 'json' | 'csv';
+        format?: 'json' | 'csv' | 'parquet';
       };
       header?: never;
       path?: never;
@@ -5515,6 +5633,9 @@ export interface operations {
       200: {
         headers: {
           ETag: components['headers']['ETag'];
+          'X-As-Of': components['headers']['XAsOf'];
+          'X-Warning': components['headers']['XWarning'];
+          'X-Meta': components['headers']['XMeta'];
           'Last-Modified': components['headers']['LastModified'];
           Age: components['headers']['Age'];
           'X-Cache': components['headers']['XCache'];
@@ -5545,12 +5666,16 @@ export interface operations {
            *     0804,CEMENT,2,6,0,14624855,844.4
            */
           'text/csv': string;
+          'application/vnd.apache.parquet': string;
         };
       };
       /** @description Not Modified: the If-None-Match ETag still matches (or, without If-None-Match, nothing changed since If-Modified-Since); no body */
       304: {
         headers: {
           ETag: components['headers']['ETag'];
+          'X-As-Of': components['headers']['XAsOf'];
+          'X-Warning': components['headers']['XWarning'];
+          'X-Meta': components['headers']['XMeta'];
           'Last-Modified': components['headers']['LastModified'];
           Age: components['headers']['Age'];
           'X-Cache': components['headers']['XCache'];
@@ -5654,10 +5779,10 @@ export interface operations {
     parameters: {
       query?: {
         /**
-         * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
+         * @description json (default), csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv, or parquet: Apache Parquet with typed columns (dates DATE, times TIMESTAMP in UTC, prices DOUBLE, volumes INT64, codes and symbols strings) and the meta in the file's key-value metadata (key `meta`); also chosen by Accept: application/vnd.apache.parquet. CSV and Parquet answers carry X-Meta and, when the meta warns, X-Warning. Errors stay JSON.
          * @example json
          */
-        format?: 'json' | 'csv';
+        format?: 'json' | 'csv' | 'parquet';
       };
       header?: never;
       path: {
@@ -5672,6 +5797,9 @@ export interface operations {
       200: {
         headers: {
           ETag: components['headers']['ETag'];
+          'X-As-Of': components['headers']['XAsOf'];
+          'X-Warning': components['headers']['XWarning'];
+          'X-Meta': components['headers']['XMeta'];
           'Last-Modified': components['headers']['LastModified'];
           Age: components['headers']['Age'];
           'X-Cache': components['headers']['XCache'];
@@ -5708,12 +5836,16 @@ export interface operations {
            *     POWER
            */
           'text/csv': string;
+          'application/vnd.apache.parquet': string;
         };
       };
       /** @description Not Modified: the If-None-Match ETag still matches (or, without If-None-Match, nothing changed since If-Modified-Since); no body */
       304: {
         headers: {
           ETag: components['headers']['ETag'];
+          'X-As-Of': components['headers']['XAsOf'];
+          'X-Warning': components['headers']['XWarning'];
+          'X-Meta': components['headers']['XMeta'];
           'Last-Modified': components['headers']['LastModified'];
           Age: components['headers']['Age'];
           'X-Cache': components['headers']['XCache'];
@@ -5828,10 +5960,10 @@ export interface operations {
     parameters: {
       query?: {
         /**
-         * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
+         * @description json (default), csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv, or parquet: Apache Parquet with typed columns (dates DATE, times TIMESTAMP in UTC, prices DOUBLE, volumes INT64, codes and symbols strings) and the meta in the file's key-value metadata (key `meta`); also chosen by Accept: application/vnd.apache.parquet. CSV and Parquet answers carry X-Meta and, when the meta warns, X-Warning. Errors stay JSON.
          * @example json
          */
-        format?: 'json' | 'csv';
+        format?: 'json' | 'csv' | 'parquet';
       };
       header?: {
         /**
@@ -5849,6 +5981,9 @@ export interface operations {
       200: {
         headers: {
           ETag: components['headers']['ETag'];
+          'X-As-Of': components['headers']['XAsOf'];
+          'X-Warning': components['headers']['XWarning'];
+          'X-Meta': components['headers']['XMeta'];
           'Last-Modified': components['headers']['LastModified'];
           Age: components['headers']['Age'];
           'X-Cache': components['headers']['XCache'];
@@ -5879,12 +6014,16 @@ export interface operations {
            *     786R,813,,12325300,2.47,,0,4990000,594550.83,
            */
           'text/csv': string;
+          'application/vnd.apache.parquet': string;
         };
       };
       /** @description Not Modified: the If-None-Match ETag still matches (or, without If-None-Match, nothing changed since If-Modified-Since); no body */
       304: {
         headers: {
           ETag: components['headers']['ETag'];
+          'X-As-Of': components['headers']['XAsOf'];
+          'X-Warning': components['headers']['XWarning'];
+          'X-Meta': components['headers']['XMeta'];
           'Last-Modified': components['headers']['LastModified'];
           Age: components['headers']['Age'];
           'X-Cache': components['headers']['XCache'];
@@ -5988,10 +6127,10 @@ export interface operations {
     parameters: {
       query?: {
         /**
-         * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
+         * @description json (default), csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv, or parquet: Apache Parquet with typed columns (dates DATE, times TIMESTAMP in UTC, prices DOUBLE, volumes INT64, codes and symbols strings) and the meta in the file's key-value metadata (key `meta`); also chosen by Accept: application/vnd.apache.parquet. CSV and Parquet answers carry X-Meta and, when the meta warns, X-Warning. Errors stay JSON.
          * @example json
          */
-        format?: 'json' | 'csv';
+        format?: 'json' | 'csv' | 'parquet';
       };
       header?: never;
       path?: never;
@@ -6003,6 +6142,9 @@ export interface operations {
       200: {
         headers: {
           ETag: components['headers']['ETag'];
+          'X-As-Of': components['headers']['XAsOf'];
+          'X-Warning': components['headers']['XWarning'];
+          'X-Meta': components['headers']['XMeta'];
           'Last-Modified': components['headers']['LastModified'];
           Age: components['headers']['Age'];
           'X-Cache': components['headers']['XCache'];
@@ -6030,12 +6172,16 @@ export interface operations {
            *     167978.58,50694.02,101771.11,49896.57,239177.06,47019.25,34132.46,65827.98,60783.67,28134.76,34875.74,33754.75,24450.13,18420.24,27881.68,71291.74,19097.05,21708.08
            */
           'text/csv': string;
+          'application/vnd.apache.parquet': string;
         };
       };
       /** @description Not Modified: the If-None-Match ETag still matches (or, without If-None-Match, nothing changed since If-Modified-Since); no body */
       304: {
         headers: {
           ETag: components['headers']['ETag'];
+          'X-As-Of': components['headers']['XAsOf'];
+          'X-Warning': components['headers']['XWarning'];
+          'X-Meta': components['headers']['XMeta'];
           'Last-Modified': components['headers']['LastModified'];
           Age: components['headers']['Age'];
           'X-Cache': components['headers']['XCache'];
@@ -6159,10 +6305,10 @@ export interface operations {
          */
         symbol?: string;
         /**
-         * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
+         * @description json (default), csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv, or parquet: Apache Parquet with typed columns (dates DATE, times TIMESTAMP in UTC, prices DOUBLE, volumes INT64, codes and symbols strings) and the meta in the file's key-value metadata (key `meta`); also chosen by Accept: application/vnd.apache.parquet. CSV and Parquet answers carry X-Meta and, when the meta warns, X-Warning. Errors stay JSON.
          * @example json
          */
-        format?: 'json' | 'csv';
+        format?: 'json' | 'csv' | 'parquet';
       };
       header?: never;
       path?: never;
@@ -6174,6 +6320,9 @@ export interface operations {
       200: {
         headers: {
           ETag: components['headers']['ETag'];
+          'X-As-Of': components['headers']['XAsOf'];
+          'X-Warning': components['headers']['XWarning'];
+          'X-Meta': components['headers']['XMeta'];
           'Last-Modified': components['headers']['LastModified'];
           Age: components['headers']['Age'];
           'X-Cache': components['headers']['XCache'];
@@ -6234,12 +6383,16 @@ export interface operations {
            *     FFC,Fauji Fertilizer Company Limited,FERTILIZER,cash_dividend,5,i,0.5,2026-11-05T10:29:00+05:00,2026-11-23,2026-11-25,2026-11-20,2026-11-19,T+1,10%(i) (D) - 5%(i) (D),
            */
           'text/csv': string;
+          'application/vnd.apache.parquet': string;
         };
       };
       /** @description Not Modified: the If-None-Match ETag still matches (or, without If-None-Match, nothing changed since If-Modified-Since); no body */
       304: {
         headers: {
           ETag: components['headers']['ETag'];
+          'X-As-Of': components['headers']['XAsOf'];
+          'X-Warning': components['headers']['XWarning'];
+          'X-Meta': components['headers']['XMeta'];
           'Last-Modified': components['headers']['LastModified'];
           Age: components['headers']['Age'];
           'X-Cache': components['headers']['XCache'];
@@ -6363,10 +6516,10 @@ export interface operations {
          */
         symbol?: string;
         /**
-         * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
+         * @description json (default), csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv, or parquet: Apache Parquet with typed columns (dates DATE, times TIMESTAMP in UTC, prices DOUBLE, volumes INT64, codes and symbols strings) and the meta in the file's key-value metadata (key `meta`); also chosen by Accept: application/vnd.apache.parquet. CSV and Parquet answers carry X-Meta and, when the meta warns, X-Warning. Errors stay JSON.
          * @example json
          */
-        format?: 'json' | 'csv';
+        format?: 'json' | 'csv' | 'parquet';
       };
       header?: never;
       path?: never;
@@ -6378,6 +6531,9 @@ export interface operations {
       200: {
         headers: {
           ETag: components['headers']['ETag'];
+          'X-As-Of': components['headers']['XAsOf'];
+          'X-Warning': components['headers']['XWarning'];
+          'X-Meta': components['headers']['XMeta'];
           'Last-Modified': components['headers']['LastModified'];
           Age: components['headers']['Age'];
           'X-Cache': components['headers']['XCache'];
@@ -6408,12 +6564,16 @@ export interface operations {
            *     ENGRO,Engro Corporation Limited,EOGM,2026-11-25,15:00,Faisalabad,2024-12-31
            */
           'text/csv': string;
+          'application/vnd.apache.parquet': string;
         };
       };
       /** @description Not Modified: the If-None-Match ETag still matches (or, without If-None-Match, nothing changed since If-Modified-Since); no body */
       304: {
         headers: {
           ETag: components['headers']['ETag'];
+          'X-As-Of': components['headers']['XAsOf'];
+          'X-Warning': components['headers']['XWarning'];
+          'X-Meta': components['headers']['XMeta'];
           'Last-Modified': components['headers']['LastModified'];
           Age: components['headers']['Age'];
           'X-Cache': components['headers']['XCache'];
@@ -6552,10 +6712,10 @@ export interface operations {
          */
         cursor?: string;
         /**
-         * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
+         * @description json (default), csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv, or parquet: Apache Parquet with typed columns (dates DATE, times TIMESTAMP in UTC, prices DOUBLE, volumes INT64, codes and symbols strings) and the meta in the file's key-value metadata (key `meta`); also chosen by Accept: application/vnd.apache.parquet. CSV and Parquet answers carry X-Meta and, when the meta warns, X-Warning. Errors stay JSON.
          * @example json
          */
-        format?: 'json' | 'csv';
+        format?: 'json' | 'csv' | 'parquet';
       };
       header?: never;
       path?: never;
@@ -6567,6 +6727,9 @@ export interface operations {
       200: {
         headers: {
           ETag: components['headers']['ETag'];
+          'X-As-Of': components['headers']['XAsOf'];
+          'X-Warning': components['headers']['XWarning'];
+          'X-Meta': components['headers']['XMeta'];
           'Last-Modified': components['headers']['LastModified'];
           Age: components['headers']['Age'];
           'X-Cache': components['headers']['XCache'];
@@ -6601,12 +6764,16 @@ export interface operations {
            *     2026-10-12,16:32,2026-10-12T16:32:00+05:00,ENGRO,Engro Corporation Limited,Credit of Bonus Shares,false,,true
            */
           'text/csv': string;
+          'application/vnd.apache.parquet': string;
         };
       };
       /** @description Not Modified: the If-None-Match ETag still matches (or, without If-None-Match, nothing changed since If-Modified-Since); no body */
       304: {
         headers: {
           ETag: components['headers']['ETag'];
+          'X-As-Of': components['headers']['XAsOf'];
+          'X-Warning': components['headers']['XWarning'];
+          'X-Meta': components['headers']['XMeta'];
           'Last-Modified': components['headers']['LastModified'];
           Age: components['headers']['Age'];
           'X-Cache': components['headers']['XCache'];
@@ -6710,10 +6877,10 @@ export interface operations {
     parameters: {
       query?: {
         /**
-         * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
+         * @description json (default), csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv, or parquet: Apache Parquet with typed columns (dates DATE, times TIMESTAMP in UTC, prices DOUBLE, volumes INT64, codes and symbols strings) and the meta in the file's key-value metadata (key `meta`); also chosen by Accept: application/vnd.apache.parquet. CSV and Parquet answers carry X-Meta and, when the meta warns, X-Warning. Errors stay JSON.
          * @example json
          */
-        format?: 'json' | 'csv';
+        format?: 'json' | 'csv' | 'parquet';
       };
       header?: never;
       path?: never;
@@ -6725,6 +6892,9 @@ export interface operations {
       200: {
         headers: {
           ETag: components['headers']['ETag'];
+          'X-As-Of': components['headers']['XAsOf'];
+          'X-Warning': components['headers']['XWarning'];
+          'X-Meta': components['headers']['XMeta'];
           'Last-Modified': components['headers']['LastModified'];
           Age: components['headers']['Age'];
           'X-Cache': components['headers']['XCache'];
@@ -6755,12 +6925,16 @@ export interface operations {
            *     P05GIS150530,5 Year GIS Fixed Rental Mat - 15-May-30,1,,5000,2025-05-19,2025-05-15,1000000000000,2030-05-15,11.44,2026-05-15,2026-11-15,1272,3.48
            */
           'text/csv': string;
+          'application/vnd.apache.parquet': string;
         };
       };
       /** @description Not Modified: the If-None-Match ETag still matches (or, without If-None-Match, nothing changed since If-Modified-Since); no body */
       304: {
         headers: {
           ETag: components['headers']['ETag'];
+          'X-As-Of': components['headers']['XAsOf'];
+          'X-Warning': components['headers']['XWarning'];
+          'X-Meta': components['headers']['XMeta'];
           'Last-Modified': components['headers']['LastModified'];
           Age: components['headers']['Age'];
           'X-Cache': components['headers']['XCache'];
@@ -6864,10 +7038,10 @@ export interface operations {
     parameters: {
       query?: {
         /**
-         * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
+         * @description json (default), csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv, or parquet: Apache Parquet with typed columns (dates DATE, times TIMESTAMP in UTC, prices DOUBLE, volumes INT64, codes and symbols strings) and the meta in the file's key-value metadata (key `meta`); also chosen by Accept: application/vnd.apache.parquet. CSV and Parquet answers carry X-Meta and, when the meta warns, X-Warning. Errors stay JSON.
          * @example json
          */
-        format?: 'json' | 'csv';
+        format?: 'json' | 'csv' | 'parquet';
       };
       header?: never;
       path: {
@@ -6885,6 +7059,9 @@ export interface operations {
       200: {
         headers: {
           ETag: components['headers']['ETag'];
+          'X-As-Of': components['headers']['XAsOf'];
+          'X-Warning': components['headers']['XWarning'];
+          'X-Meta': components['headers']['XMeta'];
           'Last-Modified': components['headers']['LastModified'];
           Age: components['headers']['Age'];
           'X-Cache': components['headers']['XCache'];
@@ -6912,12 +7089,16 @@ export interface operations {
            *     BAFLTFC8,Bank Al-Falah(TFC8,20,5012.5,10,5025,5010,2.5,30,21.4012,21.2107,5012.5,21.3301,21.4409
            */
           'text/csv': string;
+          'application/vnd.apache.parquet': string;
         };
       };
       /** @description Not Modified: the If-None-Match ETag still matches (or, without If-None-Match, nothing changed since If-Modified-Since); no body */
       304: {
         headers: {
           ETag: components['headers']['ETag'];
+          'X-As-Of': components['headers']['XAsOf'];
+          'X-Warning': components['headers']['XWarning'];
+          'X-Meta': components['headers']['XMeta'];
           'Last-Modified': components['headers']['LastModified'];
           Age: components['headers']['Age'];
           'X-Cache': components['headers']['XCache'];
@@ -7032,10 +7213,10 @@ export interface operations {
     parameters: {
       query?: {
         /**
-         * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
+         * @description json (default), csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv, or parquet: Apache Parquet with typed columns (dates DATE, times TIMESTAMP in UTC, prices DOUBLE, volumes INT64, codes and symbols strings) and the meta in the file's key-value metadata (key `meta`); also chosen by Accept: application/vnd.apache.parquet. CSV and Parquet answers carry X-Meta and, when the meta warns, X-Warning. Errors stay JSON.
          * @example json
          */
-        format?: 'json' | 'csv';
+        format?: 'json' | 'csv' | 'parquet';
       };
       header?: never;
       path: {
@@ -7053,6 +7234,9 @@ export interface operations {
       200: {
         headers: {
           ETag: components['headers']['ETag'];
+          'X-As-Of': components['headers']['XAsOf'];
+          'X-Warning': components['headers']['XWarning'];
+          'X-Meta': components['headers']['XMeta'];
           'Last-Modified': components['headers']['LastModified'];
           Age: components['headers']['Age'];
           'X-Cache': components['headers']['XCache'];
@@ -7083,12 +7267,16 @@ export interface operations {
            *     HBL-DEC,Habib Bank Limited,true,true,1500,309.11,5000,309.21,314.59,-5.43,89500,
            */
           'text/csv': string;
+          'application/vnd.apache.parquet': string;
         };
       };
       /** @description Not Modified: the If-None-Match ETag still matches (or, without If-None-Match, nothing changed since If-Modified-Since); no body */
       304: {
         headers: {
           ETag: components['headers']['ETag'];
+          'X-As-Of': components['headers']['XAsOf'];
+          'X-Warning': components['headers']['XWarning'];
+          'X-Meta': components['headers']['XMeta'];
           'Last-Modified': components['headers']['LastModified'];
           Age: components['headers']['Age'];
           'X-Cache': components['headers']['XCache'];
@@ -7207,10 +7395,10 @@ export interface operations {
          */
         benchmark?: string;
         /**
-         * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
+         * @description json (default), csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv, or parquet: Apache Parquet with typed columns (dates DATE, times TIMESTAMP in UTC, prices DOUBLE, volumes INT64, codes and symbols strings) and the meta in the file's key-value metadata (key `meta`); also chosen by Accept: application/vnd.apache.parquet. CSV and Parquet answers carry X-Meta and, when the meta warns, X-Warning. Errors stay JSON.
          * @example json
          */
-        format?: 'json' | 'csv';
+        format?: 'json' | 'csv' | 'parquet';
       };
       header?: never;
       path: {
@@ -7228,6 +7416,9 @@ export interface operations {
       200: {
         headers: {
           ETag: components['headers']['ETag'];
+          'X-As-Of': components['headers']['XAsOf'];
+          'X-Warning': components['headers']['XWarning'];
+          'X-Meta': components['headers']['XMeta'];
           'Last-Modified': components['headers']['LastModified'];
           Age: components['headers']['Age'];
           'X-Cache': components['headers']['XCache'];
@@ -7272,12 +7463,16 @@ export interface operations {
            *     ENGRO,true,false,KSE100,2026-11-20,412.35,"{""period"":""1D"",""start_date"":""2026-11-19"",""start_close"":426.83,""end_date"":""2026-11-20"",""end_close"":412.35,""return_pct"":-3.39245132723,""benchmark_start_date"":""2026-11-19"",""benchmark_end_date"":""2026-11-20"",""benchmark_return_pct"":-0.575222008918,""excess_return_pct"":-2.81722931831,""reason"":null};{""period"":""1W"",""start_date"":""2026-11-13"",""start_close"":405.22,""end_date"":""2026-11-20"",""end_close"":412.35,""return_pct"":1.75953802873,""benchmark_start_date"":""2026-11-13"",""benchmark_end_date"":""2026-11-20"",""benchmark_return_pct"":1.03447564777,""excess_return_pct"":0.72506238096,""reason"":null}","{""value_pct"":39.8305995991,""daily_returns"":261,""start_date"":""2025-11-20"",""end_date"":""2026-11-20"",""reason"":null}","{""value_pct"":-30.032434624,""start_date"":""2025-11-20"",""peak_date"":""2026-02-09"",""peak_close"":493.3,""trough_date"":""2026-04-02"",""trough_close"":345.15,""recovery_date"":""2026-07-27"",""reason"":null}","{""value_pct"":-48.4985276225,""start_date"":""2018-08-09"",""peak_date"":""2021-08-13"",""peak_close"":453.688,""trough_date"":""2022-12-27"",""trough_close"":233.656,""recovery_date"":""2024-08-28"",""reason"":null}","{""beta"":-0.146109327067,""correlation"":-0.0513671672758,""daily_returns"":261,""start_date"":""2025-11-20"",""end_date"":""2026-11-20"",""reason"":null}","{""high"":515.14,""high_date"":""2026-08-27"",""low"":329.16,""low_date"":""2026-04-03"",""start_date"":""2025-11-21""}"
            */
           'text/csv': string;
+          'application/vnd.apache.parquet': string;
         };
       };
       /** @description Not Modified: the If-None-Match ETag still matches (or, without If-None-Match, nothing changed since If-Modified-Since); no body */
       304: {
         headers: {
           ETag: components['headers']['ETag'];
+          'X-As-Of': components['headers']['XAsOf'];
+          'X-Warning': components['headers']['XWarning'];
+          'X-Meta': components['headers']['XMeta'];
           'Last-Modified': components['headers']['LastModified'];
           Age: components['headers']['Age'];
           'X-Cache': components['headers']['XCache'];
@@ -7412,10 +7607,10 @@ export interface operations {
          */
         adjusted?: boolean;
         /**
-         * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
+         * @description json (default), csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv, or parquet: Apache Parquet with typed columns (dates DATE, times TIMESTAMP in UTC, prices DOUBLE, volumes INT64, codes and symbols strings) and the meta in the file's key-value metadata (key `meta`); also chosen by Accept: application/vnd.apache.parquet. CSV and Parquet answers carry X-Meta and, when the meta warns, X-Warning. Errors stay JSON.
          * @example json
          */
-        format?: 'json' | 'csv';
+        format?: 'json' | 'csv' | 'parquet';
       };
       header?: never;
       path: {
@@ -7433,6 +7628,9 @@ export interface operations {
       200: {
         headers: {
           ETag: components['headers']['ETag'];
+          'X-As-Of': components['headers']['XAsOf'];
+          'X-Warning': components['headers']['XWarning'];
+          'X-Meta': components['headers']['XMeta'];
           'Last-Modified': components['headers']['LastModified'];
           Age: components['headers']['Age'];
           'X-Cache': components['headers']['XCache'];
@@ -7480,12 +7678,16 @@ export interface operations {
            *     2026-11-20,412.35,426.541,427.216554355,46.4552414622,-5.8138668327,-6.00127373196,0.187406899253,369.678857269,426.541,483.403142731,24.593424547,-2696091,430.704490065
            */
           'text/csv': string;
+          'application/vnd.apache.parquet': string;
         };
       };
       /** @description Not Modified: the If-None-Match ETag still matches (or, without If-None-Match, nothing changed since If-Modified-Since); no body */
       304: {
         headers: {
           ETag: components['headers']['ETag'];
+          'X-As-Of': components['headers']['XAsOf'];
+          'X-Warning': components['headers']['XWarning'];
+          'X-Meta': components['headers']['XMeta'];
           'Last-Modified': components['headers']['LastModified'];
           Age: components['headers']['Age'];
           'X-Cache': components['headers']['XCache'];
@@ -7600,10 +7802,10 @@ export interface operations {
     parameters: {
       query?: {
         /**
-         * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
+         * @description json (default), csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv, or parquet: Apache Parquet with typed columns (dates DATE, times TIMESTAMP in UTC, prices DOUBLE, volumes INT64, codes and symbols strings) and the meta in the file's key-value metadata (key `meta`); also chosen by Accept: application/vnd.apache.parquet. CSV and Parquet answers carry X-Meta and, when the meta warns, X-Warning. Errors stay JSON.
          * @example json
          */
-        format?: 'json' | 'csv';
+        format?: 'json' | 'csv' | 'parquet';
       };
       header?: never;
       path: {
@@ -7618,6 +7820,9 @@ export interface operations {
       200: {
         headers: {
           ETag: components['headers']['ETag'];
+          'X-As-Of': components['headers']['XAsOf'];
+          'X-Warning': components['headers']['XWarning'];
+          'X-Meta': components['headers']['XMeta'];
           'Last-Modified': components['headers']['LastModified'];
           Age: components['headers']['Age'];
           'X-Cache': components['headers']['XCache'];
@@ -7645,12 +7850,16 @@ export interface operations {
            *     KSE100,false,false,,2026-11-20,167978.58,"{""period"":""1D"",""start_date"":""2026-11-19"",""start_close"":168950.42,""end_date"":""2026-11-20"",""end_close"":167978.58,""return_pct"":-0.575222008918,""reason"":null};{""period"":""1W"",""start_date"":""2026-11-13"",""start_close"":166258.6745,""end_date"":""2026-11-20"",""end_close"":167978.58,""return_pct"":1.03447564777,""reason"":null}","{""value_pct"":14.0347592761,""daily_returns"":261,""start_date"":""2025-11-20"",""end_date"":""2026-11-20"",""reason"":null}","{""value_pct"":-19.2517343301,""start_date"":""2025-11-20"",""peak_date"":""2025-11-25"",""peak_close"":193208.4443,""trough_date"":""2026-08-17"",""trough_close"":156012.4679,""recovery_date"":null,""reason"":null}","{""value_pct"":-21.5866885975,""start_date"":""2022-02-07"",""peak_date"":""2025-08-12"",""peak_close"":198961.7134,""trough_date"":""2026-08-17"",""trough_close"":156012.4679,""recovery_date"":null,""reason"":null}","{""high"":193208.4443,""high_date"":""2025-11-25"",""low"":156012.4679,""low_date"":""2026-08-17"",""start_date"":""2025-11-21""}"
            */
           'text/csv': string;
+          'application/vnd.apache.parquet': string;
         };
       };
       /** @description Not Modified: the If-None-Match ETag still matches (or, without If-None-Match, nothing changed since If-Modified-Since); no body */
       304: {
         headers: {
           ETag: components['headers']['ETag'];
+          'X-As-Of': components['headers']['XAsOf'];
+          'X-Warning': components['headers']['XWarning'];
+          'X-Meta': components['headers']['XMeta'];
           'Last-Modified': components['headers']['LastModified'];
           Age: components['headers']['Age'];
           'X-Cache': components['headers']['XCache'];
@@ -7780,10 +7989,10 @@ export interface operations {
          */
         sector?: string;
         /**
-         * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
+         * @description json (default), csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv, or parquet: Apache Parquet with typed columns (dates DATE, times TIMESTAMP in UTC, prices DOUBLE, volumes INT64, codes and symbols strings) and the meta in the file's key-value metadata (key `meta`); also chosen by Accept: application/vnd.apache.parquet. CSV and Parquet answers carry X-Meta and, when the meta warns, X-Warning. Errors stay JSON.
          * @example json
          */
-        format?: 'json' | 'csv';
+        format?: 'json' | 'csv' | 'parquet';
       };
       header?: never;
       path?: never;
@@ -7795,6 +8004,9 @@ export interface operations {
       200: {
         headers: {
           ETag: components['headers']['ETag'];
+          'X-As-Of': components['headers']['XAsOf'];
+          'X-Warning': components['headers']['XWarning'];
+          'X-Meta': components['headers']['XMeta'];
           'Last-Modified': components['headers']['LastModified'];
           Age: components['headers']['Age'];
           'X-Cache': components['headers']['XCache'];
@@ -7853,12 +8065,16 @@ export interface operations {
            *     2,FFC,1.72122848464,2026-10-20,444.45,2026-11-20,452.1,4646142,
            */
           'text/csv': string;
+          'application/vnd.apache.parquet': string;
         };
       };
       /** @description Not Modified: the If-None-Match ETag still matches (or, without If-None-Match, nothing changed since If-Modified-Since); no body */
       304: {
         headers: {
           ETag: components['headers']['ETag'];
+          'X-As-Of': components['headers']['XAsOf'];
+          'X-Warning': components['headers']['XWarning'];
+          'X-Meta': components['headers']['XMeta'];
           'Last-Modified': components['headers']['LastModified'];
           Age: components['headers']['Age'];
           'X-Cache': components['headers']['XCache'];
@@ -7978,10 +8194,10 @@ export interface operations {
          */
         period?: '1D' | '1W' | '1M' | '3M' | '6M' | 'YTD' | '1Y' | '3Y' | '5Y' | 'ALL';
         /**
-         * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
+         * @description json (default), csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv, or parquet: Apache Parquet with typed columns (dates DATE, times TIMESTAMP in UTC, prices DOUBLE, volumes INT64, codes and symbols strings) and the meta in the file's key-value metadata (key `meta`); also chosen by Accept: application/vnd.apache.parquet. CSV and Parquet answers carry X-Meta and, when the meta warns, X-Warning. Errors stay JSON.
          * @example json
          */
-        format?: 'json' | 'csv';
+        format?: 'json' | 'csv' | 'parquet';
       };
       header?: never;
       path?: never;
@@ -7993,6 +8209,9 @@ export interface operations {
       200: {
         headers: {
           ETag: components['headers']['ETag'];
+          'X-As-Of': components['headers']['XAsOf'];
+          'X-Warning': components['headers']['XWarning'];
+          'X-Meta': components['headers']['XMeta'];
           'Last-Modified': components['headers']['LastModified'];
           Age: components['headers']['Age'];
           'X-Cache': components['headers']['XCache'];
@@ -8043,12 +8262,16 @@ export interface operations {
            *     2,0837,EXCHANGE TRADED FUNDS,6.05234460196,3,1,778000000,
            */
           'text/csv': string;
+          'application/vnd.apache.parquet': string;
         };
       };
       /** @description Not Modified: the If-None-Match ETag still matches (or, without If-None-Match, nothing changed since If-Modified-Since); no body */
       304: {
         headers: {
           ETag: components['headers']['ETag'];
+          'X-As-Of': components['headers']['XAsOf'];
+          'X-Warning': components['headers']['XWarning'];
+          'X-Meta': components['headers']['XMeta'];
           'Last-Modified': components['headers']['LastModified'];
           Age: components['headers']['Age'];
           'X-Cache': components['headers']['XCache'];
@@ -8152,10 +8375,10 @@ export interface operations {
     parameters: {
       query?: {
         /**
-         * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
+         * @description json (default), csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv, or parquet: Apache Parquet with typed columns (dates DATE, times TIMESTAMP in UTC, prices DOUBLE, volumes INT64, codes and symbols strings) and the meta in the file's key-value metadata (key `meta`); also chosen by Accept: application/vnd.apache.parquet. CSV and Parquet answers carry X-Meta and, when the meta warns, X-Warning. Errors stay JSON.
          * @example json
          */
-        format?: 'json' | 'csv';
+        format?: 'json' | 'csv' | 'parquet';
       };
       header?: never;
       path: {
@@ -8173,6 +8396,9 @@ export interface operations {
       200: {
         headers: {
           ETag: components['headers']['ETag'];
+          'X-As-Of': components['headers']['XAsOf'];
+          'X-Warning': components['headers']['XWarning'];
+          'X-Meta': components['headers']['XMeta'];
           'Last-Modified': components['headers']['LastModified'];
           Age: components['headers']['Age'];
           'X-Cache': components['headers']['XCache'];
@@ -8201,12 +8427,16 @@ export interface operations {
            *     2025-11-24,410.1,418.65,397.88,412.94,46872,false,
            */
           'text/csv': string;
+          'application/vnd.apache.parquet': string;
         };
       };
       /** @description Not Modified: the If-None-Match ETag still matches (or, without If-None-Match, nothing changed since If-Modified-Since); no body */
       304: {
         headers: {
           ETag: components['headers']['ETag'];
+          'X-As-Of': components['headers']['XAsOf'];
+          'X-Warning': components['headers']['XWarning'];
+          'X-Meta': components['headers']['XMeta'];
           'Last-Modified': components['headers']['LastModified'];
           Age: components['headers']['Age'];
           'X-Cache': components['headers']['XCache'];
@@ -8331,10 +8561,10 @@ export interface operations {
          */
         movers?: number;
         /**
-         * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
+         * @description json (default), csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv, or parquet: Apache Parquet with typed columns (dates DATE, times TIMESTAMP in UTC, prices DOUBLE, volumes INT64, codes and symbols strings) and the meta in the file's key-value metadata (key `meta`); also chosen by Accept: application/vnd.apache.parquet. CSV and Parquet answers carry X-Meta and, when the meta warns, X-Warning. Errors stay JSON.
          * @example json
          */
-        format?: 'json' | 'csv';
+        format?: 'json' | 'csv' | 'parquet';
       };
       header?: never;
       path?: never;
@@ -8346,6 +8576,9 @@ export interface operations {
       200: {
         headers: {
           ETag: components['headers']['ETag'];
+          'X-As-Of': components['headers']['XAsOf'];
+          'X-Warning': components['headers']['XWarning'];
+          'X-Meta': components['headers']['XMeta'];
           'Last-Modified': components['headers']['LastModified'];
           Age: components['headers']['Age'];
           'X-Cache': components['headers']['XCache'];
@@ -8374,12 +8607,16 @@ export interface operations {
            *     KSE100PR,50694.02,51018.38,50521.14,-293.29,-0.575221560031
            */
           'text/csv': string;
+          'application/vnd.apache.parquet': string;
         };
       };
       /** @description Not Modified: the If-None-Match ETag still matches (or, without If-None-Match, nothing changed since If-Modified-Since); no body */
       304: {
         headers: {
           ETag: components['headers']['ETag'];
+          'X-As-Of': components['headers']['XAsOf'];
+          'X-Warning': components['headers']['XWarning'];
+          'X-Meta': components['headers']['XMeta'];
           'Last-Modified': components['headers']['LastModified'];
           Age: components['headers']['Age'];
           'X-Cache': components['headers']['XCache'];
@@ -8524,10 +8761,10 @@ export interface operations {
          */
         dividends?: boolean;
         /**
-         * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
+         * @description json (default), csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv, or parquet: Apache Parquet with typed columns (dates DATE, times TIMESTAMP in UTC, prices DOUBLE, volumes INT64, codes and symbols strings) and the meta in the file's key-value metadata (key `meta`); also chosen by Accept: application/vnd.apache.parquet. CSV and Parquet answers carry X-Meta and, when the meta warns, X-Warning. Errors stay JSON.
          * @example json
          */
-        format?: 'json' | 'csv';
+        format?: 'json' | 'csv' | 'parquet';
       };
       header?: never;
       path?: never;
@@ -8539,6 +8776,9 @@ export interface operations {
       200: {
         headers: {
           ETag: components['headers']['ETag'];
+          'X-As-Of': components['headers']['XAsOf'];
+          'X-Warning': components['headers']['XWarning'];
+          'X-Meta': components['headers']['XMeta'];
           'Last-Modified': components['headers']['LastModified'];
           Age: components['headers']['Age'];
           'X-Cache': components['headers']['XCache'];
@@ -8592,12 +8832,16 @@ export interface operations {
            *     HBL,2026-11-19,301.91,317.95,297.91,311.48,1078713,false,
            */
           'text/csv': string;
+          'application/vnd.apache.parquet': string;
         };
       };
       /** @description Not Modified: the If-None-Match ETag still matches (or, without If-None-Match, nothing changed since If-Modified-Since); no body */
       304: {
         headers: {
           ETag: components['headers']['ETag'];
+          'X-As-Of': components['headers']['XAsOf'];
+          'X-Warning': components['headers']['XWarning'];
+          'X-Meta': components['headers']['XMeta'];
           'Last-Modified': components['headers']['LastModified'];
           Age: components['headers']['Age'];
           'X-Cache': components['headers']['XCache'];
@@ -8747,10 +8991,10 @@ export interface operations {
          */
         dividends?: boolean;
         /**
-         * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
+         * @description json (default), csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv, or parquet: Apache Parquet with typed columns (dates DATE, times TIMESTAMP in UTC, prices DOUBLE, volumes INT64, codes and symbols strings) and the meta in the file's key-value metadata (key `meta`); also chosen by Accept: application/vnd.apache.parquet. CSV and Parquet answers carry X-Meta and, when the meta warns, X-Warning. Errors stay JSON.
          * @example json
          */
-        format?: 'json' | 'csv';
+        format?: 'json' | 'csv' | 'parquet';
       };
       header?: never;
       path?: never;
@@ -8762,6 +9006,9 @@ export interface operations {
       200: {
         headers: {
           ETag: components['headers']['ETag'];
+          'X-As-Of': components['headers']['XAsOf'];
+          'X-Warning': components['headers']['XWarning'];
+          'X-Meta': components['headers']['XMeta'];
           'Last-Modified': components['headers']['LastModified'];
           Age: components['headers']['Age'];
           'X-Cache': components['headers']['XCache'];
@@ -8831,12 +9078,16 @@ export interface operations {
            *     2026-11-19,426.83,311.48
            */
           'text/csv': string;
+          'application/vnd.apache.parquet': string;
         };
       };
       /** @description Not Modified: the If-None-Match ETag still matches (or, without If-None-Match, nothing changed since If-Modified-Since); no body */
       304: {
         headers: {
           ETag: components['headers']['ETag'];
+          'X-As-Of': components['headers']['XAsOf'];
+          'X-Warning': components['headers']['XWarning'];
+          'X-Meta': components['headers']['XMeta'];
           'Last-Modified': components['headers']['LastModified'];
           Age: components['headers']['Age'];
           'X-Cache': components['headers']['XCache'];
@@ -8950,10 +9201,10 @@ export interface operations {
          */
         to?: string;
         /**
-         * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
+         * @description json (default), csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv, or parquet: Apache Parquet with typed columns (dates DATE, times TIMESTAMP in UTC, prices DOUBLE, volumes INT64, codes and symbols strings) and the meta in the file's key-value metadata (key `meta`); also chosen by Accept: application/vnd.apache.parquet. CSV and Parquet answers carry X-Meta and, when the meta warns, X-Warning. Errors stay JSON.
          * @example json
          */
-        format?: 'json' | 'csv';
+        format?: 'json' | 'csv' | 'parquet';
       };
       header?: never;
       path?: never;
@@ -8965,6 +9216,9 @@ export interface operations {
       200: {
         headers: {
           ETag: components['headers']['ETag'];
+          'X-As-Of': components['headers']['XAsOf'];
+          'X-Warning': components['headers']['XWarning'];
+          'X-Meta': components['headers']['XMeta'];
           'Last-Modified': components['headers']['LastModified'];
           Age: components['headers']['Age'];
           'X-Cache': components['headers']['XCache'];
@@ -8995,12 +9249,16 @@ export interface operations {
            *     2026-11-20,Friday,09:15,16:30,12:00,14:30
            */
           'text/csv': string;
+          'application/vnd.apache.parquet': string;
         };
       };
       /** @description Not Modified: the If-None-Match ETag still matches (or, without If-None-Match, nothing changed since If-Modified-Since); no body */
       304: {
         headers: {
           ETag: components['headers']['ETag'];
+          'X-As-Of': components['headers']['XAsOf'];
+          'X-Warning': components['headers']['XWarning'];
+          'X-Meta': components['headers']['XMeta'];
           'Last-Modified': components['headers']['LastModified'];
           Age: components['headers']['Age'];
           'X-Cache': components['headers']['XCache'];
@@ -9104,10 +9362,10 @@ export interface operations {
     parameters: {
       query?: {
         /**
-         * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
+         * @description json (default), csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv, or parquet: Apache Parquet with typed columns (dates DATE, times TIMESTAMP in UTC, prices DOUBLE, volumes INT64, codes and symbols strings) and the meta in the file's key-value metadata (key `meta`); also chosen by Accept: application/vnd.apache.parquet. CSV and Parquet answers carry X-Meta and, when the meta warns, X-Warning. Errors stay JSON.
          * @example json
          */
-        format?: 'json' | 'csv';
+        format?: 'json' | 'csv' | 'parquet';
       };
       header?: never;
       path?: never;
@@ -9119,6 +9377,9 @@ export interface operations {
       200: {
         headers: {
           ETag: components['headers']['ETag'];
+          'X-As-Of': components['headers']['XAsOf'];
+          'X-Warning': components['headers']['XWarning'];
+          'X-Meta': components['headers']['XMeta'];
           'Last-Modified': components['headers']['LastModified'];
           Age: components['headers']['Age'];
           'X-Cache': components['headers']['XCache'];
@@ -9146,12 +9407,16 @@ export interface operations {
            *     sqlite,idle,64,64,71967,2162,2018-08-09,2026-11-20,19.8,0,0,3000,,,
            */
           'text/csv': string;
+          'application/vnd.apache.parquet': string;
         };
       };
       /** @description Not Modified: the If-None-Match ETag still matches (or, without If-None-Match, nothing changed since If-Modified-Since); no body */
       304: {
         headers: {
           ETag: components['headers']['ETag'];
+          'X-As-Of': components['headers']['XAsOf'];
+          'X-Warning': components['headers']['XWarning'];
+          'X-Meta': components['headers']['XMeta'];
           'Last-Modified': components['headers']['LastModified'];
           Age: components['headers']['Age'];
           'X-Cache': components['headers']['XCache'];
