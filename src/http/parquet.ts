@@ -9,7 +9,8 @@
 // and trades INT64 (by name, so a price column never turns integer because one day's prices were
 // round); other numbers DOUBLE; other strings UTF8 (codes such as `0809` and symbols such as `786`
 // stay strings); lists of strings LIST<UTF8>; objects and lists of objects JSON. A column without
-// any value takes the type its name implies, else UTF8. Pages are gzip-compressed.
+// any value takes the type its name implies (a count, a date, a time, a price or ratio), else UTF8.
+// Pages are gzip-compressed.
 import zlib from 'node:zlib';
 import { parquetWriteBuffer } from 'hyparquet-writer';
 import { columnOrder } from './csv.ts';
@@ -22,6 +23,10 @@ export const PARQUET_TYPE = 'application/vnd.apache.parquet';
 // Fields that count whole things: shares, trades, symbols, rows, days.
 const INTEGER_NAME =
   /(^|_)(volume|turnover|trades|advance|advances|decline|declines|unchanged|total|members|members_counted|count|rows|days|positions)$|^(sector|table|status|symbols_done|symbols_total|eta_seconds|actions_left|fetches_per_minute|rank|with_data)$/;
+// Prices, ratios and amounts: a column of them without any value (an adjustment unavailable: every
+// adjustment_factor null) keeps its type.
+const DOUBLE_NAME =
+  /(^|_)(open|high|low|close|price|ldcp|change|pct|ratio|yield|factor|cap|value|return|weight|point|index|var|haircut|m|b)$/;
 const DATE_NAME = /(^|_)date$|^(first_date|last_date|archive_from|archive_to)$/;
 const TIME_NAME = /(^|_)(time|as_of|at)$/;
 
@@ -118,6 +123,7 @@ function kindOf(name: string, values: readonly unknown[], integer: boolean): Kin
     if (integer || INTEGER_NAME.test(name)) return 'int64';
     if (DATE_NAME.test(name)) return 'date';
     if (TIME_NAME.test(name)) return 'timestamp';
+    if (DOUBLE_NAME.test(name)) return 'double';
     return 'string';
   }
   if (numbers === seen) return integers === seen && (integer || INTEGER_NAME.test(name)) ? 'int64' : 'double';

@@ -263,3 +263,31 @@ describe('the meta in headers', () => {
     assert.deepEqual(JSON.parse(whole.headers['x-meta']!).not_found, []);
   });
 });
+
+describe('the meta in headers, when a page is missing', () => {
+  let failingPortal: FakePortal;
+  let failingSvc: RunningService;
+  before(async () => {
+    failingPortal = await startFakePortal();
+    failingPortal.fail({ path: '/timeseries/eod/', mode: 'status', status: 500 });
+    failingSvc = await startService(failingPortal.url);
+  });
+  after(async () => {
+    await failingSvc?.close();
+    await failingPortal?.close();
+  });
+
+  it('an adjusted history served raw says so in CSV and Parquet', async () => {
+    const path = '/stocks/LUCK/historical?adjusted=true';
+    const json = await http(failingSvc.url, path);
+    assert.equal(json.json.meta.adjustment.status, 'unavailable');
+    const csv = await http(failingSvc.url, `${path}&format=csv`);
+    assert.equal(csv.headers['x-warning'], 'adjustment-unavailable, missing');
+    const res = await request(`${failingSvc.url}${path}&format=parquet`);
+    assert.equal(res.headers['x-warning'], 'adjustment-unavailable, missing');
+    const back = await readBack(Buffer.from(await res.body.arrayBuffer()));
+    assert.deepEqual(back.meta, dataMeta(json.json.meta));
+    assert.ok(back.rows.every((r) => r.adjustment_factor === null));
+    assert.equal(back.types.adjustment_factor, 'DOUBLE', 'a column without a value keeps its type');
+  });
+});
