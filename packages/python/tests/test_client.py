@@ -93,6 +93,11 @@ class Rows(unittest.TestCase):
         keys = [json.dumps(r, sort_keys=True) for r in rows]
         self.assertEqual(len(keys), len(set(keys)), "no row twice")
 
+    def test_the_quote_stream_opens_with_a_snapshot(self):
+        events = list(self.psx.stream_quotes(["ENGRO", "HBL"], events=2))
+        self.assertEqual([e["event"] for e in events], ["quote", "quote"])
+        self.assertEqual({e["data"]["symbol"] for e in events}, {"ENGRO", "HBL"})
+
 
 @unittest.skipIf(pd is None, "pandas is not installed (Debian: apt-get install python3-pandas)")
 class Frames(unittest.TestCase):
