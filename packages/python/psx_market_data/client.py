@@ -56,9 +56,10 @@ class Answer:
 
     @property
     def warnings(self):
-        """The meta's warnings as X-Warning names them (adjustment-partial, not-found, …)."""
-        header = self.headers.get("x-warning")
-        return [w.strip() for w in header.split(",")] if header else []
+        """What the meta warns of, named as the service's X-Warning header names it (docs/api.md):
+        adjustment-partial, adjustment-unavailable, incomplete, not-found, coverage-incomplete, missing.
+        """
+        return warnings_of(self.meta)
 
     def __iter__(self):
         return iter(self.data if isinstance(self.data, list) else [self.data])
@@ -185,6 +186,24 @@ class Client(Endpoints):
             return frame_from_parquet(io.BytesIO(body), headers)
         answer = self.get(path, query)
         return frame_from_rows(answer.data, columns, answer.meta)
+
+
+def warnings_of(meta):
+    """The tokens of X-Warning for a meta (src/http/meta-headers.ts says the same)."""
+    warnings = []
+    adjustment = meta.get("adjustment")
+    if isinstance(adjustment, dict) and adjustment.get("status") in ("partial", "unavailable"):
+        warnings.append(f"adjustment-{adjustment['status']}")
+    if meta.get("incomplete"):
+        warnings.append("incomplete")
+    if meta.get("not_found"):
+        warnings.append("not-found")
+    coverage = meta.get("coverage")
+    if isinstance(coverage, dict) and (coverage.get("missing") or coverage.get("complete") is False):
+        warnings.append("coverage-incomplete")
+    if meta.get("missing"):
+        warnings.append("missing")
+    return warnings
 
 
 def _query_string(query):

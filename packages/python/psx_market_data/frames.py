@@ -51,6 +51,7 @@ def frame_from_rows(data, columns, meta):
             kind = _guess(frame[name])
         frame[name] = _convert(pd, frame[name], kind)
     frame.attrs["meta"] = meta
+    frame.attrs["warnings"] = _warnings(meta)
     return frame
 
 
@@ -74,9 +75,15 @@ def frame_from_parquet(source, headers):
             frame[name] = pd.to_datetime(frame[name])
     raw = (table.schema.metadata or {}).get(b"meta")
     frame.attrs["meta"] = json.loads(raw) if raw else {}
-    if "x-warning" in headers:
-        frame.attrs["warnings"] = [w.strip() for w in headers["x-warning"].split(",")]
+    header = headers.get("x-warning")
+    frame.attrs["warnings"] = [w.strip() for w in header.split(",")] if header else []
     return frame
+
+
+def _warnings(meta):
+    from .client import warnings_of
+
+    return warnings_of(meta)
 
 
 def _guess(column):

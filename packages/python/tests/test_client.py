@@ -63,6 +63,10 @@ class Rows(unittest.TestCase):
     def test_parameters_are_written_as_the_service_reads_them(self):
         panel = self.psx.list_panel(["ENGRO", "HBL", "NOPE"], start="2026-11-16", end="2026-11-20")
         self.assertEqual(panel.meta["not_found"], ["NOPE"])
+        self.assertEqual(panel.warnings, ["not-found"])
+        csv = urllib.request.urlopen(BASE + "/historical?symbols=ENGRO,HBL,NOPE&start=2026-11-16&end=2026-11-20&format=csv")
+        with csv:
+            self.assertEqual(csv.headers["X-Warning"], ", ".join(panel.warnings), "the same words as the service's")
         self.assertEqual({row["symbol"] for row in panel}, {"ENGRO", "HBL"})
         adjusted = self.psx.list_history("ENGRO", adjusted=True, limit=3, order="desc")
         self.assertEqual(len(adjusted), 3)
@@ -115,6 +119,7 @@ class Frames(unittest.TestCase):
         self.assertEqual(frame["date"].iloc[0].strftime("%Y-%m-%d"), rows["data"][0]["date"])
         self.assertEqual(frame["close"].iloc[-1], rows["data"][-1]["close"])
         self.assertEqual(frame.attrs["meta"]["adjustment"]["status"], rows["meta"]["adjustment"]["status"])
+        self.assertEqual(frame.attrs["warnings"], ["adjustment-partial"])
 
     def test_codes_and_symbols_stay_strings(self):
         sectors = self.psx.list_sectors(as_frame=True)
