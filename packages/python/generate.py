@@ -86,10 +86,12 @@ def render(doc):
     lines = [HEADER, "", "class Endpoints:", '    """One method per operation of the service (GET)."""', ""]
     lines.append("    def _call(self, path, query, columns, as_frame, tabular):  # pragma: no cover")
     lines.append("        raise NotImplementedError")
-    for path, item in doc["paths"].items():
-        op = item.get("get")
-        if op is None:
-            continue
+    # By operationId: the file does not change when routes are registered in another order.
+    operations = sorted(
+        ((path, item["get"]) for path, item in doc["paths"].items() if "get" in item),
+        key=lambda pair: pair[1]["operationId"],
+    )
+    for path, op in operations:
         ok = op["responses"]["200"]["content"]
         if "application/json" not in ok:
             continue  # the event stream: Client.stream_quotes

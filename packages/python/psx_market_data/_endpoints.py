@@ -10,6 +10,36 @@ class Endpoints:
     def _call(self, path, query, columns, as_frame, tabular):  # pragma: no cover
         raise NotImplementedError
 
+    def get_archive_status(self, *, as_frame=False):
+        """The archive's contents and the backfill's progress
+
+        GET /archive/status
+        """
+        return self._call(f'/archive/status', {}, {'backend': 'str', 'archiver': 'str', 'symbols_done': 'int', 'symbols_total': 'int', 'rows': 'int', 'days': 'int', 'first_date': 'date', 'last_date': 'date', 'rate_per_minute': 'float', 'eta_seconds': 'int', 'actions_left': 'int', 'fetches_per_minute': 'int', 'last_recorded_day': 'date', 'last_error': 'str', 'last_error_at': 'datetime'}, as_frame, True)
+
+    def get_board(self, board, *, as_frame=False):
+        """The other markets’ boards: futures, cash-settled futures, index futures, odd lot, bills and bonds
+
+        GET /boards/{board}
+        board: which board
+        """
+        return self._call(f'/boards/{_q(board)}', {}, {'symbol': 'str', 'name': 'str', 'eligible': 'bool', 'on_board': 'bool', 'bid_volume': 'int', 'bid_price': 'float', 'offer_volume': 'int', 'offer_price': 'float', 'ldcp': 'float', 'change': 'float', 'volume': 'int', 'last_price': 'float'}, as_frame, True)
+
+    def get_breadth(self, *, as_frame=False):
+        """Advances, declines and totals
+
+        GET /market/breadth
+        """
+        return self._call(f'/market/breadth', {}, {'advances': 'int', 'declines': 'int', 'unchanged': 'int', 'total': 'int', 'total_volume': 'int', 'total_value': 'float'}, as_frame, True)
+
+    def get_debt_quote(self, code, *, as_frame=False):
+        """A debt instrument’s quote on the bills and bonds board
+
+        GET /debt/{code}/quote
+        code: security code as GET /debt lists it (e.g. BAFLTFC8)
+        """
+        return self._call(f'/debt/{_q(code)}/quote', {}, {'code': 'str', 'name': 'str', 'bid_volume': 'int', 'bid_price': 'float', 'offer_volume': 'int', 'offer_price': 'float', 'ldcp': 'float', 'change': 'float', 'volume': 'int', 'bid_yield': 'float', 'offer_yield': 'float', 'last_price': 'float', 'last_yield': 'float', 'ldcy': 'float'}, as_frame, True)
+
     def get_health(self, *, ready=None, as_frame=False):
         """Liveness, or readiness with ?ready=1
 
@@ -18,44 +48,36 @@ class Endpoints:
         """
         return self._call(f'/health', {'ready': ready}, {'status': 'str', 'store': 'str', 'redis': 'str'}, as_frame, False)
 
-    def list_stocks(self, *, index=None, q=None, as_frame=False):
-        """Listed symbols
+    def get_index_performance(self, name, *, as_frame=False):
+        """An index's returns, volatility, drawdown and 52-week range
 
-        GET /stocks
-        index: only this index's constituents, e.g. KSE100 (not empty)
-        q: search symbols and company names (case-insensitive): then the list is {symbol, name, sector} objects, best matches first (exact symbol, symbol prefix, name prefix, name word prefix, substrings), at most 50
+        GET /indices/{name}/performance
+        name:
         """
-        return self._call(f'/stocks', {'index': index, 'q': q}, {'symbol': 'str', 'name': 'str', 'sector': 'str'}, as_frame, True)
+        return self._call(f'/indices/{_q(name)}/performance', {}, {'symbol': 'str', 'index': 'str', 'adjusted': 'bool', 'dividends': 'bool', 'benchmark': 'str', 'last_date': 'date', 'last_close': 'float', 'returns': 'list', 'volatility_1y': 'object', 'max_drawdown_1y': 'object', 'max_drawdown_all': 'object', 'beta_1y': 'object', 'range_52w': 'object'}, as_frame, True)
 
-    def get_quote(self, symbol, *, as_frame=False):
-        """A symbol's quote
+    def get_market_overview(self, *, index=None, movers=None, as_frame=False):
+        """The market at a glance in one request
 
-        GET /stocks/{symbol}/quote
-        symbol: a listed symbol, case-insensitive (e.g. ENGRO, 786, UBLP-ETF)
+        GET /market/overview
+        index: the index whose intraday bars and constituents are included; default KSE100
+        movers: rows in each mover list; default 10
         """
-        return self._call(f'/stocks/{_q(symbol)}/quote', {}, {'symbol': 'str', 'name': 'str', 'sector_code': 'str', 'listed_in': 'str', 'price': 'float', 'market_cap': 'float', 'pe_ratio': 'float', 'dividend_yield': 'float', 'free_float': 'float', 'volume_avg_30d': 'float', 'change_1y_pct': 'float', 'ldcp': 'float', 'open': 'float', 'high': 'float', 'low': 'float', 'volume': 'int', 'change': 'float', 'change_pct': 'float', 'circuit_breaker_low': 'float', 'circuit_breaker_high': 'float', 'day_range_low': 'float', 'day_range_high': 'float', 'week52_low': 'float', 'week52_high': 'float', 'bid_price': 'float', 'bid_volume': 'int', 'ask_price': 'float', 'ask_volume': 'int', 'var': 'float', 'haircut': 'float', 'ytd_change_pct': 'float', 'as_of': 'str', 'extras_as_of': 'str'}, as_frame, True)
+        return self._call(f'/market/overview', {'index': index, 'movers': movers}, {'market': 'object', 'indices': 'object', 'breadth': 'object', 'movers': 'object', 'sectors': 'object', 'index': 'object'}, as_frame, True)
 
-    def list_history(self, symbol, *, start=None, end=None, order=None, limit=None, adjusted=None, dividends=None, as_frame=False):
-        """Daily history
+    def get_market_status(self, *, as_frame=False):
+        """Market state: pre-open, open, Friday break or closed
 
-        GET /stocks/{symbol}/historical
-        start: first day, inclusive, YYYY-MM-DD
-        end: last day, inclusive, YYYY-MM-DD
-        order: asc (default): oldest first
-        limit: only the newest N rows of the range
-        adjusted: `true`: prices adjusted for the capital changes (bonus, right, split) the portal records and the raw prices confirm; each row gains adjustment_factor and meta.adjustment says how far the adjustment reaches. `false` (default): raw prices, as traded
-        dividends: `true` (with adjusted=true): also adjust for the cash dividends on the payouts page (about the last 17–18 months; meta.adjustment.dividends_from). `false` (default)
-        symbol: a listed symbol, case-insensitive (e.g. ENGRO, 786, UBLP-ETF)
+        GET /market/status
         """
-        return self._call(f'/stocks/{_q(symbol)}/historical', {'start': start, 'end': end, 'order': order, 'limit': limit, 'adjusted': adjusted, 'dividends': dividends}, {'date': 'date', 'open': 'float', 'high': 'float', 'low': 'float', 'close': 'float', 'volume': 'int', 'is_anomaly': 'bool', 'anomaly_reasons': 'list', 'adjustment_factor': 'float'}, as_frame, True)
+        return self._call(f'/market/status', {}, {'state': 'str', 'now': 'datetime', 'next_open': 'datetime', 'next_close': 'datetime', 'session': 'object', 'clock_followed': 'bool'}, as_frame, False)
 
-    def list_fundamentals(self, symbol, *, as_frame=False):
-        """Financial reports filed
+    def get_market_summary(self, *, as_frame=False):
+        """Index levels at a glance
 
-        GET /stocks/{symbol}/fundamentals
-        symbol: a listed symbol, case-insensitive (e.g. ENGRO, 786, UBLP-ETF)
+        GET /market/summary
         """
-        return self._call(f'/stocks/{_q(symbol)}/fundamentals', {}, {'symbol': 'str', 'year': 'str', 'type': 'str', 'period_ended': 'str', 'posting_date': 'str', 'document': 'str'}, as_frame, True)
+        return self._call(f'/market/summary', {}, {}, as_frame, True)
 
     def get_profile(self, symbol, *, as_frame=False):
         """Company profile
@@ -65,14 +87,32 @@ class Endpoints:
         """
         return self._call(f'/stocks/{_q(symbol)}/profile', {}, {'symbol': 'str', 'name': 'str', 'sector': 'str', 'description': 'str', 'key_people': 'list', 'address': 'str', 'website': 'str', 'registrar': 'str', 'auditor': 'str', 'fiscal_year_end': 'str', 'shares_outstanding': 'float', 'free_float_shares': 'float', 'free_float_pct': 'float', 'market_cap': 'float'}, as_frame, True)
 
-    def list_financials(self, symbol, *, period=None, as_frame=False):
-        """Annual or quarterly financials
+    def get_quote(self, symbol, *, as_frame=False):
+        """A symbol's quote
 
-        GET /stocks/{symbol}/financials
-        period: annual or quarterly; default annual
+        GET /stocks/{symbol}/quote
         symbol: a listed symbol, case-insensitive (e.g. ENGRO, 786, UBLP-ETF)
         """
-        return self._call(f'/stocks/{_q(symbol)}/financials', {'period': period}, {'period': 'str'}, as_frame, True)
+        return self._call(f'/stocks/{_q(symbol)}/quote', {}, {'symbol': 'str', 'name': 'str', 'sector_code': 'str', 'listed_in': 'str', 'price': 'float', 'market_cap': 'float', 'pe_ratio': 'float', 'dividend_yield': 'float', 'free_float': 'float', 'volume_avg_30d': 'float', 'change_1y_pct': 'float', 'ldcp': 'float', 'open': 'float', 'high': 'float', 'low': 'float', 'volume': 'int', 'change': 'float', 'change_pct': 'float', 'circuit_breaker_low': 'float', 'circuit_breaker_high': 'float', 'day_range_low': 'float', 'day_range_high': 'float', 'week52_low': 'float', 'week52_high': 'float', 'bid_price': 'float', 'bid_volume': 'int', 'ask_price': 'float', 'ask_volume': 'int', 'var': 'float', 'haircut': 'float', 'ytd_change_pct': 'float', 'as_of': 'str', 'extras_as_of': 'str'}, as_frame, True)
+
+    def get_stock_overview(self, symbol, *, as_frame=False):
+        """Everything about a symbol in one request
+
+        GET /stocks/{symbol}/overview
+        symbol: a listed symbol, case-insensitive (e.g. ENGRO, 786, UBLP-ETF)
+        """
+        return self._call(f'/stocks/{_q(symbol)}/overview', {}, {'symbol': 'str', 'market': 'object', 'quote': 'object', 'profile': 'object', 'history': 'object', 'intraday': 'object', 'corporate_actions': 'object', 'announcements': 'object', 'financials': 'object', 'reports': 'object'}, as_frame, True)
+
+    def get_stock_performance(self, symbol, *, adjusted=None, dividends=None, benchmark=None, as_frame=False):
+        """Returns, volatility, drawdown, beta and 52-week range
+
+        GET /stocks/{symbol}/performance
+        adjusted: `true` (default): closes adjusted for the capital changes the portal records and the raw prices confirm (as /stocks/{symbol}/historical?adjusted=true; meta.adjustment says how far it reaches), so a bonus or split is not a loss. `false`: raw prices, as traded
+        dividends: `true`: total return, closes also adjusted for cash dividends (with adjusted=true). `false` (default)
+        benchmark: an index code (default KSE100), or none
+        symbol: a listed symbol, case-insensitive (e.g. ENGRO, 786, UBLP-ETF)
+        """
+        return self._call(f'/stocks/{_q(symbol)}/performance', {'adjusted': adjusted, 'dividends': dividends, 'benchmark': benchmark}, {'symbol': 'str', 'index': 'str', 'adjusted': 'bool', 'dividends': 'bool', 'benchmark': 'str', 'last_date': 'date', 'last_close': 'float', 'returns': 'list', 'volatility_1y': 'object', 'max_drawdown_1y': 'object', 'max_drawdown_all': 'object', 'beta_1y': 'object', 'range_52w': 'object'}, as_frame, True)
 
     def list_announcements(self, symbol, *, category=None, as_frame=False):
         """Company announcements
@@ -91,63 +131,43 @@ class Endpoints:
         """
         return self._call(f'/stocks/{_q(symbol)}/corporate-actions', {}, {'ex_date': 'date', 'kind': 'str', 'ratio': 'float', 'amount': 'float', 'evidence': 'list', 'applied': 'bool', 'note': 'str'}, as_frame, True)
 
-    def list_intraday(self, symbol, *, date=None, interval=None, as_frame=False):
-        """Today's prints or bars
+    def list_debt_instruments(self, *, as_frame=False):
+        """The debt market: government securities, corporate TFCs and sukuks
 
-        GET /stocks/{symbol}/intraday
-        date: a past day, YYYY-MM-DD: what the archive kept of it (docs/archive.md): 404 for a day it did not record. Absent or today: today from the exchange
-        interval: tick: every print, oldest first; 1m…60m: OHLCV bars on the Karachi clock (a 60m bar starts on the hour), only for intervals with prints. Default 5m.
+        GET /debt
+        """
+        return self._call(f'/debt', {}, {'code': 'str', 'name': 'str', 'table': 'int', 'group': 'str', 'face_value': 'float', 'listing_date': 'date', 'issue_date': 'date', 'issue_size': 'float', 'maturity_date': 'date', 'coupon_rate': 'float', 'previous_coupon_date': 'date', 'next_coupon_date': 'date', 'outstanding_days': 'int', 'remaining_years': 'float'}, as_frame, True)
+
+    def list_financials(self, symbol, *, period=None, as_frame=False):
+        """Annual or quarterly financials
+
+        GET /stocks/{symbol}/financials
+        period: annual or quarterly; default annual
         symbol: a listed symbol, case-insensitive (e.g. ENGRO, 786, UBLP-ETF)
         """
-        return self._call(f'/stocks/{_q(symbol)}/intraday', {'date': date, 'interval': interval}, {'time': 'datetime', 'price': 'float', 'volume': 'int', 'open': 'float', 'high': 'float', 'low': 'float', 'close': 'float', 'trades': 'int'}, as_frame, True)
+        return self._call(f'/stocks/{_q(symbol)}/financials', {'period': period}, {'period': 'str'}, as_frame, True)
 
-    def list_index_intraday(self, name, *, date=None, interval=None, as_frame=False):
-        """An index's ticks or bars today
+    def list_fundamentals(self, symbol, *, as_frame=False):
+        """Financial reports filed
 
-        GET /indices/{name}/intraday
-        date: a past day, YYYY-MM-DD: what the archive kept of it (docs/archive.md): 404 for a day it did not record. Absent or today: today from the exchange
-        interval: tick: every print, oldest first; 1m…60m: OHLCV bars on the Karachi clock (a 60m bar starts on the hour), only for intervals with prints. Default 5m.
-        name:
+        GET /stocks/{symbol}/fundamentals
+        symbol: a listed symbol, case-insensitive (e.g. ENGRO, 786, UBLP-ETF)
         """
-        return self._call(f'/indices/{_q(name)}/intraday', {'date': date, 'interval': interval}, {'time': 'datetime', 'value': 'float', 'volume': 'int', 'open': 'float', 'high': 'float', 'low': 'float', 'close': 'float', 'trades': 'int'}, as_frame, True)
+        return self._call(f'/stocks/{_q(symbol)}/fundamentals', {}, {'symbol': 'str', 'year': 'str', 'type': 'str', 'period_ended': 'str', 'posting_date': 'str', 'document': 'str'}, as_frame, True)
 
-    def list_quotes(self, symbols, *, as_frame=False):
-        """Quotes of many symbols
+    def list_history(self, symbol, *, start=None, end=None, order=None, limit=None, adjusted=None, dividends=None, as_frame=False):
+        """Daily history
 
-        GET /quotes
-        symbols: a comma-separated list of up to 100 symbols, case-insensitive (duplicates count once), e.g. symbols=ENGRO,HBL
+        GET /stocks/{symbol}/historical
+        start: first day, inclusive, YYYY-MM-DD
+        end: last day, inclusive, YYYY-MM-DD
+        order: asc (default): oldest first
+        limit: only the newest N rows of the range
+        adjusted: `true`: prices adjusted for the capital changes (bonus, right, split) the portal records and the raw prices confirm; each row gains adjustment_factor and meta.adjustment says how far the adjustment reaches. `false` (default): raw prices, as traded
+        dividends: `true` (with adjusted=true): also adjust for the cash dividends on the payouts page (about the last 17–18 months; meta.adjustment.dividends_from). `false` (default)
+        symbol: a listed symbol, case-insensitive (e.g. ENGRO, 786, UBLP-ETF)
         """
-        return self._call(f'/quotes', {'symbols': symbols}, {'symbol': 'str', 'name': 'str', 'sector_code': 'str', 'listed_in': 'str', 'price': 'float', 'market_cap': 'float', 'pe_ratio': 'float', 'dividend_yield': 'float', 'free_float': 'float', 'volume_avg_30d': 'float', 'change_1y_pct': 'float', 'ldcp': 'float', 'open': 'float', 'high': 'float', 'low': 'float', 'volume': 'int', 'change': 'float', 'change_pct': 'float', 'circuit_breaker_low': 'float', 'circuit_breaker_high': 'float', 'day_range_low': 'float', 'day_range_high': 'float', 'week52_low': 'float', 'week52_high': 'float', 'bid_price': 'float', 'bid_volume': 'int', 'ask_price': 'float', 'ask_volume': 'int', 'var': 'float', 'haircut': 'float', 'ytd_change_pct': 'float', 'as_of': 'str', 'extras_as_of': 'str'}, as_frame, True)
-
-    def list_movers(self, *, by=None, limit=None, as_frame=False):
-        """Top gainers, losers or most active
-
-        GET /market/movers
-        by: gainers (default), losers or active
-        limit: default 10
-        """
-        return self._call(f'/market/movers', {'by': by, 'limit': limit}, {'symbol': 'str', 'name': 'str', 'price': 'float', 'change': 'float', 'change_pct': 'float', 'volume': 'int'}, as_frame, True)
-
-    def get_breadth(self, *, as_frame=False):
-        """Advances, declines and totals
-
-        GET /market/breadth
-        """
-        return self._call(f'/market/breadth', {}, {'advances': 'int', 'declines': 'int', 'unchanged': 'int', 'total': 'int', 'total_volume': 'int', 'total_value': 'float'}, as_frame, True)
-
-    def get_market_status(self, *, as_frame=False):
-        """Market state: pre-open, open, Friday break or closed
-
-        GET /market/status
-        """
-        return self._call(f'/market/status', {}, {'state': 'str', 'now': 'datetime', 'next_open': 'datetime', 'next_close': 'datetime', 'session': 'object', 'clock_followed': 'bool'}, as_frame, False)
-
-    def list_index_levels(self, *, as_frame=False):
-        """Index levels
-
-        GET /indices
-        """
-        return self._call(f'/indices', {}, {'index': 'str', 'current': 'float', 'high': 'float', 'low': 'float', 'change': 'float', 'change_pct': 'float'}, as_frame, True)
+        return self._call(f'/stocks/{_q(symbol)}/historical', {'start': start, 'end': end, 'order': order, 'limit': limit, 'adjusted': adjusted, 'dividends': dividends}, {'date': 'date', 'open': 'float', 'high': 'float', 'low': 'float', 'close': 'float', 'volume': 'int', 'is_anomaly': 'bool', 'anomaly_reasons': 'list', 'adjustment_factor': 'float'}, as_frame, True)
 
     def list_index_constituents(self, name, *, as_frame=False):
         """Index constituents
@@ -169,56 +189,32 @@ class Endpoints:
         """
         return self._call(f'/indices/{_q(name)}/historical', {'start': start, 'end': end, 'order': order, 'limit': limit}, {'date': 'date', 'open': 'float', 'high': 'object', 'low': 'object', 'close': 'float', 'volume': 'int'}, as_frame, True)
 
-    def list_sectors(self, *, as_frame=False):
-        """Sector summary
+    def list_index_intraday(self, name, *, date=None, interval=None, as_frame=False):
+        """An index's ticks or bars today
 
-        GET /sectors
-        """
-        return self._call(f'/sectors', {}, {'sector_code': 'str', 'sector_name': 'str', 'advance': 'int', 'decline': 'int', 'unchanged': 'int', 'turnover': 'int', 'market_cap_b': 'float'}, as_frame, True)
-
-    def list_sector_stocks(self, name, *, as_frame=False):
-        """A sector's symbols
-
-        GET /sectors/{name}/stocks
+        GET /indices/{name}/intraday
+        date: a past day, YYYY-MM-DD: what the archive kept of it (docs/archive.md): 404 for a day it did not record. Absent or today: today from the exchange
+        interval: tick: every print, oldest first; 1m…60m: OHLCV bars on the Karachi clock (a 60m bar starts on the hour), only for intervals with prints. Default 5m.
         name:
         """
-        return self._call(f'/sectors/{_q(name)}/stocks', {}, {'symbol': 'str'}, as_frame, True)
+        return self._call(f'/indices/{_q(name)}/intraday', {'date': date, 'interval': interval}, {'time': 'datetime', 'value': 'float', 'volume': 'int', 'open': 'float', 'high': 'float', 'low': 'float', 'close': 'float', 'trades': 'int'}, as_frame, True)
 
-    def list_screener(self, *, as_frame=False):
-        """Screener table
+    def list_index_levels(self, *, as_frame=False):
+        """Index levels
 
-        GET /screener
+        GET /indices
         """
-        return self._call(f'/screener', {}, {'symbol': 'str', 'sector': 'float', 'listed_in': 'str', 'market_cap': 'float', 'price': 'float', 'pe_ratio': 'float', 'dividend_yield': 'float', 'free_float': 'float', 'volume_avg_30d': 'float', 'change_1y_pct': 'float'}, as_frame, True)
+        return self._call(f'/indices', {}, {'index': 'str', 'current': 'float', 'high': 'float', 'low': 'float', 'change': 'float', 'change_pct': 'float'}, as_frame, True)
 
-    def get_market_summary(self, *, as_frame=False):
-        """Index levels at a glance
+    def list_intraday(self, symbol, *, date=None, interval=None, as_frame=False):
+        """Today's prints or bars
 
-        GET /market/summary
+        GET /stocks/{symbol}/intraday
+        date: a past day, YYYY-MM-DD: what the archive kept of it (docs/archive.md): 404 for a day it did not record. Absent or today: today from the exchange
+        interval: tick: every print, oldest first; 1m…60m: OHLCV bars on the Karachi clock (a 60m bar starts on the hour), only for intervals with prints. Default 5m.
+        symbol: a listed symbol, case-insensitive (e.g. ENGRO, 786, UBLP-ETF)
         """
-        return self._call(f'/market/summary', {}, {}, as_frame, True)
-
-    def list_market_payouts(self, *, from_=None, to=None, kind=None, symbol=None, as_frame=False):
-        """Dividends, bonus and right issues announced across the market
-
-        GET /market/payouts
-        from_: first announcement day, inclusive, YYYY-MM-DD (default: to − 30 days)
-        to: last announcement day, inclusive, YYYY-MM-DD (default: today, Karachi)
-        kind: only this kind
-        symbol: only this symbol (exact; the portal prefix-matches, the service does not)
-        """
-        return self._call(f'/market/payouts', {'from': from_, 'to': to, 'kind': kind, 'symbol': symbol}, {'symbol': 'str', 'company': 'str', 'sector': 'str', 'kind': 'str', 'percent': 'float', 'label': 'str', 'amount_per_share': 'float', 'announced_at': 'str', 'book_closure_from': 'date', 'book_closure_to': 'date', 'ex_date': 'date', 'last_day_to_buy': 'date', 'settlement_cycle': 'str', 'details': 'str', 'raw': 'str'}, as_frame, True)
-
-    def list_meetings(self, *, from_=None, to=None, type=None, symbol=None, as_frame=False):
-        """Company meetings (AGM, EOGM)
-
-        GET /market/calendar
-        from_: first day, inclusive, YYYY-MM-DD (default: today, Karachi)
-        to: last day, inclusive, YYYY-MM-DD (default: from + 30 days)
-        type: only this kind of meeting
-        symbol: only this symbol
-        """
-        return self._call(f'/market/calendar', {'from': from_, 'to': to, 'type': type, 'symbol': symbol}, {'symbol': 'str', 'company': 'str', 'type': 'str', 'date': 'date', 'time': 'str', 'city': 'str', 'period_end': 'date'}, as_frame, True)
+        return self._call(f'/stocks/{_q(symbol)}/intraday', {'date': date, 'interval': interval}, {'time': 'datetime', 'price': 'float', 'volume': 'int', 'open': 'float', 'high': 'float', 'low': 'float', 'close': 'float', 'trades': 'int'}, as_frame, True)
 
     def list_market_announcements(self, *, q=None, symbol=None, type=None, from_=None, to=None, limit=None, cursor=None, as_frame=False):
         """Announcements across the exchange
@@ -234,95 +230,6 @@ class Endpoints:
         """
         return self._call(f'/announcements', {'q': q, 'symbol': symbol, 'type': type, 'from': from_, 'to': to, 'limit': limit, 'cursor': cursor}, {'date': 'date', 'time': 'str', 'published_at': 'str', 'symbol': 'str', 'company': 'str', 'title': 'str', 'revoked': 'bool', 'document_url': 'str', 'image_only': 'bool'}, as_frame, True)
 
-    def list_debt_instruments(self, *, as_frame=False):
-        """The debt market: government securities, corporate TFCs and sukuks
-
-        GET /debt
-        """
-        return self._call(f'/debt', {}, {'code': 'str', 'name': 'str', 'table': 'int', 'group': 'str', 'face_value': 'float', 'listing_date': 'date', 'issue_date': 'date', 'issue_size': 'float', 'maturity_date': 'date', 'coupon_rate': 'float', 'previous_coupon_date': 'date', 'next_coupon_date': 'date', 'outstanding_days': 'int', 'remaining_years': 'float'}, as_frame, True)
-
-    def get_debt_quote(self, code, *, as_frame=False):
-        """A debt instrument’s quote on the bills and bonds board
-
-        GET /debt/{code}/quote
-        code: security code as GET /debt lists it (e.g. BAFLTFC8)
-        """
-        return self._call(f'/debt/{_q(code)}/quote', {}, {'code': 'str', 'name': 'str', 'bid_volume': 'int', 'bid_price': 'float', 'offer_volume': 'int', 'offer_price': 'float', 'ldcp': 'float', 'change': 'float', 'volume': 'int', 'bid_yield': 'float', 'offer_yield': 'float', 'last_price': 'float', 'last_yield': 'float', 'ldcy': 'float'}, as_frame, True)
-
-    def get_board(self, board, *, as_frame=False):
-        """The other markets’ boards: futures, cash-settled futures, index futures, odd lot, bills and bonds
-
-        GET /boards/{board}
-        board: which board
-        """
-        return self._call(f'/boards/{_q(board)}', {}, {'symbol': 'str', 'name': 'str', 'eligible': 'bool', 'on_board': 'bool', 'bid_volume': 'int', 'bid_price': 'float', 'offer_volume': 'int', 'offer_price': 'float', 'ldcp': 'float', 'change': 'float', 'volume': 'int', 'last_price': 'float'}, as_frame, True)
-
-    def get_stock_performance(self, symbol, *, adjusted=None, dividends=None, benchmark=None, as_frame=False):
-        """Returns, volatility, drawdown, beta and 52-week range
-
-        GET /stocks/{symbol}/performance
-        adjusted: `true` (default): closes adjusted for the capital changes the portal records and the raw prices confirm (as /stocks/{symbol}/historical?adjusted=true; meta.adjustment says how far it reaches), so a bonus or split is not a loss. `false`: raw prices, as traded
-        dividends: `true`: total return, closes also adjusted for cash dividends (with adjusted=true). `false` (default)
-        benchmark: an index code (default KSE100), or none
-        symbol: a listed symbol, case-insensitive (e.g. ENGRO, 786, UBLP-ETF)
-        """
-        return self._call(f'/stocks/{_q(symbol)}/performance', {'adjusted': adjusted, 'dividends': dividends, 'benchmark': benchmark}, {'symbol': 'str', 'index': 'str', 'adjusted': 'bool', 'dividends': 'bool', 'benchmark': 'str', 'last_date': 'date', 'last_close': 'float', 'returns': 'list', 'volatility_1y': 'object', 'max_drawdown_1y': 'object', 'max_drawdown_all': 'object', 'beta_1y': 'object', 'range_52w': 'object'}, as_frame, True)
-
-    def list_stock_indicators(self, i, symbol, *, start=None, end=None, adjusted=None, as_frame=False):
-        """Technical indicators, one row per trading day
-
-        GET /stocks/{symbol}/indicators
-        i: the indicators, comma-separated (at most 10): sma:N, ema:N, rsi:N, atr:N, vwap:N (N a whole number of days 1–5000), macd:FAST:SLOW:SIGNAL (FAST < SLOW), bbands:N:K (K 0–10, may have decimals), obv; parameters may be left out for the defaults sma:20, ema:20, rsi:14, macd:12:26:9, bbands:20:2, atr:14, vwap:20; e.g. i=sma:20,rsi:14,macd:12:26:9
-        start: first day, inclusive, YYYY-MM-DD
-        end: last day, inclusive, YYYY-MM-DD
-        adjusted: `true` (default): closes adjusted for the capital changes the portal records and the raw prices confirm (as /stocks/{symbol}/historical?adjusted=true; meta.adjustment says how far it reaches), so a bonus or split is not a loss. `false`: raw prices, as traded
-        symbol: a listed symbol, case-insensitive (e.g. ENGRO, 786, UBLP-ETF)
-        """
-        return self._call(f'/stocks/{_q(symbol)}/indicators', {'i': i, 'start': start, 'end': end, 'adjusted': adjusted}, {'date': 'date', 'close': 'float'}, as_frame, True)
-
-    def get_index_performance(self, name, *, as_frame=False):
-        """An index's returns, volatility, drawdown and 52-week range
-
-        GET /indices/{name}/performance
-        name:
-        """
-        return self._call(f'/indices/{_q(name)}/performance', {}, {'symbol': 'str', 'index': 'str', 'adjusted': 'bool', 'dividends': 'bool', 'benchmark': 'str', 'last_date': 'date', 'last_close': 'float', 'returns': 'list', 'volatility_1y': 'object', 'max_drawdown_1y': 'object', 'max_drawdown_all': 'object', 'beta_1y': 'object', 'range_52w': 'object'}, as_frame, True)
-
-    def list_market_performance(self, *, period=None, index=None, sector=None, as_frame=False):
-        """An index's or a sector's members ranked by return over a period
-
-        GET /market/performance
-        period: the period (default 1M). Each period ends on the last row (E). 1D starts on the previous trading day; 1W on the last trading day on or before E − 7 calendar days; 1M, 3M, 6M, 1Y, 3Y, 5Y on the last trading day on or before E − 1, 3, 6, 12, 36, 60 calendar months (the day clamped to the month’s end: 03-31 − 1M = 02-28); YTD on the last trading day on or before 31 December of the previous year (the previous year’s last close); ALL on the first row. A period whose start lies before the first row is null with the reason, never a shorter period.
-        index: an index code (default KSE100)
-        sector: a sector code (0801) or name, instead of index
-        """
-        return self._call(f'/market/performance', {'period': period, 'index': index, 'sector': sector}, {'rank': 'int', 'symbol': 'str', 'return_pct': 'float', 'start_date': 'date', 'start_close': 'float', 'end_date': 'date', 'end_close': 'float', 'volume': 'int', 'reason': 'str'}, as_frame, True)
-
-    def list_sector_performance(self, *, period=None, as_frame=False):
-        """Each sector's cap-weighted return over a period
-
-        GET /sectors/performance
-        period: the period (default 1M). Each period ends on the last row (E). 1D starts on the previous trading day; 1W on the last trading day on or before E − 7 calendar days; 1M, 3M, 6M, 1Y, 3Y, 5Y on the last trading day on or before E − 1, 3, 6, 12, 36, 60 calendar months (the day clamped to the month’s end: 03-31 − 1M = 02-28); YTD on the last trading day on or before 31 December of the previous year (the previous year’s last close); ALL on the first row. A period whose start lies before the first row is null with the reason, never a shorter period.
-        """
-        return self._call(f'/sectors/performance', {'period': period}, {'rank': 'int', 'sector_code': 'str', 'sector_name': 'str', 'return_pct': 'float', 'members': 'int', 'members_counted': 'int', 'market_cap': 'float', 'reason': 'str'}, as_frame, True)
-
-    def get_stock_overview(self, symbol, *, as_frame=False):
-        """Everything about a symbol in one request
-
-        GET /stocks/{symbol}/overview
-        symbol: a listed symbol, case-insensitive (e.g. ENGRO, 786, UBLP-ETF)
-        """
-        return self._call(f'/stocks/{_q(symbol)}/overview', {}, {'symbol': 'str', 'market': 'object', 'quote': 'object', 'profile': 'object', 'history': 'object', 'intraday': 'object', 'corporate_actions': 'object', 'announcements': 'object', 'financials': 'object', 'reports': 'object'}, as_frame, True)
-
-    def get_market_overview(self, *, index=None, movers=None, as_frame=False):
-        """The market at a glance in one request
-
-        GET /market/overview
-        index: the index whose intraday bars and constituents are included; default KSE100
-        movers: rows in each mover list; default 10
-        """
-        return self._call(f'/market/overview', {'index': index, 'movers': movers}, {'market': 'object', 'indices': 'object', 'breadth': 'object', 'movers': 'object', 'sectors': 'object', 'index': 'object'}, as_frame, True)
-
     def list_market_daily(self, date, *, index=None, sector=None, symbols=None, adjusted=None, dividends=None, as_frame=False):
         """Every symbol's bar on one date
 
@@ -335,6 +242,47 @@ class Endpoints:
         dividends: with adjusted=true: `true` also adjusts for the cash dividends kept (total-return prices)
         """
         return self._call(f'/market/daily', {'date': date, 'index': index, 'sector': sector, 'symbols': symbols, 'adjusted': adjusted, 'dividends': dividends}, {'symbol': 'str', 'date': 'date', 'open': 'float', 'high': 'float', 'low': 'float', 'close': 'float', 'volume': 'int', 'is_anomaly': 'bool', 'anomaly_reasons': 'list', 'adjustment_factor': 'float'}, as_frame, True)
+
+    def list_market_payouts(self, *, from_=None, to=None, kind=None, symbol=None, as_frame=False):
+        """Dividends, bonus and right issues announced across the market
+
+        GET /market/payouts
+        from_: first announcement day, inclusive, YYYY-MM-DD (default: to − 30 days)
+        to: last announcement day, inclusive, YYYY-MM-DD (default: today, Karachi)
+        kind: only this kind
+        symbol: only this symbol (exact; the portal prefix-matches, the service does not)
+        """
+        return self._call(f'/market/payouts', {'from': from_, 'to': to, 'kind': kind, 'symbol': symbol}, {'symbol': 'str', 'company': 'str', 'sector': 'str', 'kind': 'str', 'percent': 'float', 'label': 'str', 'amount_per_share': 'float', 'announced_at': 'str', 'book_closure_from': 'date', 'book_closure_to': 'date', 'ex_date': 'date', 'last_day_to_buy': 'date', 'settlement_cycle': 'str', 'details': 'str', 'raw': 'str'}, as_frame, True)
+
+    def list_market_performance(self, *, period=None, index=None, sector=None, as_frame=False):
+        """An index's or a sector's members ranked by return over a period
+
+        GET /market/performance
+        period: the period (default 1M). Each period ends on the last row (E). 1D starts on the previous trading day; 1W on the last trading day on or before E − 7 calendar days; 1M, 3M, 6M, 1Y, 3Y, 5Y on the last trading day on or before E − 1, 3, 6, 12, 36, 60 calendar months (the day clamped to the month’s end: 03-31 − 1M = 02-28); YTD on the last trading day on or before 31 December of the previous year (the previous year’s last close); ALL on the first row. A period whose start lies before the first row is null with the reason, never a shorter period.
+        index: an index code (default KSE100)
+        sector: a sector code (0801) or name, instead of index
+        """
+        return self._call(f'/market/performance', {'period': period, 'index': index, 'sector': sector}, {'rank': 'int', 'symbol': 'str', 'return_pct': 'float', 'start_date': 'date', 'start_close': 'float', 'end_date': 'date', 'end_close': 'float', 'volume': 'int', 'reason': 'str'}, as_frame, True)
+
+    def list_meetings(self, *, from_=None, to=None, type=None, symbol=None, as_frame=False):
+        """Company meetings (AGM, EOGM)
+
+        GET /market/calendar
+        from_: first day, inclusive, YYYY-MM-DD (default: today, Karachi)
+        to: last day, inclusive, YYYY-MM-DD (default: from + 30 days)
+        type: only this kind of meeting
+        symbol: only this symbol
+        """
+        return self._call(f'/market/calendar', {'from': from_, 'to': to, 'type': type, 'symbol': symbol}, {'symbol': 'str', 'company': 'str', 'type': 'str', 'date': 'date', 'time': 'str', 'city': 'str', 'period_end': 'date'}, as_frame, True)
+
+    def list_movers(self, *, by=None, limit=None, as_frame=False):
+        """Top gainers, losers or most active
+
+        GET /market/movers
+        by: gainers (default), losers or active
+        limit: default 10
+        """
+        return self._call(f'/market/movers', {'by': by, 'limit': limit}, {'symbol': 'str', 'name': 'str', 'price': 'float', 'change': 'float', 'change_pct': 'float', 'volume': 'int'}, as_frame, True)
 
     def list_panel(self, symbols, *, start=None, end=None, layout=None, field=None, adjusted=None, dividends=None, as_frame=False):
         """Many symbols' daily history as one panel
@@ -350,6 +298,65 @@ class Endpoints:
         """
         return self._call(f'/historical', {'symbols': symbols, 'start': start, 'end': end, 'layout': layout, 'field': field, 'adjusted': adjusted, 'dividends': dividends}, {'symbol': 'str', 'date': 'date', 'open': 'float', 'high': 'float', 'low': 'float', 'close': 'float', 'volume': 'int', 'is_anomaly': 'bool', 'anomaly_reasons': 'list', 'adjustment_factor': 'float'}, as_frame, True)
 
+    def list_quotes(self, symbols, *, as_frame=False):
+        """Quotes of many symbols
+
+        GET /quotes
+        symbols: a comma-separated list of up to 100 symbols, case-insensitive (duplicates count once), e.g. symbols=ENGRO,HBL
+        """
+        return self._call(f'/quotes', {'symbols': symbols}, {'symbol': 'str', 'name': 'str', 'sector_code': 'str', 'listed_in': 'str', 'price': 'float', 'market_cap': 'float', 'pe_ratio': 'float', 'dividend_yield': 'float', 'free_float': 'float', 'volume_avg_30d': 'float', 'change_1y_pct': 'float', 'ldcp': 'float', 'open': 'float', 'high': 'float', 'low': 'float', 'volume': 'int', 'change': 'float', 'change_pct': 'float', 'circuit_breaker_low': 'float', 'circuit_breaker_high': 'float', 'day_range_low': 'float', 'day_range_high': 'float', 'week52_low': 'float', 'week52_high': 'float', 'bid_price': 'float', 'bid_volume': 'int', 'ask_price': 'float', 'ask_volume': 'int', 'var': 'float', 'haircut': 'float', 'ytd_change_pct': 'float', 'as_of': 'str', 'extras_as_of': 'str'}, as_frame, True)
+
+    def list_screener(self, *, as_frame=False):
+        """Screener table
+
+        GET /screener
+        """
+        return self._call(f'/screener', {}, {'symbol': 'str', 'sector': 'float', 'listed_in': 'str', 'market_cap': 'float', 'price': 'float', 'pe_ratio': 'float', 'dividend_yield': 'float', 'free_float': 'float', 'volume_avg_30d': 'float', 'change_1y_pct': 'float'}, as_frame, True)
+
+    def list_sector_performance(self, *, period=None, as_frame=False):
+        """Each sector's cap-weighted return over a period
+
+        GET /sectors/performance
+        period: the period (default 1M). Each period ends on the last row (E). 1D starts on the previous trading day; 1W on the last trading day on or before E − 7 calendar days; 1M, 3M, 6M, 1Y, 3Y, 5Y on the last trading day on or before E − 1, 3, 6, 12, 36, 60 calendar months (the day clamped to the month’s end: 03-31 − 1M = 02-28); YTD on the last trading day on or before 31 December of the previous year (the previous year’s last close); ALL on the first row. A period whose start lies before the first row is null with the reason, never a shorter period.
+        """
+        return self._call(f'/sectors/performance', {'period': period}, {'rank': 'int', 'sector_code': 'str', 'sector_name': 'str', 'return_pct': 'float', 'members': 'int', 'members_counted': 'int', 'market_cap': 'float', 'reason': 'str'}, as_frame, True)
+
+    def list_sector_stocks(self, name, *, as_frame=False):
+        """A sector's symbols
+
+        GET /sectors/{name}/stocks
+        name:
+        """
+        return self._call(f'/sectors/{_q(name)}/stocks', {}, {'symbol': 'str'}, as_frame, True)
+
+    def list_sectors(self, *, as_frame=False):
+        """Sector summary
+
+        GET /sectors
+        """
+        return self._call(f'/sectors', {}, {'sector_code': 'str', 'sector_name': 'str', 'advance': 'int', 'decline': 'int', 'unchanged': 'int', 'turnover': 'int', 'market_cap_b': 'float'}, as_frame, True)
+
+    def list_stock_indicators(self, i, symbol, *, start=None, end=None, adjusted=None, as_frame=False):
+        """Technical indicators, one row per trading day
+
+        GET /stocks/{symbol}/indicators
+        i: the indicators, comma-separated (at most 10): sma:N, ema:N, rsi:N, atr:N, vwap:N (N a whole number of days 1–5000), macd:FAST:SLOW:SIGNAL (FAST < SLOW), bbands:N:K (K 0–10, may have decimals), obv; parameters may be left out for the defaults sma:20, ema:20, rsi:14, macd:12:26:9, bbands:20:2, atr:14, vwap:20; e.g. i=sma:20,rsi:14,macd:12:26:9
+        start: first day, inclusive, YYYY-MM-DD
+        end: last day, inclusive, YYYY-MM-DD
+        adjusted: `true` (default): closes adjusted for the capital changes the portal records and the raw prices confirm (as /stocks/{symbol}/historical?adjusted=true; meta.adjustment says how far it reaches), so a bonus or split is not a loss. `false`: raw prices, as traded
+        symbol: a listed symbol, case-insensitive (e.g. ENGRO, 786, UBLP-ETF)
+        """
+        return self._call(f'/stocks/{_q(symbol)}/indicators', {'i': i, 'start': start, 'end': end, 'adjusted': adjusted}, {'date': 'date', 'close': 'float'}, as_frame, True)
+
+    def list_stocks(self, *, index=None, q=None, as_frame=False):
+        """Listed symbols
+
+        GET /stocks
+        index: only this index's constituents, e.g. KSE100 (not empty)
+        q: search symbols and company names (case-insensitive): then the list is {symbol, name, sector} objects, best matches first (exact symbol, symbol prefix, name prefix, name word prefix, substrings), at most 50
+        """
+        return self._call(f'/stocks', {'index': index, 'q': q}, {'symbol': 'str', 'name': 'str', 'sector': 'str'}, as_frame, True)
+
     def list_trading_days(self, *, from_=None, to=None, as_frame=False):
         """Trading days, from the archive
 
@@ -358,13 +365,6 @@ class Endpoints:
         to: last day, inclusive (default today)
         """
         return self._call(f'/market/trading-days', {'from': from_, 'to': to}, {'date': 'date', 'weekday': 'str', 'open': 'str', 'close': 'str', 'break_start': 'str', 'break_end': 'str'}, as_frame, True)
-
-    def get_archive_status(self, *, as_frame=False):
-        """The archive's contents and the backfill's progress
-
-        GET /archive/status
-        """
-        return self._call(f'/archive/status', {}, {'backend': 'str', 'archiver': 'str', 'symbols_done': 'int', 'symbols_total': 'int', 'rows': 'int', 'days': 'int', 'first_date': 'date', 'last_date': 'date', 'rate_per_minute': 'float', 'eta_seconds': 'int', 'actions_left': 'int', 'fetches_per_minute': 'int', 'last_recorded_day': 'date', 'last_error': 'str', 'last_error_at': 'datetime'}, as_frame, True)
 
 
 def _q(value):
