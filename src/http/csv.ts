@@ -15,7 +15,7 @@ export function toCsv(
   if (typeof rows[0] !== 'object') {
     return [columns.map(field).join(','), ...rows.map((r) => field(r))].join('\r\n') + '\r\n';
   }
-  const cols = orderedKeys(unionOfKeys(rows as Array<Record<string, unknown>>), order);
+  const cols = orderedKeys(columnOrder(rows as Array<Record<string, unknown>>, columns), order);
   const lines = [cols.map(field).join(',')];
   for (const row of rows as Array<Record<string, unknown>>) {
     lines.push(cols.map((c) => field(row[c])).join(','));
@@ -23,9 +23,21 @@ export function toCsv(
   return lines.join('\r\n') + '\r\n';
 }
 
-/** Optional fields (freefloat_m vs shares_m) appear in some rows only; every column is kept. */
-function unionOfKeys(rows: Array<Record<string, unknown>>): string[] {
+/**
+ * Every key any row has (optional fields such as freefloat_m vs shares_m appear in some rows only).
+ * When `columns` names all of the first row's keys it gives the order: JavaScript lists an
+ * integer-like key first (a wide panel's `786` before `date`), which would break a reader that takes
+ * the first column as the index.
+ */
+export function columnOrder(
+  rows: ReadonlyArray<Record<string, unknown>>,
+  columns: readonly string[],
+): string[] {
   const keys = new Set<string>();
+  const first = rows[0];
+  if (first !== undefined && Object.keys(first).every((k) => columns.includes(k))) {
+    for (const c of columns) if (Object.hasOwn(first, c)) keys.add(c);
+  }
   for (const row of rows) for (const k of Object.keys(row)) keys.add(k);
   return [...keys];
 }

@@ -2404,7 +2404,7 @@ export const GENERATED_ERRORS: GeneratedErrors = {
     '503': [{ code: 'not_ready', message: 'the service is shutting down; retry on another replica' }],
   },
   '*': {
-    '422': [{ code: 'bad_request', message: 'format must be json or csv (got "xml")' }],
+    '422': [{ code: 'bad_request', message: 'format must be json, csv or parquet (got "xml")' }],
     '429': [
       { code: 'rate_limited', message: 'Rate limit exceeded', summary: 'rate_limited (see Retry-After)' },
     ],

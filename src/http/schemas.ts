@@ -122,9 +122,9 @@ export const SymbolParam = Type.Object({
 export const IndexNameParam = Type.Object({ name: Type.String({ maxLength: 40 }) });
 
 const Format = Type.Optional(
-  Type.Enum(['json', 'csv'], {
+  Type.Enum(['json', 'csv', 'parquet'], {
     description:
-      'json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.',
+      "json (default), csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv, or parquet: Apache Parquet with typed columns (dates DATE, times TIMESTAMP in UTC, prices DOUBLE, volumes INT64, codes and symbols strings) and the meta in the file's key-value metadata (key `meta`); also chosen by Accept: application/vnd.apache.parquet. CSV and Parquet answers carry X-Meta and, when the meta warns, X-Warning. Errors stay JSON.",
   }),
 );
 
@@ -136,7 +136,7 @@ export function query<P extends Record<string, TSchema>>(properties: P) {
   return Type.Object({ ...properties, format: Format }, { additionalProperties: false });
 }
 
-/** `format` alone: every data endpoint answers JSON or CSV. */
+/** `format` alone: every data endpoint answers JSON, CSV or Parquet. */
 export const FormatQuery = query({});
 
 /** The CSV header row of an empty list: the model's fields, in order. */

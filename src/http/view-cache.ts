@@ -6,6 +6,7 @@ import { LRUCache } from 'lru-cache';
 import type { Answer } from '../market/answer.ts';
 import { gzipWithTail, type GzipHead } from './gzip-splice.ts';
 import { orderedKeys } from './csv.ts';
+import type { MetaHeaders } from './meta-headers.ts';
 
 export interface View {
   version: string;
@@ -23,6 +24,12 @@ export interface View {
   /** Made on the first request that accepts gzip. */
   gzip?: Promise<GzipHead>;
   gzipReady?: GzipHead;
+  /** `as_of` of the data (the X-As-Of header). */
+  asOf: string;
+  /** X-Warning and X-Meta of CSV and Parquet answers, made on the first. */
+  metaHeaders?: MetaHeaders;
+  /** Made on the first Parquet request. */
+  parquet?: Buffer;
   /** Made on the first CSV request. */
   csv?: Buffer;
   /** Made on the first CSV request that accepts gzip. */
@@ -39,7 +46,8 @@ export class ViewCache {
     this.bodies = recentBodiesCache(Math.floor(maxBytes / 2));
     this.views = new LRUCache<string, View>({
       maxSize: maxBytes,
-      sizeCalculation: (v) => Math.ceil(v.head.length * 1.3 + (v.csv?.length ?? 0) * 1.3 + 200),
+      sizeCalculation: (v) =>
+        Math.ceil(v.head.length * 1.3 + (v.csv?.length ?? 0) * 1.3 + (v.parquet?.length ?? 0) + 200),
     });
   }
 
@@ -56,6 +64,7 @@ export class ViewCache {
       lastModified: new Date(answer.provenance.fetchedAt).toUTCString(),
       count: Array.isArray(answer.data) ? answer.data.length : -1,
       metaExtra: metaFieldsOf(answer),
+      asOf: answer.asOf,
     };
     this.views.set(viewKey, view);
     return view;

@@ -179,6 +179,7 @@ export function archiveRoutes(app: FastifyInstance, deps: RouteDeps & ArchiveDep
         filename: layout === 'wide' ? `panel-${field}${suffix}` : `panel${suffix}`,
         columns:
           layout === 'wide' ? ['date', ...symbols] : columnsOf(flags.adjusted ? AdjustedDailyBar : DailyBar),
+        integerColumns: layout === 'wide' && field === 'volume' ? symbols : undefined,
       });
     },
   );
