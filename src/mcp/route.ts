@@ -58,7 +58,11 @@ type McpModules = [
 ];
 let mcpModules: Promise<McpModules> | undefined;
 function loadMcp(): Promise<McpModules> {
-  mcpModules ??= Promise.all([import('./server.ts'), import('./json-transport.ts'), import('./direct-call.ts')]);
+  mcpModules ??= Promise.all([
+    import('./server.ts'),
+    import('./json-transport.ts'),
+    import('./direct-call.ts'),
+  ]);
   return mcpModules;
 }
 
