@@ -10,7 +10,7 @@ import { RedisTier } from './cache/redis-tier.ts';
 import { SqliteStore } from './cache/sqlite-store.ts';
 import type { Config } from './config.ts';
 import { warmUpParsers } from './exchange/parsers/warm-up.ts';
-import { compactHeap } from './compact-heap.ts';
+import { compactHeap, compactWhenIdle } from './compact-heap.ts';
 import { PortalBudget } from './limits/portal-budget.ts';
 import { RequestLimit } from './limits/request-limit.ts';
 import { MemoryWindowCounter, type WindowCounter } from './limits/window-counter.ts';
@@ -48,7 +48,7 @@ export interface Service {
   archiver: Archiver | undefined;
   readiness(): Readiness;
   /**
-   * Once listening (main.ts calls it): warms the parsers (PARSER_WARM_UP) and compacts the heap.
+   * Once listening (main.ts calls it): warms the parsers (PARSER_WARM_UP), compacts the heap, and from then on compacts it whenever the service falls idle after a busy spell.
    * After, not before, listening: the warm-up is done long before a cold request's portal page
    * arrives, and start-up is not made longer for it.
    */
@@ -185,6 +185,7 @@ export async function createService(
   }
 
   archiver?.start();
+  let stopCompacting: (() => void) | undefined;
 
   return {
     app,
@@ -202,9 +203,17 @@ export async function createService(
         logger.info({ pages, ms: Math.round(ms) }, 'parsers warmed up');
       }
       compactHeap();
+      stopCompacting ??= compactWhenIdle({
+        onCompact: (before, after) =>
+          logger.debug(
+            { rssMb: Math.round(before / 2 ** 20), afterMb: Math.round(after / 2 ** 20) },
+            'heap compacted while idle',
+          ),
+      });
     },
     async close() {
       shutdown.begin();
+      stopCompacting?.();
       // Streams never finish on their own: they end first (a final comment each), so the server's
       // graceful close only waits for ordinary requests.
       await live.close();
