@@ -35,6 +35,25 @@ const PHASES: { name: string; rule?: Record<string, unknown> }[] = [
   { name: '429', rule: { mode: 'status', status: 429 } },
 ];
 
+/** The process's own view of its memory, from its Prometheus metrics (MB). */
+async function heapFigures(url: string): Promise<Record<string, number>> {
+  const text = await (await request(`${url}/metrics`)).body.text();
+  const read = (name: string): number => {
+    const m = new RegExp(`^psxmd_${name} (\\S+)$`, 'm').exec(text);
+    return m ? Number(m[1]) / 2 ** 20 : Number.NaN;
+  };
+  return {
+    heapUsed: read('nodejs_heap_size_used_bytes'),
+    heapTotal: read('nodejs_heap_size_total_bytes'),
+    external: read('nodejs_external_memory_bytes'),
+  };
+}
+
+function anonMb(pid: number): number {
+  const match = /RssAnon:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return match ? Number(match[1]) / 1024 : Number.NaN;
+}
+
 function rssMb(pid: number): number {
   const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
   return match ? Number(match[1]) / 1024 : Number.NaN;
@@ -133,6 +152,8 @@ export async function runSoak(): Promise<Section> {
     await sleep(AFTER_MS);
     clearInterval(sampling);
     const after = rssMb(pid);
+    const afterAnon = anonMb(pid);
+    const heap = await heapFigures(url);
     const peak = Math.max(...samples.map((s) => s.rss));
     const figures: Figure[] = [
       { id: 'soak.idle_rss', label: 'idle RSS before the load', value: idle, unit: 'MB' },
@@ -145,6 +166,10 @@ export async function runSoak(): Promise<Section> {
         unit: 'MB',
         target: { op: '<=', limit: TARGET_MB },
       },
+      { id: 'soak.after_anon', label: '… of which anonymous (heap, malloc)', value: afterAnon, unit: 'MB' },
+      { id: 'soak.after_heap_used', label: '… V8 heap used then', value: heap.heapUsed!, unit: 'MB' },
+      { id: 'soak.after_heap_total', label: '… V8 heap reserved then', value: heap.heapTotal!, unit: 'MB' },
+      { id: 'soak.after_external', label: '… external (Buffers) then', value: heap.external!, unit: 'MB' },
       { id: 'soak.requests', label: 'answers during the load', value: result.requests.total, unit: '' },
     ];
     const byTen = samples.filter((_, i) => i % 10 === 9);
@@ -165,7 +190,7 @@ export async function runSoak(): Promise<Section> {
       notes: [
         `${CONNECTIONS} connections (autocannon) over ${PATHS.length} paths, per-symbol ones rotating over ${rotation.length} symbols (histories of ${REAL_SIZE.historyRows} rows); the portal changes state every ${PHASE_MS / 1000} s: ${PHASES.map((p) => p.name).join(' → ')}.`,
         `Answers by status: ${JSON.stringify(result.statusCodeStats ?? {})}; errors ${result.errors}, timeouts ${result.timeouts}.`,
-        "The compiled service with npm start's node flags and environment; RSS read from /proc, no forced collection.",
+        `The compiled service with npm start's node flags and environment${process.env.MALLOC_ARENA_MAX ? ` and MALLOC_ARENA_MAX=${process.env.MALLOC_ARENA_MAX}` : ''}; RSS read from /proc, no forced collection.`,
       ],
     };
   } finally {

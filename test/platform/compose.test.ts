@@ -26,6 +26,7 @@ describe('compose.yaml', () => {
   it('has PostgreSQL with a health check on a volume of its own', () => {
     const pg = services.postgres;
     assert.ok(pg?.image?.startsWith('postgres:'), 'a postgres image');
+    assert.ok(pg);
     assert.equal(pg.healthcheck?.test[0], 'CMD');
     assert.ok(pg.healthcheck?.test.includes('pg_isready'));
     const volume = pg.volumes?.[0]?.split(':')[0];
