@@ -33,6 +33,8 @@ export interface IdleCompaction {
   idleCpuShare?: number;
   /** Compact only when RSS grew this much since the last compaction; default 24 MB. */
   growthBytes?: number;
+  /** Called just before each compaction: caches that are cheap to remake let go of their memory. */
+  beforeCompact?: () => void;
   /** Called after each compaction (for the log), with RSS before and after. */
   onCompact?: (rssBefore: number, rssAfter: number) => void;
 }
@@ -56,6 +58,7 @@ export function compactWhenIdle(opts: IdleCompaction = {}): () => void {
     if ((used.user + used.system) / 1000 > everyMs * idleCpuShare) return;
     const before = process.memoryUsage.rss();
     if (before - baseline < growthBytes) return;
+    opts.beforeCompact?.();
     compactHeap();
     baseline = process.memoryUsage.rss();
     // What the collection could not give back (a fuller cache) is the new floor: no compaction

@@ -148,10 +148,11 @@ export async function createService(
   const readiness = readinessOf(store, redis, archive, shutdown);
 
   const clientAddress = new ClientAddress(config.trustProxy);
+  const respond = createResponder(Math.floor(memoryBytes * 0.25), now, () => cache.revision);
   const app = await buildApp({
     deps: {
       datasets,
-      respond: createResponder(Math.floor(memoryBytes * 0.25), now, () => cache.revision),
+      respond,
       marketClock: { followMarketClock: config.cache.followMarketClock, now },
       archive,
       memberSeries: archiving?.memberSeries,
@@ -204,6 +205,9 @@ export async function createService(
       }
       compactHeap();
       stopCompacting ??= compactWhenIdle({
+        // The serialised answers are remade from the cached datasets in milliseconds; the
+        // datasets themselves (a portal fetch each) are kept.
+        beforeCompact: () => respond.release(),
         onCompact: (before, after) =>
           logger.debug(
             { rssMb: Math.round(before / 2 ** 20), afterMb: Math.round(after / 2 ** 20) },

@@ -65,6 +65,11 @@ export class ViewCache {
     return this.views.peek(viewKey);
   }
 
+  /** Drops every view (an idle service gives their memory back; they are made again on demand). */
+  clear(): void {
+    this.views.clear();
+  }
+
   /** Re-weighs a view that has grown (its CSV). */
   update(viewKey: string, view: View): void {
     this.views.set(viewKey, view);
