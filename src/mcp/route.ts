@@ -49,8 +49,8 @@ interface RpcRequest {
 }
 
 // The MCP SDK (with its schema library) and the tools are loaded at the first POST /mcp, not at
-// start: most deployments never receive one, and the SDK alone was a third of the start-up's
-// imports (bench/README.md, "Start-up").
+// start: most deployments never receive one, and the SDK with its schema libraries is among the
+// largest things the service would otherwise load (bench/README.md, "Start-up").
 type McpModules = [
   typeof import('./server.ts'),
   typeof import('./json-transport.ts'),
