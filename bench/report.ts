@@ -17,6 +17,7 @@ export const BENCH_NAMES = [
   'analytics',
   'archive',
   'parquet',
+  'soak',
 ] as const;
 export type BenchName = (typeof BENCH_NAMES)[number];
 

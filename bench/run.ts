@@ -23,6 +23,7 @@ import { runStartup } from './startup.ts';
 import { runStream } from './stream.ts';
 import { runArchive } from './archive.ts';
 import { runParquet } from './parquet.ts';
+import { runSoak } from './soak.ts';
 import { sleep } from './stats.ts';
 
 const RUNNERS: Record<BenchName, () => Promise<Section>> = {
@@ -36,6 +37,7 @@ const RUNNERS: Record<BenchName, () => Promise<Section>> = {
   analytics: runAnalytics,
   archive: runArchive,
   parquet: runParquet,
+  soak: runSoak,
 };
 
 function selected(args: string[]): BenchName[] {

@@ -10,7 +10,7 @@ import { RedisTier } from './cache/redis-tier.ts';
 import { SqliteStore } from './cache/sqlite-store.ts';
 import type { Config } from './config.ts';
 import { warmUpParsers } from './exchange/parsers/warm-up.ts';
-import { compactHeap } from './compact-heap.ts';
+import { compactHeap, compactWhenIdle } from './compact-heap.ts';
 import { PortalBudget } from './limits/portal-budget.ts';
 import { RequestLimit } from './limits/request-limit.ts';
 import { MemoryWindowCounter, type WindowCounter } from './limits/window-counter.ts';
@@ -29,12 +29,11 @@ import { LiveQuotes } from './stream/live-quotes.ts';
 import { openArchive } from './archive/open.ts';
 import { karachiDate } from './time/market-clock.ts';
 import { observeAnalyses } from './market/corporate-actions.ts';
-import { archiveMemberSource } from './market/archive-member-series.ts';
-import { historySource } from './market/member-series.ts';
+import { historySource, type MemberSeriesSource } from './market/member-series.ts';
 import { MarketArchive } from './market/archive.ts';
-import { Archiver } from './archiver/archiver.ts';
-import { RedisLease, soleLease } from './archiver/lease.ts';
+import type { Archiver } from './archiver/archiver.ts';
 import { ArchiveMetrics } from './archiver/metrics.ts';
+import type { RedisLink } from './cache/redis-link.ts';
 
 export interface Service {
   app: FastifyInstance;
@@ -49,7 +48,7 @@ export interface Service {
   archiver: Archiver | undefined;
   readiness(): Readiness;
   /**
-   * Once listening (main.ts calls it): warms the parsers (PARSER_WARM_UP) and compacts the heap.
+   * Once listening (main.ts calls it): warms the parsers (PARSER_WARM_UP), compacts the heap, and from then on compacts it whenever the service falls idle after a busy spell.
    * After, not before, listening: the warm-up is done long before a cold request's portal page
    * arrives, and start-up is not made longer for it.
    */
@@ -89,27 +88,7 @@ export async function createService(
 ): Promise<Service> {
   const now = overrides.now ?? Date.now;
   const metrics = new Metrics();
-  const client = new ExchangeClient({
-    baseUrl: config.exchangeBaseUrl,
-    ...config.exchange,
-    now,
-    onFetch: (page, outcome, ms) => {
-      metrics.portalFetches.inc({ page, outcome });
-      metrics.portalLatency.observe({ page }, ms / 1000);
-    },
-    onTokenRefresh: (_scope, ok) => metrics.tokenRefreshes.inc({ outcome: ok ? 'ok' : 'failed' }),
-    onPageState: ({ previous, current }) =>
-      logger.warn(
-        {
-          page: current.page,
-          state: current.state,
-          previous: previous.state,
-          missing_fields: current.missingFields,
-          detail: current.detail,
-        },
-        `portal page ${current.page} is ${current.state} (was ${previous.state})`,
-      ),
-  });
+  const client = exchangeClient(config, metrics, now, logger);
   metrics.watchPages(client.health);
 
   // The Redis client and the proxy dialers are loaded only when configured: start-up time and
@@ -127,42 +106,11 @@ export async function createService(
 
   const store = new SqliteStore(config.cache.dir, now, logger);
   const memoryBytes = config.cache.memoryMb * 1024 * 1024;
-  const cache = new DatasetCache({
-    memoryBytes: Math.floor(memoryBytes * 0.75),
-    now,
-    staleWhileRevalidateMs: config.cache.staleWhileRevalidateSec * 1000,
-    freezeDatasets: config.cache.freezeDatasets,
-    tier: store,
-    shared: redis
-      ? new RedisTier(redis, {
-          staleMaxMs: config.cache.staleMaxSec * 1000,
-          // A fetch can take three tries of the request timeout; the lease must outlive them.
-          leaseMs: config.exchange.requestTimeoutMs * (config.exchange.maxRetries + 1) + 5_000,
-          onWait: () => metrics.flightWaits.inc({ scope: 'cluster' }),
-          now,
-        })
-      : undefined,
-    onRead: (_key, state, tier) => metrics.countCacheRead(state, tier),
-    onFlightWait: () => metrics.flightWaits.inc({ scope: 'local' }),
-    onBackgroundError: (key, err) => logger.warn({ key, err }, 'background refresh failed'),
-  });
-  const budget = new PortalBudget(
-    counter,
-    {
-      perIp: config.budget.fetchesPerIpPerMinute,
-      global: config.budget.fetchesGlobalPerMinute,
-      interactiveReserve: Math.floor(
-        config.budget.fetchesGlobalPerMinute * config.budget.interactiveReserveShare,
-      ),
-      proxyPerIp: config.proxy.fetchesPerIpPerMinute,
-      proxyMaxInFlight: config.proxy.maxInFlight,
-    },
-    (scope) => metrics.rejections.inc({ limit: `budget_${scope.replace(/-/g, '_')}` }),
-  );
+  const cache = datasetCache(config, { memoryBytes, store, redis, metrics, logger, now });
   const datasets = new Datasets({
     cache,
     client,
-    budget,
+    budget: portalBudget(config, counter, metrics),
     logger,
     now,
     onSectionMissing: (section) => metrics.sectionsMissing.inc({ section }),
@@ -183,102 +131,32 @@ export async function createService(
     onDisagreements: (n) => archiveMetrics.disagreements.inc(n),
     onRowsWritten: (n) => archiveMetrics.rowsWritten.inc(n),
   });
-  // With the archiver on, every corporate-actions analysis the service makes is kept, so the
-  // archive's adjusted bars follow what the symbols' own adjusted histories apply.
-  if (config.archive.enabled) {
-    observeAnalyses(datasets, (symbol, raw, analysis) => {
-      void archive.recordAdjustment(symbol, raw, analysis, now()).catch((err: unknown) => {
-        logger.warn({ err, symbol }, 'corporate actions not archived');
-      });
-    });
-  }
+  const archiving = config.archive.enabled
+    ? await startArchiving(config, { archive, archiveMetrics, datasets, redis, logger, now })
+    : undefined;
+  const live = liveQuotes(config, { datasets, redis, metrics, logger, archive, now });
+
   // A shared store can go away on its own: looked at now and then, so readiness tells the truth
   // even while nobody reads it.
-  const live = new LiveQuotes({
-    datasets,
-    redis,
-    pollSeconds: config.stream.pollSeconds,
-    heartbeatSeconds: config.stream.heartbeatSeconds,
-    maxPerIp: config.stream.maxPerIp,
-    followMarketClock: config.cache.followMarketClock,
-    logger,
-    // With the archiver on, every market watch the poller sees is kept (a day's intraday record).
-    onBoard: config.archive.enabled
-      ? (board, at) =>
-          void archive.recordSnapshot(karachiDate(at), at, board).catch((err: unknown) => {
-            logger.warn({ err }, 'market-watch snapshot not archived');
-          })
-      : undefined,
-    metrics: {
-      onOpenChange: (open) => metrics.streamsOpen.set(open),
-      onEvents: (count) => metrics.streamEvents.inc(count),
-      onDrop: (reason) => metrics.streamDrops.inc({ reason }),
-      onPoll: (outcome) => metrics.streamPolls.inc({ outcome }),
-    },
-  });
-
   const archivePing =
     archive.backend === 'postgres'
       ? setInterval(() => void archive.check().then((ok) => archiveMetrics.available.set(ok ? 1 : 0)), 10_000)
       : undefined;
   archivePing?.unref();
-  const globalBudget = config.budget.fetchesGlobalPerMinute;
-  const perIp = config.budget.fetchesPerIpPerMinute;
-  const archiver = config.archive.enabled
-    ? new Archiver({
-        archive,
-        datasets,
-        lease: redis ? new RedisLease(redis, 30_000) : soleLease,
-        // Its share of the global budget; its fetches also count as one client of the per-IP limit.
-        perMinute: Math.max(
-          1,
-          Math.min(
-            globalBudget > 0
-              ? Math.floor(globalBudget * config.archive.budgetShare)
-              : config.archive.fetchesPerMinuteUnlimited,
-            perIp > 0 ? perIp : Number.POSITIVE_INFINITY,
-          ),
-        ),
-        progressEvery: config.archive.progressEvery,
-        backoffMs: config.archive.backoffMs,
-        maxBackoffMs: config.archive.maxBackoffMs,
-        idleMs: config.archive.idleMs,
-        now,
-        logger,
-        onFetch: (outcome) => archiveMetrics.fetches.inc({ outcome }),
-        onProgress: (done, total) => {
-          archiveMetrics.symbolsDone.set(done);
-          archiveMetrics.symbolsTotal.set(total);
-        },
-        onBackoff: () => archiveMetrics.backoffs.inc(),
-      })
-    : undefined;
+  const archiver = archiving?.archiver;
 
   const shutdown = new Shutdown();
-  const readiness = (): Readiness => {
-    const shuttingDown = shutdown.begun;
-    const storeOk = store.isHealthy();
-    return {
-      // Losing Redis costs sharing, not availability: a replica without it stays in rotation.
-      ready: storeOk && !shuttingDown,
-      store: storeOk ? 'ok' : 'failing',
-      redis: redis ? (redis.available ? 'ok' : 'degraded') : 'disabled',
-      archive: archive.available ? 'ok' : 'unavailable',
-      shuttingDown,
-    };
-  };
+  const readiness = readinessOf(store, redis, archive, shutdown);
 
   const clientAddress = new ClientAddress(config.trustProxy);
+  const respond = createResponder(Math.floor(memoryBytes * 0.25), now, () => cache.revision);
   const app = await buildApp({
     deps: {
       datasets,
-      respond: createResponder(Math.floor(memoryBytes * 0.25), now, () => cache.revision),
+      respond,
       marketClock: { followMarketClock: config.cache.followMarketClock, now },
       archive,
-      // With the archiver on, rankings read members' adjusted closes from the archive.
-      memberSeries: config.archive.enabled
-        ? archiveMemberSource(archive, historySource(datasets), now)
-        : undefined,
+      memberSeries: archiving?.memberSeries,
       contextOf: contextBuilder(
         clientAddress,
         config.proxy.passthrough
@@ -311,6 +189,7 @@ export async function createService(
   }
 
   archiver?.start();
+  let stopCompacting: (() => void) | undefined;
 
   return {
     app,
@@ -328,9 +207,20 @@ export async function createService(
         logger.info({ pages, ms: Math.round(ms) }, 'parsers warmed up');
       }
       compactHeap();
+      stopCompacting ??= compactWhenIdle({
+        // The serialised answers are remade from the cached datasets in milliseconds; the
+        // datasets themselves (a portal fetch each) are kept.
+        beforeCompact: () => respond.release(),
+        onCompact: (before, after) =>
+          logger.debug(
+            { rssMb: Math.round(before / 2 ** 20), afterMb: Math.round(after / 2 ** 20) },
+            'heap compacted while idle',
+          ),
+      });
     },
     async close() {
       shutdown.begin();
+      stopCompacting?.();
       // Streams never finish on their own: they end first (a final comment each), so the server's
       // graceful close only waits for ordinary requests.
       await live.close();
@@ -343,4 +233,195 @@ export async function createService(
       await redis?.close();
     },
   };
+}
+
+function readinessOf(
+  store: SqliteStore,
+  redis: RedisLink | undefined,
+  archive: MarketArchive,
+  shutdown: Shutdown,
+): () => Readiness {
+  return () => {
+    const shuttingDown = shutdown.begun;
+    const storeOk = store.isHealthy();
+    return {
+      // Losing Redis costs sharing, not availability: a replica without it stays in rotation.
+      ready: storeOk && !shuttingDown,
+      store: storeOk ? 'ok' : 'failing',
+      redis: redis ? (redis.available ? 'ok' : 'degraded') : 'disabled',
+      archive: archive.available ? 'ok' : 'unavailable',
+      shuttingDown,
+    };
+  };
+}
+
+function exchangeClient(config: Config, metrics: Metrics, now: () => number, logger: Logger): ExchangeClient {
+  return new ExchangeClient({
+    baseUrl: config.exchangeBaseUrl,
+    ...config.exchange,
+    now,
+    onFetch: (page, outcome, ms) => {
+      metrics.portalFetches.inc({ page, outcome });
+      metrics.portalLatency.observe({ page }, ms / 1000);
+    },
+    onTokenRefresh: (_scope, ok) => metrics.tokenRefreshes.inc({ outcome: ok ? 'ok' : 'failed' }),
+    onPageState: ({ previous, current }) =>
+      logger.warn(
+        {
+          page: current.page,
+          state: current.state,
+          previous: previous.state,
+          missing_fields: current.missingFields,
+          detail: current.detail,
+        },
+        `portal page ${current.page} is ${current.state} (was ${previous.state})`,
+      ),
+  });
+}
+
+interface CacheParts {
+  memoryBytes: number;
+  store: SqliteStore;
+  redis: RedisLink | undefined;
+  metrics: Metrics;
+  logger: Logger;
+  now: () => number;
+}
+
+/** The dataset cache's tiers: memory (three quarters of CACHE_MEMORY_MB), the store, Redis. */
+function datasetCache(config: Config, parts: CacheParts): DatasetCache {
+  const { redis, metrics, logger, now } = parts;
+  return new DatasetCache({
+    memoryBytes: Math.floor(parts.memoryBytes * 0.75),
+    now,
+    staleWhileRevalidateMs: config.cache.staleWhileRevalidateSec * 1000,
+    freezeDatasets: config.cache.freezeDatasets,
+    tier: parts.store,
+    shared: redis
+      ? new RedisTier(redis, {
+          staleMaxMs: config.cache.staleMaxSec * 1000,
+          // A fetch can take three tries of the request timeout; the lease must outlive them.
+          leaseMs: config.exchange.requestTimeoutMs * (config.exchange.maxRetries + 1) + 5_000,
+          onWait: () => metrics.flightWaits.inc({ scope: 'cluster' }),
+          now,
+        })
+      : undefined,
+    onRead: (_key, state, tier) => metrics.countCacheRead(state, tier),
+    onFlightWait: () => metrics.flightWaits.inc({ scope: 'local' }),
+    onBackgroundError: (key, err) => logger.warn({ key, err }, 'background refresh failed'),
+  });
+}
+
+function portalBudget(config: Config, counter: WindowCounter, metrics: Metrics): PortalBudget {
+  return new PortalBudget(
+    counter,
+    {
+      perIp: config.budget.fetchesPerIpPerMinute,
+      global: config.budget.fetchesGlobalPerMinute,
+      interactiveReserve: Math.floor(
+        config.budget.fetchesGlobalPerMinute * config.budget.interactiveReserveShare,
+      ),
+      proxyPerIp: config.proxy.fetchesPerIpPerMinute,
+      proxyMaxInFlight: config.proxy.maxInFlight,
+    },
+    (scope) => metrics.rejections.inc({ limit: `budget_${scope.replace(/-/g, '_')}` }),
+  );
+}
+
+interface ArchivingParts {
+  archive: MarketArchive;
+  archiveMetrics: ArchiveMetrics;
+  datasets: Datasets;
+  redis: RedisLink | undefined;
+  logger: Logger;
+  now: () => number;
+}
+
+/**
+ * ARCHIVE=on: the archiver (not yet started), and rankings' member series read from the archive.
+ * Its modules are loaded only then: a deployment without it does not pay for them at start.
+ */
+async function startArchiving(
+  config: Config,
+  parts: ArchivingParts,
+): Promise<{ archiver: Archiver; memberSeries: MemberSeriesSource }> {
+  const { archive, archiveMetrics, datasets, redis, logger, now } = parts;
+  const [{ Archiver }, { RedisLease, soleLease }, { archiveMemberSource }] = await Promise.all([
+    import('./archiver/archiver.ts'),
+    import('./archiver/lease.ts'),
+    import('./market/archive-member-series.ts'),
+  ]);
+  // Every corporate-actions analysis the service makes is kept, so the archive's adjusted bars
+  // follow what the symbols' own adjusted histories apply.
+  observeAnalyses(datasets, (symbol, raw, analysis) => {
+    void archive.recordAdjustment(symbol, raw, analysis, now()).catch((err: unknown) => {
+      logger.warn({ err, symbol }, 'corporate actions not archived');
+    });
+  });
+  const globalBudget = config.budget.fetchesGlobalPerMinute;
+  const perIp = config.budget.fetchesPerIpPerMinute;
+  const archiver = new Archiver({
+    archive,
+    datasets,
+    lease: redis ? new RedisLease(redis, 30_000) : soleLease,
+    // Its share of the global budget; its fetches also count as one client of the per-IP limit.
+    perMinute: Math.max(
+      1,
+      Math.min(
+        globalBudget > 0
+          ? Math.floor(globalBudget * config.archive.budgetShare)
+          : config.archive.fetchesPerMinuteUnlimited,
+        perIp > 0 ? perIp : Number.POSITIVE_INFINITY,
+      ),
+    ),
+    progressEvery: config.archive.progressEvery,
+    backoffMs: config.archive.backoffMs,
+    maxBackoffMs: config.archive.maxBackoffMs,
+    idleMs: config.archive.idleMs,
+    now,
+    logger,
+    onFetch: (outcome) => archiveMetrics.fetches.inc({ outcome }),
+    onProgress: (done, total) => {
+      archiveMetrics.symbolsDone.set(done);
+      archiveMetrics.symbolsTotal.set(total);
+    },
+    onBackoff: () => archiveMetrics.backoffs.inc(),
+  });
+  // Rankings read members' adjusted closes from the archive.
+  return { archiver, memberSeries: archiveMemberSource(archive, historySource(datasets), now) };
+}
+
+interface LiveParts {
+  datasets: Datasets;
+  redis: RedisLink | undefined;
+  metrics: Metrics;
+  logger: Logger;
+  archive: MarketArchive;
+  now: () => number;
+}
+
+function liveQuotes(config: Config, parts: LiveParts): LiveQuotes {
+  const { metrics, logger, archive } = parts;
+  return new LiveQuotes({
+    datasets: parts.datasets,
+    redis: parts.redis,
+    pollSeconds: config.stream.pollSeconds,
+    heartbeatSeconds: config.stream.heartbeatSeconds,
+    maxPerIp: config.stream.maxPerIp,
+    followMarketClock: config.cache.followMarketClock,
+    logger,
+    // With the archiver on, every market watch the poller sees is kept (a day's intraday record).
+    onBoard: config.archive.enabled
+      ? (board, at) =>
+          void archive.recordSnapshot(karachiDate(at), at, board).catch((err: unknown) => {
+            logger.warn({ err }, 'market-watch snapshot not archived');
+          })
+      : undefined,
+    metrics: {
+      onOpenChange: (open) => metrics.streamsOpen.set(open),
+      onEvents: (count) => metrics.streamEvents.inc(count),
+      onDrop: (reason) => metrics.streamDrops.inc({ reason }),
+      onPoll: (outcome) => metrics.streamPolls.inc({ outcome }),
+    },
+  });
 }

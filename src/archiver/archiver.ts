@@ -23,6 +23,7 @@ import { FeedDatasets } from '../market/feed-datasets.ts';
 import { INDEX_CODES } from '../market/indices.ts';
 import { analyseActions } from '../market/corporate-actions.ts';
 import type { HistoryRow, PayoutRow } from '../exchange/types.ts';
+import { addDays } from '../time/karachi.ts';
 import { karachiDate, sessionsOfDay } from '../time/market-clock.ts';
 import type { Lease } from './lease.ts';
 
@@ -37,10 +38,6 @@ const CLOSE_SETTLE_MS = 10 * MINUTE;
 // (100 rows each; a busy week at results season has about 200).
 const PAYOUT_DAYS = 7;
 const PAYOUT_PAGES = 3;
-
-function shiftDays(date: string, days: number): string {
-  return new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
-}
 
 export interface ArchiverOptions {
   archive: MarketArchive;
@@ -341,7 +338,7 @@ export class Archiver {
     if (this.payoutsOf === today) return;
     this.payoutsOf = today;
     const feeds = new FeedDatasets(datasets);
-    const query = { from: shiftDays(today, -PAYOUT_DAYS), to: today, symbol: '' };
+    const query = { from: addDays(today, -PAYOUT_DAYS), to: today, symbol: '' };
     try {
       let offset = 0;
       for (let page = 0; page < PAYOUT_PAGES; page++) {
@@ -361,7 +358,12 @@ export class Archiver {
     }
   }
 
-  /** Waits until one more fetch keeps every minute within perMinute, spread evenly. */
+  /**
+   * Waits until one more fetch keeps every minute within perMinute, spread evenly. A schedule, not
+   * a limit: the portal budget (src/limits/portal-budget.ts) still counts and refuses these fetches
+   * like any client's. The limits' fixed-window counters answer "may this one go now?"; pacing asks
+   * "when may the next one go?", which needs a sliding minute and an even spacing they do not keep.
+   */
   private async pace(): Promise<void> {
     const { perMinute } = this.opts;
     const spacing = MINUTE / perMinute;

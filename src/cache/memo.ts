@@ -61,3 +61,22 @@ export function memoByDataset<T>(derive: (...args: never[]) => T): (...args: Key
     return node.value as T;
   };
 }
+
+/**
+ * A value per cached dataset that also depends on something outside the cache which only grows
+ * (the archive's rows): named by `variant`, made by `make` when the variant differs from the one
+ * held, and only the latest variant per dataset is kept, since an older one is never asked for
+ * again. Collected with the dataset, like memoByDataset's values.
+ */
+export function memoLatestByDataset<D extends object, T>(): (
+  dataset: D,
+  variant: string,
+  make: () => T,
+) => T {
+  const latest = new WeakMap<D, { variant: string; value: T }>();
+  return (dataset, variant, make) => {
+    let entry = latest.get(dataset);
+    if (entry?.variant !== variant) latest.set(dataset, (entry = { variant, value: make() }));
+    return entry.value;
+  };
+}

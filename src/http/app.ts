@@ -35,8 +35,7 @@ import { MethodNotAllowedError, NotFoundError, clientText } from '../errors.ts';
 import type { Logger } from 'pino';
 import { mcpAccess, type McpAccess } from '../mcp/access.ts';
 import type { ToolSet } from '../mcp/tool-kit.ts';
-import { mcpRoutes, mcpTools } from '../mcp/route.ts';
-import { directToolCall } from '../mcp/direct-call.ts';
+import { lazyDirectToolCall, mcpRoutes, mcpTools } from '../mcp/route.ts';
 
 export { API_VERSION };
 
@@ -147,7 +146,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   if (opts.hitReplay) {
     door.answerBodies(
       '/mcp',
-      directToolCall({
+      lazyDirectToolCall({
         tools,
         limit,
         clientAddress: opts.clientAddress,

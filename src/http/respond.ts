@@ -51,6 +51,11 @@ export interface Responder {
    * seen, no longer fresh, gzip not made yet, brotli only, conditional, CSV, a caller proxy).
    */
   replay(req: IncomingMessage): Replay | undefined;
+  /**
+   * Drops the serialised answers (the service has fallen idle, src/compact-heap.ts): each is made
+   * again from the cached datasets at its next request, and replays resume after it.
+   */
+  release(): void;
 }
 
 /** A prepared 200 for a repeated request, ready to send. */
@@ -197,6 +202,11 @@ export function createResponder(
       view.gzip ??= gzipHead(view.head).then((head) => (view.gzipReady = head));
       // A cold burst's waiters all land here: they share one body, as later responses do.
       return view.gzip.then((head) => deliver(gzipBody(recent, head)));
+    },
+
+    release() {
+      views.clear();
+      remembered.clear();
     },
 
     replay(req) {

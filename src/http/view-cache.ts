@@ -75,6 +75,11 @@ export class ViewCache {
     return this.views.peek(viewKey);
   }
 
+  /** Drops every view (an idle service gives their memory back; they are made again on demand). */
+  clear(): void {
+    this.views.clear();
+  }
+
   /** Re-weighs a view that has grown (its CSV). */
   update(viewKey: string, view: View): void {
     this.views.set(viewKey, view);
@@ -102,16 +107,30 @@ export interface RecentBodies {
  * Bodies are reusable only within their second (the tail carries the timestamp); under load many
  * responses share one, and its bytes, instead of copying 30–300 KB each. All are dropped when the
  * second turns, and at most `maxBytes` are kept meanwhile (beyond that a body is made per response).
+ * The last second's bodies are also dropped by a timer when no request follows, or an idle service
+ * would hold up to `maxBytes` of them for good.
  */
 function recentBodiesCache(maxBytes: number): (view: View, tail: string, second: number) => RecentBodies {
   let current = -1;
   let bodies = new Map<View, RecentBodies>();
   let bytes = 0;
+  let sweep: NodeJS.Timeout | undefined;
+  const drop = (): void => {
+    sweep = undefined;
+    bodies = new Map();
+    bytes = 0;
+    current = -1;
+  };
   return (view, tail, second) => {
     if (second !== current) {
       current = second;
       bodies = new Map();
       bytes = 0;
+      // One timer at a time, re-armed by the next second's first body: at most one a second.
+      if (sweep === undefined) {
+        sweep = setTimeout(drop, 2_000);
+        sweep.unref();
+      } else sweep.refresh();
     }
     const made = bodies.get(view);
     if (made?.tail === tail) return made;

@@ -2,6 +2,7 @@
 // months, the archive every row the service ever read. Archived rows are added only where the page
 // no longer reaches (announced before its oldest row) or when the page could not be had.
 import type { PayoutRow } from '../exchange/types.ts';
+import { memoLatestByDataset } from '../cache/memo.ts';
 import type { MarketArchive } from './archive.ts';
 
 export interface KeptPayouts {
@@ -16,11 +17,9 @@ export interface KeptPayouts {
 const keyOf = (r: PayoutRow): string => `${r.announced ?? ''}|${r.details}`;
 
 // The same page joined with the same archived rows gives the same list object, so the analyses
-// memoised on it (memoByDataset, src/cache/memo.ts) are shared across requests. This is not
-// memoByDataset itself: the join depends on the archive's rows as well, which are no cached dataset
-// and grow as the archive keeps more, so only the latest join per page is kept (an older archive
-// content is never asked for again) rather than one per content for as long as the page lives.
-const joined = new WeakMap<object, { key: string; rows: readonly PayoutRow[] }>();
+// memoised on it (memoByDataset) are shared across requests. The join depends on the archive's
+// rows too, which grow as the archive keeps more: only the latest join per page is kept.
+const joined = memoLatestByDataset<readonly PayoutRow[], readonly PayoutRow[]>();
 
 /** `page` (null: it failed) with the archive's rows of `symbol` it no longer has. */
 export async function withKeptPayouts(
@@ -52,11 +51,9 @@ export async function withKeptPayouts(
     (r) => !held.has(keyOf(r)) && (oldest === null || (r.announced !== null && r.announced < oldest)),
   );
   if (extra.length === 0) return { rows: page, archived: 0, reason: null };
-  const key = extra.map(keyOf).join('\n');
-  let entry = joined.get(page);
-  if (entry?.key !== key) joined.set(page, (entry = { key, rows: Object.freeze([...page, ...extra]) }));
+  const rows = joined(page, extra.map(keyOf).join('\n'), () => Object.freeze([...page, ...extra]));
   return {
-    rows: entry.rows,
+    rows,
     archived: extra.length,
     reason: "rows older than the payouts page's window, kept by the archive when the page printed them",
   };

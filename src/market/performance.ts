@@ -232,7 +232,8 @@ export async function stockPerformance(
   if (series.adjustment) meta.adjustment = series.adjustment;
   if (benchmark !== null && 'reason' in benchmark) {
     meta.missing = [benchmark.reason];
-    // Asked again soon: the table without its benchmark is not kept for a whole freshness window.
+    // Asked again soon: the table without its benchmark is not kept for a whole freshness window (a
+    // cache lifetime of a minute, not a limit: nothing is counted or refused).
     provenance = freshNoLaterThan(provenance, provenance.fetchedAt + 60_000, '-benchmark');
   }
   const name = symbol.toUpperCase();

@@ -48,6 +48,8 @@ function countSource(coverage: Coverage, m: MemberSeries): void {
   coverage.sources[m.source]++;
 }
 
+// How long a partial ranking is cached: a cache lifetime, not a limit (nothing is counted or
+// refused): asked again after it, the missing members are fetched again.
 const PARTIAL_FRESH_MS = 60_000;
 
 const pct = (fraction: number): number => denoise(fraction * 100);

@@ -2,7 +2,7 @@
 // dates (src/time/settlement.ts): within the span the archive covers, a weekday without bars is a
 // holiday; beyond it, and inside a gap longer than any holiday run (the archiver was off), the
 // calendar does not know and the settlement counts weekdays.
-import { parseIsoDay } from '../time/karachi.ts';
+import { addDays, parseIsoDay } from '../time/karachi.ts';
 import type { TradingCalendar } from '../time/settlement.ts';
 import type { MarketArchive } from './archive.ts';
 
@@ -56,12 +56,10 @@ export class ArchiveCalendar implements TradingCalendar {
 
   /** The archive's calendar around [from, to]; null when the archive cannot be read now. */
   static async around(archive: MarketArchive, from: string, to: string): Promise<ArchiveCalendar | null> {
-    const shift = (date: string, days: number) =>
-      new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
     if (!archive.available) return null;
     try {
       return new ArchiveCalendar(
-        await archive.tradingDays(shift(from, -MARGIN_DAYS), shift(to, MARGIN_DAYS)),
+        await archive.tradingDays(addDays(from, -MARGIN_DAYS), addDays(to, MARGIN_DAYS)),
       );
     } catch {
       return null;

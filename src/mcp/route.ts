@@ -13,11 +13,10 @@ import { FeedDatasets } from '../market/feed-datasets.ts';
 import { historySource } from '../market/member-series.ts';
 import type { RequestLimit } from '../limits/request-limit.ts';
 import { allowedRequest, type McpAccess } from './access.ts';
-import { bodyReadByDoor } from '../http/front-door.ts';
+import { bodyReadByDoor, type BodyRoute } from '../http/front-door.ts';
 import { SELF_COUNTED } from '../http/limit-rules.ts';
-import { answersInOrder, checkPost, JsonTransport, renumber } from './json-transport.ts';
+import type { DirectCallOptions } from './direct-call.ts';
 import type { ToolContext, ToolSet } from './tool-kit.ts';
-import { createMcpServer } from './server.ts';
 
 /** A JSON-RPC message is small (tool arguments); a batch of them stays far below this. */
 export const MCP_MAX_BODY_BYTES = 256 * 1024;
@@ -43,6 +42,54 @@ const PARSE_ERROR = -32700;
 const INVALID_REQUEST = -32600;
 /** The transport refused the request (method, host, size): the SDK's code for it. */
 const TRANSPORT_ERROR = -32000;
+
+// The MCP SDK (with its schema library) and the tools are loaded at the first POST /mcp, not at
+// start: most deployments never receive one, and the SDK with its schema libraries is among the
+// largest things the service would otherwise load (bench/README.md, "Start-up").
+type McpModules = [
+  typeof import('./server.ts'),
+  typeof import('./json-transport.ts'),
+  typeof import('./direct-call.ts'),
+];
+let mcpModules: Promise<McpModules> | undefined;
+function loadMcp(): Promise<McpModules> {
+  mcpModules ??= Promise.all([
+    import('./server.ts'),
+    import('./json-transport.ts'),
+    import('./direct-call.ts'),
+  ]);
+  return mcpModules;
+}
+
+/**
+ * The front door's answer to a plain tools/call (direct-call.ts), once the MCP modules are loaded;
+ * until then it takes nothing, and the route answers (the same bytes) while they load.
+ */
+export function lazyDirectToolCall(opts: DirectCallOptions): BodyRoute {
+  let loaded: BodyRoute | undefined;
+  let loading = false;
+  return {
+    takes(req) {
+      if (loaded !== undefined) return loaded.takes(req);
+      if (!loading) {
+        loading = true;
+        loadMcp().then(
+          ([, , direct]) => {
+            loaded = direct.directToolCall(opts);
+          },
+          (err: unknown) => {
+            loading = false;
+            opts.logger.error({ err }, 'MCP modules failed to load');
+          },
+        );
+      }
+      return false;
+    },
+    answer(req, body) {
+      return loaded?.answer(req, body);
+    },
+  };
+}
 
 /** What every tool call is given beside the request's context. */
 export function mcpTools(
@@ -129,6 +176,7 @@ export function mcpRoutes(app: FastifyInstance, opts: McpRouteOptions): void {
           INVALID_REQUEST,
         );
       }
+      const [{ createMcpServer }, { answersInOrder, checkPost, JsonTransport, renumber }] = await loadMcp();
       const checked = checkPost(req.headers, messages);
       if ('refusal' in checked) {
         const { status, rpcCode, message } = checked.refusal;

@@ -172,6 +172,17 @@ describe('the client package, installed from its tarball', () => {
     assert.equal(pkg.version, API_VERSION);
   });
 
+  it('installs lean: openapi-fetch and its one dependency, not the MCP SDK (an optional peer of the bridge)', () => {
+    const modules = join(dir, 'consumer/node_modules');
+    const installed = readdirSync(modules)
+      .filter((name) => !name.startsWith('.'))
+      .flatMap((name) =>
+        name.startsWith('@') ? readdirSync(join(modules, name)).map((n) => `${name}/${n}`) : [name],
+      );
+    assert.ok(installed.length <= 5, `installed: ${installed.join(', ')}`);
+    assert.ok(!installed.includes('@modelcontextprotocol/sdk'));
+  });
+
   it('holds compiled JavaScript and declarations, and nothing of the service', () => {
     const installed = join(dir, 'consumer/node_modules/psx-market-data-client');
     const files = readdirSync(join(installed, 'dist'));

@@ -2,9 +2,8 @@
 // `psx-market-data-client mcp --url http://host:8000`: for MCP clients that speak only stdio (desktop
 // apps), a bridge from stdin/stdout to a running service's POST /mcp. Every message is passed on
 // as it is; the service does the work. Kept out of the package's main entry, so browser users of
-// the typed client never load the MCP SDK.
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+// the typed client never load the MCP SDK. The SDK is an optional peer dependency (its ~90
+// packages are for this bridge only): installed beside the client, or named to npx with `-p`.
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 
 // The package is typed for browsers too (no Node types): what this file uses of Node.
@@ -18,6 +17,31 @@ declare const process: {
 const USAGE = `usage: psx-market-data-client mcp --url http://host:8000
 
 Bridges an MCP client speaking stdio to the PSX market data service's /mcp endpoint.`;
+
+const SDK_MISSING = `psx-market-data-client mcp needs the MCP SDK, an optional peer dependency of this package:
+  npm install @modelcontextprotocol/sdk
+or run the bridge with npx naming both packages:
+  npx -y -p psx-market-data-client -p @modelcontextprotocol/sdk psx-market-data-client mcp --url http://host:8000`;
+
+async function loadSdk(): Promise<{
+  StdioServerTransport: typeof import('@modelcontextprotocol/sdk/server/stdio.js').StdioServerTransport;
+  StreamableHTTPClientTransport: typeof import('@modelcontextprotocol/sdk/client/streamableHttp.js').StreamableHTTPClientTransport;
+}> {
+  try {
+    const [stdio, http] = await Promise.all([
+      import('@modelcontextprotocol/sdk/server/stdio.js'),
+      import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
+    ]);
+    return {
+      StdioServerTransport: stdio.StdioServerTransport,
+      StreamableHTTPClientTransport: http.StreamableHTTPClientTransport,
+    };
+  } catch (err) {
+    const code = (err as { code?: unknown }).code;
+    if (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') fail(SDK_MISSING);
+    throw err;
+  }
+}
 
 function fail(message: string): never {
   process.stderr.write(`${message}\n`);
@@ -54,6 +78,7 @@ function isRequest(m: JSONRPCMessage): m is JSONRPCMessage & { id: string | numb
 
 async function main(): Promise<void> {
   const endpoint = endpointOf(process.argv.slice(2));
+  const { StdioServerTransport, StreamableHTTPClientTransport } = await loadSdk();
   const local = new StdioServerTransport();
   const remote = new StreamableHTTPClientTransport(endpoint);
   const initializing = new Set<string | number>();
