@@ -19,7 +19,25 @@ export interface Requester {
   clientIp: string;
   /** Set when the fetch goes through the caller's own proxy (X-Exchange-Proxy). */
   proxy?: unknown;
+  /**
+   * Set for the fetches of one page made of several parts (the symbol overview): the page counts
+   * once against the per-IP limit, however many of its parts fetch (the global limit counts each).
+   */
+  composite?: CompositeCharge;
+  /**
+   * A part fewer readers need (a page's lower parts): fetched only while less than SPARE_SHARE of
+   * the minute's global budget is spent, so the first parts of the pages that follow still are.
+   */
+  spare?: boolean;
 }
+
+/** One page's charge against the per-IP limit, made by its first fetch and shared by the rest. */
+export interface CompositeCharge {
+  perIp?: Promise<void>;
+}
+
+/** The share of the global budget past which spare fetches wait for the next minute. */
+export const SPARE_SHARE = 0.5;
 
 /** Called when the fetch it admitted has finished. */
 export type Release = () => void;
@@ -32,7 +50,9 @@ export class PortalBudget {
   constructor(
     private readonly counter: WindowCounter,
     private readonly limits: BudgetLimits,
-    private readonly onReject: (scope: 'ip' | 'global' | 'proxy-ip' | 'proxy-in-flight') => void = () => {},
+    private readonly onReject: (
+      scope: 'ip' | 'global' | 'proxy-ip' | 'proxy-in-flight' | 'spare',
+    ) => void = () => {},
   ) {}
 
   /** Admits one portal fetch for `ctx` or throws the error the client should see. */
@@ -54,15 +74,19 @@ export class PortalBudget {
         }
       }
     }
-    if (perIp > 0) {
-      const { count, resetMs } = await this.counter.hit(`ip:${ctx.clientIp}`, MINUTE);
-      if (count > perIp) {
-        this.onReject('ip');
-        throw new RateLimitedError(
-          `this client has caused ${perIp} exchange fetches this minute; cached data is still served`,
+    if (ctx.spare && global > 0) {
+      const { count, resetMs } = await this.counter.peek('global', MINUTE);
+      if (count >= Math.floor(global * SPARE_SHARE)) {
+        this.onReject('spare');
+        throw new ExchangeUnavailableError(
+          'this part waits for the next minute: the exchange fetches left in this one are kept for the first parts of pages',
           seconds(resetMs),
         );
       }
+    }
+    if (perIp > 0) {
+      if (ctx.composite) await (ctx.composite.perIp ??= this.chargeIp(ctx.clientIp, perIp));
+      else await this.chargeIp(ctx.clientIp, perIp);
     }
     if (global > 0) {
       const { count, resetMs } = await this.counter.hit('global', MINUTE);
@@ -83,6 +107,17 @@ export class PortalBudget {
         this.proxiedInFlight--;
       }
     };
+  }
+
+  private async chargeIp(clientIp: string, perIp: number): Promise<void> {
+    const { count, resetMs } = await this.counter.hit(`ip:${clientIp}`, MINUTE);
+    if (count > perIp) {
+      this.onReject('ip');
+      throw new RateLimitedError(
+        `this client has caused ${perIp} exchange fetches this minute; cached data is still served`,
+        seconds(resetMs),
+      );
+    }
   }
 }
 

@@ -48,6 +48,44 @@ describe('PortalBudget', () => {
     await b.admit(direct('a')); // a new window
   });
 
+  it('counts a page of several parts once against the client, each of its fetches globally', async () => {
+    const { b, rejected } = budget({ perIp: 2, global: 6 });
+    const page = { ...direct('a'), composite: {} };
+    await Promise.all([b.admit(page), b.admit(page), b.admit(page), b.admit(page)]);
+    await b.admit(direct('a')); // the page was one of two
+    const next = { ...direct('a'), composite: {} };
+    // Every part of a page past the client's budget is refused alike, with the same wait.
+    const refused = await Promise.allSettled([b.admit(next), b.admit(next)]);
+    assert.deepEqual(
+      refused.map((r) => r.status === 'rejected' && r.reason instanceof RateLimitedError),
+      [true, true],
+    );
+    assert.deepEqual(rejected, ['ip']);
+    // Globally the page was four fetches: with one more of client a's, one fetch is left in all.
+    await b.admit(direct('b'));
+    await assert.rejects(b.admit(direct('b')), ExchangeUnavailableError);
+  });
+
+  it('fetches spare parts only while less than half the global budget is spent, saying until when', async () => {
+    const { b, rejected, advance } = budget({ global: 4 });
+    const spare = { ...direct('a'), spare: true };
+    await b.admit(spare);
+    await b.admit(direct('b'));
+    advance(15_000);
+    await assert.rejects(b.admit(spare), (err: ExchangeUnavailableError) => {
+      assert.ok(err instanceof ExchangeUnavailableError);
+      assert.equal(err.retryAfter, 45);
+      return true;
+    });
+    // A refused spare fetch spends nothing: the first parts of pages still get both fetches left.
+    await b.admit(direct('c'));
+    await b.admit(direct('d'));
+    await assert.rejects(b.admit(direct('e')), ExchangeUnavailableError);
+    assert.deepEqual(rejected, ['spare', 'global']);
+    advance(45_000);
+    await b.admit(spare);
+  });
+
   it('refuses every client with 503 once the global budget is spent', async () => {
     const { b, rejected } = budget({ global: 2 });
     await b.admit(direct('a'));
