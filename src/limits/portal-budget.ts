@@ -20,20 +20,16 @@ export interface Requester {
   /** Set when the fetch goes through the caller's own proxy (X-Exchange-Proxy). */
   proxy?: unknown;
   /**
-   * Set for the fetches of one page made of several parts (the symbol overview): the page counts
-   * once against the per-IP limit, however many of its parts fetch (the global limit counts each).
+   * The reader's page a fetch is for (`stock:HBL`: the symbol page's overview, performance and
+   * indicators): a client's fetches for one page count once a minute against the per-IP limit,
+   * however many parts and requests the page makes (the global limit counts each).
    */
-  composite?: CompositeCharge;
+  page?: string;
   /**
-   * A part fewer readers need (a page's lower parts): fetched only while less than SPARE_SHARE of
-   * the minute's global budget is spent, so the first parts of the pages that follow still are.
+   * A fetch fewer readers need (a page's lower parts, the archiver's backfill): made only while
+   * less than SPARE_SHARE of the minute's global budget is spent, so readers' pages get the rest.
    */
   spare?: boolean;
-}
-
-/** One page's charge against the per-IP limit, made by its first fetch and shared by the rest. */
-export interface CompositeCharge {
-  perIp?: Promise<void>;
 }
 
 /** The share of the global budget past which spare fetches wait for the next minute. */
@@ -79,14 +75,17 @@ export class PortalBudget {
       if (count >= Math.floor(global * SPARE_SHARE)) {
         this.onReject('spare');
         throw new ExchangeUnavailableError(
-          'this part waits for the next minute: the exchange fetches left in this one are kept for the first parts of pages',
+          "the exchange fetches left this minute are kept for the first parts of readers' pages; this waits for the next minute",
           seconds(resetMs),
         );
       }
     }
     if (perIp > 0) {
-      if (ctx.composite) await (ctx.composite.perIp ??= this.chargeIp(ctx.clientIp, perIp));
-      else await this.chargeIp(ctx.clientIp, perIp);
+      const first =
+        ctx.page === undefined ||
+        (await this.counter.hit(`page:${ctx.clientIp}:${ctx.page}`, MINUTE)).count === 1;
+      if (first) await this.chargeIp(ctx.clientIp, perIp, 'hit');
+      else await this.chargeIp(ctx.clientIp, perIp, 'peek'); // the page is paid for, unless over since
     }
     if (global > 0) {
       const { count, resetMs } = await this.counter.hit('global', MINUTE);
@@ -109,8 +108,8 @@ export class PortalBudget {
     };
   }
 
-  private async chargeIp(clientIp: string, perIp: number): Promise<void> {
-    const { count, resetMs } = await this.counter.hit(`ip:${clientIp}`, MINUTE);
+  private async chargeIp(clientIp: string, perIp: number, how: 'hit' | 'peek'): Promise<void> {
+    const { count, resetMs } = await this.counter[how](`ip:${clientIp}`, MINUTE);
     if (count > perIp) {
       this.onReject('ip');
       throw new RateLimitedError(

@@ -1,5 +1,4 @@
 import type { Route } from '../exchange/client.ts';
-import type { CompositeCharge } from '../limits/portal-budget.ts';
 
 /** Who is asking, as far as the market services need to know: for budgets and proxy routing. */
 export interface RequestContext {
@@ -9,8 +8,13 @@ export interface RequestContext {
    * Resolved (DNS, address policy, dialer) only when the portal must actually be fetched.
    */
   proxy?: { display: string; resolveRoute: () => Promise<Route> };
-  /** A page of several parts: counted once against the client's exchange-fetch budget (limits). */
-  composite?: CompositeCharge;
+  /** The reader's page the request is for: its fetches count once a minute per client (limits). */
+  page?: string;
   /** A part fewer readers need: fetched only while the server's budget has room (limits). */
   spare?: boolean;
+}
+
+/** `ctx` for the symbol page of `symbol` (its overview, performance and indicators). */
+export function symbolPage(ctx: RequestContext, symbol: string): RequestContext {
+  return { ...ctx, page: `stock:${symbol}` };
 }

@@ -7,7 +7,7 @@ import { NotFoundError, ServiceError } from '../errors.ts';
 import { answerKey, type Answer } from './answer.ts';
 import { addDays } from '../time/karachi.ts';
 import { announcements, financials, profile } from './company.ts';
-import type { RequestContext } from './context.ts';
+import { symbolPage, type RequestContext } from './context.ts';
 import { corporateActions } from './corporate-actions.ts';
 import type { Datasets } from './datasets.ts';
 import { fundamentals } from './fundamentals.ts';
@@ -59,10 +59,10 @@ export async function stockOverview(
 ): Promise<Answer<StockOverviewT>> {
   const symbol = normaliseSymbol(rawSymbol);
   const now = clock.now;
-  // One page for the client's exchange-fetch budget, however many parts it fetches; the lower
-  // parts are spare, so a reader clicking through symbols gets each one's price, chart and 52-week
-  // range before the exchange fetches of the minute go on the parts below them.
-  const ctx: RequestContext = { ...client, composite: {} };
+  // One page for the client's exchange-fetch budget, however many parts it fetches; the parts
+  // below the chart are spare, so a reader clicking through symbols gets each one's price, chart
+  // and 52-week range before the exchange fetches of the minute go on the parts below them.
+  const ctx = symbolPage(client, symbol);
   const spare: RequestContext = { ...ctx, spare: true };
   // An unknown symbol is a 404 for the whole; when the lists cannot be had, the parts say why.
   // The quote's two shared pages come first: a client short of exchange fetches spends them on

@@ -48,22 +48,27 @@ describe('PortalBudget', () => {
     await b.admit(direct('a')); // a new window
   });
 
-  it('counts a page of several parts once against the client, each of its fetches globally', async () => {
-    const { b, rejected } = budget({ perIp: 2, global: 6 });
-    const page = { ...direct('a'), composite: {} };
-    await Promise.all([b.admit(page), b.admit(page), b.admit(page), b.admit(page)]);
+  it('counts a client’s fetches for one page once a minute, each of them globally', async () => {
+    const { b, rejected, advance } = budget({ perIp: 2, global: 7 });
+    const page = { ...direct('a'), page: 'stock:HBL' };
+    await Promise.all([b.admit(page), b.admit(page), b.admit(page)]);
+    await b.admit(page); // a later request of the same page
     await b.admit(direct('a')); // the page was one of two
-    const next = { ...direct('a'), composite: {} };
-    // Every part of a page past the client's budget is refused alike, with the same wait.
+    const next = { ...direct('a'), page: 'stock:OGDC' };
     const refused = await Promise.allSettled([b.admit(next), b.admit(next)]);
     assert.deepEqual(
       refused.map((r) => r.status === 'rejected' && r.reason instanceof RateLimitedError),
       [true, true],
     );
-    assert.deepEqual(rejected, ['ip']);
-    // Globally the page was four fetches: with one more of client a's, one fetch is left in all.
+    // A page paid for is refused too once the client is over.
+    await assert.rejects(b.admit(page), RateLimitedError);
+    assert.deepEqual(rejected, ['ip', 'ip', 'ip']);
+    // Globally the page was four fetches: with client a's other one, two are left in all.
     await b.admit(direct('b'));
-    await assert.rejects(b.admit(direct('b')), ExchangeUnavailableError);
+    await b.admit(direct('c'));
+    await assert.rejects(b.admit(direct('d')), ExchangeUnavailableError);
+    advance(60_000);
+    await b.admit(page); // a new minute: the page is paid for again
   });
 
   it('fetches spare parts only while less than half the global budget is spent, saying until when', async () => {
