@@ -28,7 +28,21 @@ const LINE_COLORS: Record<string, string> = {
   macd_12_26_9: '#1d4ed8',
   macd_signal_12_26_9: '#b45309',
 };
-const PANE_HEIGHT = 90;
+/** Each indicator pane's share of the drawing against the closes' (set as stretch factors, not
+ * pixels: the panes keep their shares whatever size the chart takes once laid out). */
+const PANE_SHARE = 0.22;
+/** What the reader sees beside each line: names, not the service's column names. */
+const LINE_TITLES: Record<string, string> = {
+  close: 'Close',
+  sma_20: 'SMA 20',
+  ema_50: 'EMA 50',
+  bb_upper_20_2: 'Upper band',
+  bb_middle_20_2: 'Middle band',
+  bb_lower_20_2: 'Lower band',
+  rsi_14: 'RSI 14',
+  macd_12_26_9: 'MACD',
+  macd_signal_12_26_9: 'Signal',
+};
 
 export interface IndicatorChart {
   show(overlay: Overlay, visible: boolean): void;
@@ -66,14 +80,14 @@ export function createIndicatorChart(host: HTMLElement, rows: IndicatorRow[]): I
         lineWidth: width,
         priceLineVisible: false,
         lastValueVisible: false,
-        title: column.replace(/_\d.*$/, ''),
+        title: LINE_TITLES[column] ?? '',
       },
       pane,
     );
     s.setData(points(rows, column));
     return s;
   };
-  line('close', 0, 2).applyOptions({ color: COLORS.text, title: 'close' });
+  line('close', 0, 2).applyOptions({ color: COLORS.text });
   const overlays = new Map<Overlay, ISeriesApi<'Line'>[]>();
   for (const [name, columns] of Object.entries(OVERLAY_COLUMNS) as [Overlay, string[]][]) {
     overlays.set(
@@ -106,8 +120,10 @@ export function createIndicatorChart(host: HTMLElement, rows: IndicatorRow[]): I
   );
   line('macd_12_26_9', 2);
   line('macd_signal_12_26_9', 2);
-  chart.panes()[1]?.setHeight(PANE_HEIGHT);
-  chart.panes()[2]?.setHeight(PANE_HEIGHT);
+  const [closes, rsiPane, macdPane] = chart.panes();
+  closes?.setStretchFactor(1 - 2 * PANE_SHARE);
+  rsiPane?.setStretchFactor(PANE_SHARE);
+  macdPane?.setStretchFactor(PANE_SHARE);
   chart.timeScale().fitContent();
   return {
     show: (overlay, visible) => overlays.get(overlay)?.forEach((s) => s.applyOptions({ visible })),
