@@ -77,7 +77,7 @@ export function noteMarketState(data: MarketState): void {
   stateEl.dataset.state = data.state;
   stateEl.textContent = STATE_TEXT[data.state];
   const next = !data.clock_followed
-    ? 'no trading hours set'
+    ? 'open around the clock'
     : open
       ? `closes ${fmtWhen(data.session?.close ?? data.next_close)}`
       : `opens ${fmtWhen(data.next_open)}`;
