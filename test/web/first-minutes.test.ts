@@ -127,6 +127,23 @@ describe('a new reader’s first minutes', { skip }, () => {
     });
   }
 
+  it('asks the market state of nobody while the market view refreshes for minutes', async () => {
+    const { context } = await offlineContext(browser, VIEWPORTS[0]!);
+    const page = await context.newPage();
+    await page.clock.install();
+    const asked: string[] = [];
+    page.on('request', (r) => {
+      if (new URL(r.url()).pathname === '/market/status') asked.push(r.url());
+    });
+    await page.goto(`${service.url}/`);
+    await page.locator('.hero-level[data-index="KSE100"]').waitFor(WAIT);
+    await page.clock.runFor(3 * 60_000);
+    await page.locator('.hero-level').waitFor(WAIT);
+    // The overview says the state and when it changes; nothing polls the clock's endpoint.
+    assert.deepEqual(asked, []);
+    await context.close();
+  });
+
   it('says a malformed symbol once, and never streams an unknown one', async () => {
     const { context } = await offlineContext(browser, VIEWPORTS[0]!);
     const page = await context.newPage();
