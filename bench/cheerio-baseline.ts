@@ -56,6 +56,14 @@ function cellOf(td: Cheerio<Element>): Cell {
     linkCode: link.length > 0 ? attr(link, 'data-code') : null,
     linkTitle: link.length > 0 ? attr(link, 'data-title') : null,
     href: link.length > 0 ? attr(link, 'href') : null,
+    links: td
+      .find('a')
+      .toArray()
+      .map((a) => ({
+        href: a.attribs['href'] ?? null,
+        images: a.attribs['data-images'] ?? null,
+        text: collapseWhitespace(td.find(a).text()),
+      })),
   };
 }
 

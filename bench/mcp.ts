@@ -3,6 +3,12 @@
 // alternating, and the CPU the service's process spent per answer on each side. The MCP side
 // is a tools/call of get_quote per POST (stateless Streamable HTTP, JSON answers): the front door
 // answers it (src/mcp/direct-call.ts) from the same market service and cached datasets.
+// Then what an agent host sees: the latency of one call at a time through the official SDK's
+// client (Client + StreamableHTTPClientTransport, after tools/list as hosts do, so it also checks
+// each result against the tool's output schema) against fetch's GET of the REST quote.
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import autocannon from 'autocannon';
 import { startFakePortal } from '../dev/fake-portal/server.ts';
 import { cpuMs } from './cpu.ts';
@@ -15,6 +21,9 @@ const CONNECTIONS = 20;
 const SECONDS = Number(process.env.BENCH_MCP_SECONDS ?? 2);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 6);
 const QUOTE = '/stocks/ENGRO/quote';
+/** Calls each side per round of the SDK latency part, rounds alternating. */
+const SDK_CALLS = Number(process.env.BENCH_MCP_SDK_CALLS ?? 500);
+const SDK_ROUNDS = Number(process.env.BENCH_MCP_SDK_ROUNDS ?? 6);
 
 const MCP_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 const MCP_BODY = JSON.stringify({
@@ -25,6 +34,57 @@ const MCP_BODY = JSON.stringify({
 });
 
 type Side = 'rest' | 'mcp';
+
+interface Latency {
+  /** Median ms of one call, by round. */
+  rest: number[];
+  /** The same tools/call as the SDK's, POSTed with fetch: what the SDK's client adds is the rest. */
+  post: number[];
+  sdk: number[];
+}
+
+/** One call at a time: fetch's GET of the REST quote, and get_quote through the SDK's client. */
+async function sdkLatency(base: string): Promise<Latency> {
+  const client = new Client({ name: 'bench', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`)));
+  const out: Latency = { rest: [], post: [], sdk: [] };
+  const headers = { ...MCP_HEADERS, 'mcp-protocol-version': LATEST_PROTOCOL_VERSION };
+  try {
+    await client.listTools();
+    const sides = {
+      rest: async () => {
+        const res = await fetch(base + QUOTE);
+        if (res.status !== 200) throw new Error(`REST quote: ${res.status}`);
+        await res.json();
+      },
+      post: async () => {
+        const res = await fetch(`${base}/mcp`, { method: 'POST', headers, body: MCP_BODY });
+        if (res.status !== 200) throw new Error(`MCP POST: ${res.status}`);
+        await res.json();
+      },
+      sdk: async () => {
+        const r = await client.callTool({ name: 'get_quote', arguments: { symbol: 'ENGRO' } });
+        if (r.isError) throw new Error('MCP quote failed');
+      },
+    };
+    for (let i = 0; i < 200; i++) for (const run of Object.values(sides)) await run(); // warm-up
+    for (let round = 0; round < SDK_ROUNDS; round++) {
+      const order = round % 2 === 0 ? (['rest', 'post', 'sdk'] as const) : (['sdk', 'post', 'rest'] as const);
+      for (const side of order) {
+        const times: number[] = [];
+        for (let i = 0; i < SDK_CALLS; i++) {
+          const t0 = performance.now();
+          await sides[side]();
+          times.push(performance.now() - t0);
+        }
+        out[side].push(median(times));
+      }
+    }
+  } finally {
+    await client.close();
+  }
+  return out;
+}
 
 interface Run {
   rps: number;
@@ -57,6 +117,7 @@ export async function runMcp(): Promise<Section> {
   const portal = await startFakePortal();
   const service = await startService('mcp-service', portal.url);
   const runs: Record<Side, Run[]> = { rest: [], mcp: [] };
+  let latency: Latency = { rest: [], post: [], sdk: [] };
   try {
     // The misses: fetch, parse, cache; then one answer each way to check both are served.
     const rest = await fetch(service.url + QUOTE);
@@ -74,6 +135,7 @@ export async function runMcp(): Promise<Section> {
         runs[side].push(run);
       }
     }
+    latency = await sdkLatency(service.url);
   } finally {
     await service.stop();
     await portal.close();
@@ -88,6 +150,32 @@ export async function runMcp(): Promise<Section> {
       id: 'mcp.quote.cpuRatio',
       label: 'cached quote over MCP CPU per call ÷ REST',
       value: ratio,
+      unit: '%',
+      target: { op: '<=', limit: 150 },
+    },
+    {
+      id: 'mcp.sdk.restMs',
+      label: 'cached quote over REST, one call at a time (fetch), median',
+      value: median(latency.rest),
+      unit: 'ms',
+    },
+    {
+      id: 'mcp.sdk.postMs',
+      label: 'cached quote over MCP, one call at a time (fetch POST of the tools/call), median',
+      value: median(latency.post),
+      unit: 'ms',
+    },
+    {
+      id: 'mcp.sdk.mcpMs',
+      label: 'cached quote through the MCP SDK client, one call at a time, median',
+      value: median(latency.sdk),
+      unit: 'ms',
+    },
+    {
+      id: 'mcp.sdk.ratio',
+      label: 'cached quote through the MCP SDK client ÷ REST (latency)',
+      // Paired by round, as the CPU ratio.
+      value: median(latency.sdk.map((m, i) => (m / (latency.rest[i] as number)) * 100)),
       unit: '%',
       target: { op: '<=', limit: 150 },
     },
@@ -108,6 +196,7 @@ export async function runMcp(): Promise<Section> {
     `Load: autocannon, ${CONNECTIONS} connections, ${ROUNDS} rounds × ${SECONDS} s each side, alternating; the service in its own process (RATE_LIMIT_PER_MINUTE=0, LOG_LEVEL=warn).`,
     'REST: GET /stocks/ENGRO/quote, a fresh cached answer (replayed by the front door). MCP: POST /mcp with one tools/call of get_quote (a JSON-RPC request, JSON answer with the structured quote and its text).',
     'CPU per call: the service process’s user + system time over each run ÷ its answers; the ratio is the median of the rounds’ MCP ÷ REST.',
+    `SDK latency: one call at a time from the runner, ${SDK_ROUNDS} rounds × ${SDK_CALLS} calls each side, alternating; REST is fetch's GET and res.json(), the POST the same tools/call the SDK sends with fetch, MCP the SDK's Client.callTool after tools/list (the client checks each result against get_quote's output schema); the ratio is the median of the rounds' medians, MCP ÷ REST.`,
   );
   return {
     id: 'mcp',

@@ -1,8 +1,10 @@
 // `npm run gen:client`: writes packages/client/src/schema.ts, the TypeScript description of the API that
-// the typed client (packages/client/src/index.ts) is checked against. The document comes from the app
+// the typed client (packages/client/src/index.ts) is checked against, and the Python client's
+// methods (packages/python/psx_market_data/_endpoints.py). The document comes from the app
 // itself, built exactly as it serves /openapi.json, so the types cannot drift from the routes;
-// test/client/schema-fresh.test.ts fails when a route changed and this was not re-run.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+// test/client/schema-fresh.test.ts and test/python fail when a route changed and this was not re-run.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -42,7 +44,7 @@ interface QueryParameter {
 /**
  * A query parameter that takes `true` or `false` (the service reads the text, so a bad value gets
  * its own 400): an enum of exactly those two strings, or a string documented as a flag, its
- * description starting with "`true`" (src/http/routes/stocks.ts).
+ * description starting with "`true`" (src/http/routes/stocks/stocks.ts).
  */
 function isFlag(parameter: QueryParameter): boolean {
   const schema = parameter.schema;
@@ -80,9 +82,31 @@ export async function generateClientSchema(): Promise<string> {
   return prettier.format(source, { ...options, filepath: SCHEMA_PATH });
 }
 
+const PYTHON_PACKAGE = fileURLToPath(new URL('../packages/python/', import.meta.url));
+
+/**
+ * The Python client's methods (packages/python/psx_market_data/_endpoints.py) from the same
+ * document, by its own generator (packages/python/generate.py; test/python checks it).
+ */
+function writePythonEndpoints(document: OpenAPI3): void {
+  const dir = mkdtempSync(join(tmpdir(), 'psxmd-gen-py-'));
+  try {
+    const file = join(dir, 'openapi.json');
+    writeFileSync(file, JSON.stringify(document));
+    const python = existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3';
+    const out = execFileSync(python, [join(PYTHON_PACKAGE, 'generate.py'), file], { encoding: 'utf8' });
+    const target = join(PYTHON_PACKAGE, 'psx_market_data', '_endpoints.py');
+    writeFileSync(target, out);
+    console.log(`wrote ${target}`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 async function main(): Promise<void> {
   writeFileSync(SCHEMA_PATH, await generateClientSchema());
   console.log(`wrote ${SCHEMA_PATH}`);
+  writePythonEndpoints(await openApiDocument());
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

@@ -51,6 +51,8 @@ export interface Config {
     fetchesPerIpPerMinute: number;
     /** Portal fetches a minute in total (0 = no limit). */
     fetchesGlobalPerMinute: number;
+    /** Share of the global budget kept for quotes, the market watch and company pages (0 = none). */
+    interactiveReserveShare: number;
   };
   /** Live quotes (GET /stream/quotes, src/stream/). */
   stream: {
@@ -87,6 +89,8 @@ export interface Config {
     allowedHosts: string[];
     /** Browser origins besides the allowed hosts' own; `*` allows any. */
     allowedOrigins: string[];
+    /** MCP_TOOLS: every tool (`all`), or the core set for hosts that take few (`core`). */
+    tools: 'all' | 'core';
   };
 }
 
@@ -121,6 +125,13 @@ function bool(env: Env, name: string, fallback: boolean): boolean {
   throw new ConfigError(`${name} must be true or false, got "${env[name]}"`);
 }
 
+function mcpToolSet(env: Env): 'all' | 'core' {
+  const raw = (env.MCP_TOOLS ?? '').trim().toLowerCase();
+  if (raw === '' || raw === 'all') return 'all';
+  if (raw === 'core') return 'core';
+  throw new ConfigError(`MCP_TOOLS must be all or core, got "${env.MCP_TOOLS}"`);
+}
+
 function url(env: Env, name: string, fallback: string): string {
   const raw = env[name]?.trim() || fallback;
   let parsed: URL;
@@ -135,12 +146,14 @@ function url(env: Env, name: string, fallback: string): string {
   return parsed.origin;
 }
 
-function fraction(env: Env, name: string, fallback: number): number {
+function fraction(env: Env, name: string, fallback: number, zero = false): number {
   const raw = env[name];
   if (raw === undefined || raw.trim() === '') return fallback;
   const value = Number(raw);
-  if (!Number.isFinite(value) || value <= 0 || value > 1) {
-    throw new ConfigError(`${name} must be a number above 0 and at most 1, got "${raw}"`);
+  if (!Number.isFinite(value) || (zero ? value < 0 : value <= 0) || value > 1) {
+    throw new ConfigError(
+      `${name} must be a number ${zero ? 'from 0' : 'above 0'} and at most 1, got "${raw}"`,
+    );
   }
   return value;
 }
@@ -189,6 +202,7 @@ export function loadConfig(env: Env = process.env): Config {
     budget: {
       fetchesPerIpPerMinute: int(env, 'EXCHANGE_FETCH_LIMIT_PER_IP', 20),
       fetchesGlobalPerMinute: int(env, 'EXCHANGE_FETCH_LIMIT_GLOBAL', 60),
+      interactiveReserveShare: fraction(env, 'EXCHANGE_FETCH_INTERACTIVE_RESERVE', 0.25, true),
     },
     stream: {
       pollSeconds: int(env, 'STREAM_POLL_SECONDS', 20, 1),
@@ -203,6 +217,7 @@ export function loadConfig(env: Env = process.env): Config {
     mcp: {
       allowedHosts: list(env, 'MCP_ALLOWED_HOSTS'),
       allowedOrigins: list(env, 'MCP_ALLOWED_ORIGINS'),
+      tools: mcpToolSet(env),
     },
     archive: {
       enabled: bool(env, 'ARCHIVE', false),

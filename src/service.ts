@@ -98,7 +98,19 @@ export async function createService(
       metrics.portalLatency.observe({ page }, ms / 1000);
     },
     onTokenRefresh: (_scope, ok) => metrics.tokenRefreshes.inc({ outcome: ok ? 'ok' : 'failed' }),
+    onPageState: ({ previous, current }) =>
+      logger.warn(
+        {
+          page: current.page,
+          state: current.state,
+          previous: previous.state,
+          missing_fields: current.missingFields,
+          detail: current.detail,
+        },
+        `portal page ${current.page} is ${current.state} (was ${previous.state})`,
+      ),
   });
+  metrics.watchPages(client.health);
 
   // The Redis client and the proxy dialers are loaded only when configured: start-up time and
   // memory are paid for what a deployment uses.
@@ -139,6 +151,9 @@ export async function createService(
     {
       perIp: config.budget.fetchesPerIpPerMinute,
       global: config.budget.fetchesGlobalPerMinute,
+      interactiveReserve: Math.floor(
+        config.budget.fetchesGlobalPerMinute * config.budget.interactiveReserveShare,
+      ),
       proxyPerIp: config.proxy.fetchesPerIpPerMinute,
       proxyMaxInFlight: config.proxy.maxInFlight,
     },
@@ -277,9 +292,11 @@ export async function createService(
     metrics,
     hitReplay: config.hitReplay,
     readiness,
+    portalPages: () => client.health.all(),
     onRateLimited: () => metrics.rejections.inc({ limit: 'request_rate' }),
     live,
     mcpAccess: mcpAccess(config.host, config.mcp.allowedHosts, config.mcp.allowedOrigins),
+    mcpTools: config.mcp.tools,
     archive: { archive, archiver, now },
     shutdown,
   });

@@ -31,9 +31,19 @@ describe('loadConfig', () => {
   });
 
   it("reads /mcp's allowed hosts and origins as comma-separated lists (none by default)", () => {
-    assert.deepEqual(loadConfig({}).mcp, { allowedHosts: [], allowedOrigins: [] });
+    assert.deepEqual(loadConfig({}).mcp, { allowedHosts: [], allowedOrigins: [], tools: 'all' });
     const c = loadConfig({ MCP_ALLOWED_HOSTS: ' api.example.com, ,mcp.example ', MCP_ALLOWED_ORIGINS: '*' });
-    assert.deepEqual(c.mcp, { allowedHosts: ['api.example.com', 'mcp.example'], allowedOrigins: ['*'] });
+    assert.deepEqual(c.mcp, {
+      allowedHosts: ['api.example.com', 'mcp.example'],
+      allowedOrigins: ['*'],
+      tools: 'all',
+    });
+  });
+
+  it('reads MCP_TOOLS: all (default) or core, and refuses anything else', () => {
+    assert.equal(loadConfig({ MCP_TOOLS: 'Core' }).mcp.tools, 'core');
+    assert.equal(loadConfig({ MCP_TOOLS: 'all' }).mcp.tools, 'all');
+    assert.throws(() => loadConfig({ MCP_TOOLS: 'few' }), /MCP_TOOLS must be all or core, got "few"/);
   });
 
   it('fails fast with a message naming the variable', () => {

@@ -1,6 +1,7 @@
 // The ungated control API under `/__fake/`, for tests that run the portal in another process:
-// counts, the token, failure rules and market ticks.
+// counts, the token, failure rules, page drift and market ticks.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { parseDriftRule, type DriftRule } from './drift.ts';
 import { parseFailureRule, type FailureRule } from './failures.ts';
 import { readBody } from './gate.ts';
 import { JSON_TYPE } from './page-cache.ts';
@@ -14,6 +15,8 @@ export interface PortalControls {
   fail(rule: FailureRule): void;
   clear(): void;
   ruleCount(): number;
+  drift(rule: DriftRule): void;
+  restore(path?: string): void;
   /** Moves the market watch (all symbols, or the ones named) and says what moved. */
   tick(symbols?: string[]): unknown;
 }
@@ -54,6 +57,27 @@ export async function handleControl(
       return reply(400, { error: 'symbols must be an array of strings' });
     }
     return reply(200, portal.tick(symbols as string[] | undefined));
+  }
+  // `{"path":"/market-watch","dropColumn":"LDCP"}` or `{"path":"/screener","removeTables":true}`.
+  if (key === 'POST /__fake/drift') {
+    try {
+      portal.drift(parseDriftRule(JSON.parse(body || 'null')));
+    } catch (err) {
+      return reply(400, { error: (err as Error).message });
+    }
+    return reply(200, { ok: true });
+  }
+  // `{"path":"/market-watch"}` restores that page; an empty body, every page.
+  if (key === 'POST /__fake/restore') {
+    let path: unknown;
+    try {
+      path = (JSON.parse(body || '{}') as { path?: unknown }).path;
+    } catch {
+      return reply(400, { error: 'body must be JSON {path?: string}' });
+    }
+    if (path !== undefined && typeof path !== 'string') return reply(400, { error: 'path must be a string' });
+    portal.restore(path as string | undefined);
+    return reply(200, { ok: true });
   }
   if (key === 'POST /__fake/fail') {
     try {

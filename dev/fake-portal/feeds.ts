@@ -397,15 +397,19 @@ export function renderAnnouncements(ds: Dataset, form: URLSearchParams): FeedPag
   const company = type === 'C';
   const rows = all.slice(offset, offset + count).map((a) => {
     const tag = a.revoked ? ' <div class="tag tag--def">REVOKED</div>' : '';
+    // The portal's document cell: a `View` link naming the page images, then the PDF when there
+    // is one (`… data-images="283814-1.gif">View</a>&nbsp;&nbsp;&nbsp;<i …></i><a href=…>PDF</a>`).
+    const id = a.document?.match(/(\d+)(?:-\d+)?\.pdf$/)?.[1] ?? String(hashString(a.title) % 1_000_000);
+    const view = `<i class="icon-file-image"></i><a href="javascript:" data-images="${id}-1.gif">View</a>`;
     const doc =
       a.document === null
-        ? '<a href="javascript:void(0)" class="announcementsTable__images" data-images="img1.jpg,img2.jpg">View</a>'
-        : `<a href="${a.document}" target="_blank">View PDF</a>`;
+        ? ` ${view}`
+        : ` ${view}&nbsp;&nbsp;&nbsp;<i class="icon-file-pdf"></i><a href="${a.document}" target="_blank">PDF</a>`;
+    const symbolLink = (text: string): string =>
+      `<a class="tbl__symbol" href="/company/${escapeHtml(a.symbol ?? '')}"><strong>${escapeHtml(text)}</strong></a>`;
     return (
       `<tr><td>${shortMonthDate(a.date)}</td><td>${clock12(a.minute)}</td>` +
-      (company
-        ? `<td><strong>${escapeHtml(a.symbol ?? '')}</strong></td><td>${escapeHtml(a.name ?? '')}</td>`
-        : '') +
+      (company ? `<td>${symbolLink(a.symbol ?? '')}</td><td>${symbolLink(a.name ?? '')}</td>` : '') +
       `<td>${escapeHtml(a.title)}${tag}</td><td>${doc}</td></tr>`
     );
   });
@@ -465,26 +469,81 @@ function daysBetween(from: string, to: string): number {
 const money = (n: number, decimals: number): string =>
   n.toLocaleString('en-US', { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
 
+/** The debt page's tabs, in page order, one per table of DEBT_TABLES (the recorded page's titles). */
+const DEBT_TABS: readonly [string, string][] = [
+  ['gop', 'GoP Ijarah Sukuk'],
+  ['pds', 'Public Debt Securities'],
+  ['cds', 'Privately Debt Securities '],
+  ['gds', 'Government Debt Securities'],
+];
+
+/** `February 09, 2026`: the debt page pads the day. */
+function paddedLongDate(date: string): string {
+  const [y, m, d] = date.split('-').map(Number) as [number, number, number];
+  return `${MONTHS[m - 1]} ${String(d).padStart(2, '0')}, ${y}`;
+}
+
+/**
+ * The recorded page's structure: a tab list, then one `div.tabs__panel[data-name]` per table; the
+ * coupon headers are inline pieces (`<span>Coupon/</span><br/><span>Rental Rate</span>`), the code
+ * cell a bold link to `/debt/{code}`.
+ */
 export function renderDebtMarket(ds: Dataset): string {
+  const th = (label: string) => `<th class="center">${label}</th>`;
+  const pieces = (a: string, b: string) => `<th class="center"> <span>${a}</span><br/><span>${b}</span></th>`;
   const head =
-    '<thead class="tbl__head"><tr><th>Security Code</th><th>Security Name</th><th>Face Value</th>' +
-    '<th>Listing Date</th><th>Issue Date</th><th>Issue Size</th><th>Maturity Date</th>' +
-    '<th>Coupon/Rental Rate</th><th>Previous Coupon/Rental Date</th><th>Next Coupon/Rental Date</th>' +
-    '<th>Outstanding Days</th><th>Remaining Years</th></tr></thead>';
-  const tables = DEBT_TABLES.map((rows) => {
+    '<thead class="tbl__head"><tr>' +
+    [
+      'Security Code',
+      'Security Name',
+      'Face Value',
+      'Listing Date',
+      'Issue Date',
+      'Issue Size',
+      'Maturity Date',
+    ]
+      .map(th)
+      .join('') +
+    pieces('Coupon/', 'Rental Rate') +
+    pieces('Previous Coupon/', 'Rental Date') +
+    pieces('Next Coupon/', 'Rental Date') +
+    th('Outstanding Days') +
+    th('Remaining Years') +
+    '</tr></thead>';
+  const td = (text: string) => `<td class="center">${text}</td>`;
+  const panels = DEBT_TABLES.map((rows, i) => {
     const body = rows.map((d) => {
       const days = daysBetween(ds.asOfDate, d.maturityDate);
       return (
-        `<tr><td>${d.code}</td><td>${escapeHtml(d.name)}</td><td>${money(d.faceValue, 0)}</td>` +
-        `<td>${longDate(d.listingDate)}</td><td>${longDate(d.issueDate)}</td><td>${d.issueSize}</td>` +
-        `<td>${longDate(d.maturityDate)}</td><td>${d.couponRate.toFixed(4)}%</td>` +
-        `<td>${d.previousCoupon ? longDate(d.previousCoupon) : '-'}</td><td>${d.nextCoupon ? longDate(d.nextCoupon) : '-'}</td>` +
-        `<td>${money(days, 0)}</td><td>${(days / 365).toFixed(2)}</td></tr>`
+        `<tr><td><b><a class="tbl__symbol" href="/debt/${d.code}">${d.code}</a></b></td>` +
+        td(escapeHtml(d.name)) +
+        td(money(d.faceValue, 0)) +
+        td(paddedLongDate(d.listingDate)) +
+        td(paddedLongDate(d.issueDate)) +
+        td(d.issueSize) +
+        td(paddedLongDate(d.maturityDate)) +
+        td(`${d.couponRate.toFixed(4)}%`) +
+        td(d.previousCoupon ? paddedLongDate(d.previousCoupon) : '-') +
+        td(d.nextCoupon ? paddedLongDate(d.nextCoupon) : '-') +
+        td(String(days)) +
+        td((days / 365).toFixed(1)) +
+        '</tr>'
       );
     });
-    return `<div class="tbl__wrapper"><table class="tbl">${head}<tbody class="tbl__body">${body.join('')}</tbody></table></div>`;
+    const [name] = DEBT_TABS[i] as [string, string];
+    return (
+      `<div class="tabs__panel" data-name="${name}"><div class="tbl__wrapper"><table class="tbl">${head}` +
+      `<tbody class="tbl__body">${body.join('')}</tbody></table></div></div>`
+    );
   });
-  return `<div class="debtMarket">${tables.join('')}</div>`;
+  const tabs = DEBT_TABS.map(
+    ([name, title]) => `<div class="tabs__list__item" data-name="${name}">${escapeHtml(title)}</div>`,
+  ).join('');
+  return (
+    '<div class="pageHeader__wrapper"><div class="pageHeader"><div class="pageHeader__title">Fixed Income Securities Detail</div></div></div>' +
+    `<div class="section section--padded" id="debtMarket"><div class="tabs"><div class="tabs__list">${tabs}</div>` +
+    `<div class="tabs__panels">${panels.join('')}</div></div></div>`
+  );
 }
 
 interface FakeBoardRow {
@@ -673,14 +732,24 @@ function eligible(ds: Dataset, market: string): { symbol: string; name: string }
   }
 }
 
+/**
+ * The recorded page's structure: one `div.tabs__panel[data-name]` per market, its title in an `<h2>`
+ * beside a download link; regular and bills-and-bonds symbols are links, the others bare `<strong>`.
+ */
 export function renderEligibleScrips(ds: Dataset): string {
   return ELIGIBLE_MARKETS.map(([code, title]) => {
-    const rows = eligible(ds, code).map(
-      (s) => `<tr><td><strong>${escapeHtml(s.symbol)}</strong></td><td>${escapeHtml(s.name)}</td></tr>`,
-    );
+    const linked = code === 'REG' || code === 'BNB';
+    const rows = eligible(ds, code).map((s) => {
+      const symbol = linked
+        ? `<a class="tbl__symbol" href="/${code === 'BNB' ? 'debt' : 'company'}/${escapeHtml(s.symbol)}" data-name="${escapeHtml(s.name)}" data-title=""><strong>${escapeHtml(s.symbol)}</strong></a>`
+        : `<strong>${escapeHtml(s.symbol)}</strong>`;
+      return `<tr><td>${symbol}</td><td>${escapeHtml(s.name)}</td></tr>`;
+    });
     return (
-      `<div class="eligibleScrips"><h2>${title}</h2><table class="tbl" id="${code}Table"><thead class="tbl__head">` +
-      `<tr><th>Symbol</th><th>Name</th></tr></thead><tbody class="tbl__body">${rows.join('')}</tbody></table></div>`
+      `<div class="tabs__panel" data-name="${code}"><div style="display:flex;justify-content:space-between;align-items: center;">` +
+      `<div><h2 style="margin: 0.2em 0 1em;">${title}</h2></div><div><a href="/data/eligible-scrips/${code}.xml" target="_blank">Download File</a></div></div>` +
+      `<div class="tbl__wrapper"><table class="tbl" id="${code}Table" data-page-length="25"><thead class="tbl__head">` +
+      `<tr><th style="width:120px">Symbol</th><th>Name</th></tr></thead><tbody class="tbl__body">${rows.join('')}</tbody></table></div></div>`
     );
   }).join('');
 }

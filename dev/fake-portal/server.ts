@@ -10,6 +10,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { isMarketOpen } from '../../src/time/market-clock.ts';
 import { handleControl } from './control.ts';
 import { createDataset, type Dataset } from './dataset.ts';
+import { DriftRules, parseDriftRule, type DriftRule } from './drift.ts';
 import { FailureRules, parseFailureRule, type FailureMode, type FailureRule } from './failures.ts';
 import { RateGate } from './rate-gate.ts';
 import { gateRefusal, makeToken, readBody, type GateRejection } from './gate.ts';
@@ -20,6 +21,7 @@ import { DEFAULT_CLOCK_MS, marketDayOf } from './portal-clock.ts';
 import { createRouter } from './routes.ts';
 
 export { type FailureMode, type FailureRule } from './failures.ts';
+export { type DriftRule } from './drift.ts';
 export { type GateRejection } from './gate.ts';
 
 export interface FakePortalOptions {
@@ -82,6 +84,10 @@ export interface FakePortal {
   fail(rule: FailureRule): void;
   /** Removes every failure rule. */
   clear(): void;
+  /** Changes the structure of matching pages (drops a column, removes the tables) until restored. */
+  drift(rule: DriftRule): void;
+  /** Serves the pages of `path` (as given to drift), or every page, as they were. */
+  restore(path?: string): void;
   /** The moving market layer: `motion.tick()` moves market-watch prices (intraday.ts). */
   readonly motion: MarketMotion;
   close(): Promise<void>;
@@ -127,6 +133,7 @@ export async function startFakePortal(options: FakePortalOptions = {}): Promise<
   let tokenNumber = 0;
   let currentToken = makeToken(tokenSeed, tokenNumber);
   const rules = new FailureRules();
+  const drifts = new DriftRules();
   const rateGate = options.requestsPerMinute ? new RateGate(options.requestsPerMinute) : null;
   let counts = emptyCounts();
   let ownOrigin = '';
@@ -223,7 +230,7 @@ export async function startFakePortal(options: FakePortalOptions = {}): Promise<
         return send(res, page(refused.status, HTML, renderErrorPage(refused.status)), totalDelay, arrivedAt);
       }
     }
-    send(res, route(method, path, form), totalDelay, arrivedAt);
+    send(res, drifts.apply(path, route(method, path, form)), totalDelay, arrivedAt);
   }
 
   const snapshot = (): FakePortalCounts => ({
@@ -239,7 +246,11 @@ export async function startFakePortal(options: FakePortalOptions = {}): Promise<
   };
   const fail = (rule: FailureRule): void => rules.add(parseFailureRule(rule));
   const clear = (): void => rules.clear();
+  const drift = (rule: DriftRule): void => drifts.add(parseDriftRule(rule));
+  const restore = (path?: string): void => drifts.restore(path);
   const controls = {
+    drift,
+    restore,
     counts: snapshot,
     resetCounts,
     token: () => currentToken,
@@ -289,6 +300,8 @@ export async function startFakePortal(options: FakePortalOptions = {}): Promise<
     resetCounts,
     fail,
     clear,
+    drift,
+    restore,
     motion,
     close: () =>
       new Promise<void>((resolve) => {

@@ -4,6 +4,8 @@
 // Every failure leaves here as a typed error from src/errors.ts.
 import { Agent, request, type Dispatcher } from 'undici';
 import { ExchangeUnavailableError, ServiceError, UpstreamDataError } from '../errors.ts';
+import { PageHealth, type PageStateChange } from './page-health.ts';
+import type { FieldReport } from './parsers/columns.ts';
 import { parseToken } from './parsers/token.ts';
 import { TokenStore } from './token.ts';
 import type { PageKind } from './types.ts';
@@ -35,11 +37,24 @@ export interface ExchangeClientOptions {
   retryBaseMs: number;
   tokenMaxAgeMs: number;
   cooldownAfter429Ms: number;
+  /** On a 403, refresh the token and try once more (default true; the canary sends each request once). */
+  retryForbidden?: boolean;
+  /** After a home page without a token, ask again no sooner than this (default 5 s). */
+  tokenRetryAfterFailureMs?: number;
   /** The service's clock (epoch ms). */
   now: () => number;
   /** Called once per HTTP exchange with the portal (metrics, logs). */
   onFetch?: (kind: PageKind, outcome: FetchOutcome, ms: number) => void;
   onTokenRefresh?: (scope: string, ok: boolean) => void;
+  /** A page kind's drift state changed (page-health.ts): the service logs it. */
+  onPageState?: (change: PageStateChange) => void;
+}
+
+/** A page fetched and parsed: the parser's value, the page's HTTP status and the fields it lacked. */
+export interface ParsedPage<T> {
+  value: T;
+  status: number;
+  fields: FieldReport;
 }
 
 // The portal answers 404 to non-browser agents (undici's default included).
@@ -57,12 +72,17 @@ const BROWSER_UA =
 
 export class ExchangeClient {
   readonly direct: Route;
+  /** The drift alarm: each page kind's state as this process last parsed it. */
+  readonly health: PageHealth;
   private readonly tokens: TokenStore;
+  /** Values parsed from pages that had every expected field (held by the caches as they are). */
+  private readonly completeCopies = new WeakSet<object>();
   private readonly now: () => number;
   private cooldownUntil = 0;
 
   constructor(private readonly opts: ExchangeClientOptions) {
     this.now = opts.now;
+    this.health = new PageHealth(opts.now, opts.onPageState);
     this.direct = {
       scope: 'direct',
       dispatcher: new Agent({
@@ -78,6 +98,7 @@ export class ExchangeClient {
       opts.tokenMaxAgeMs,
       this.now,
       opts.onTokenRefresh,
+      opts.tokenRetryAfterFailureMs,
     );
   }
 
@@ -92,6 +113,48 @@ export class ExchangeClient {
   }
 
   async fetchText(req: PortalRequest, route: Route = this.direct): Promise<string> {
+    return (await this.fetchPage(req, route)).body;
+  }
+
+  /**
+   * Fetches the page and parses it, recording the page kind's state for the drift alarm: parsed
+   * with every expected field, parsed lacking some, or not parsed at all (the parser's error, thrown
+   * on). A page answered 4xx where it should be counts as not parsed; a portal that is down or
+   * refusing says nothing about the page and leaves its state as it was.
+   *
+   * A page that lacks fields, when `previous` (the copy the caller holds) is one this process
+   * parsed complete, is refused with UpstreamDataError: the caller's cache then serves that copy as
+   * stale rather than replace good values with nulls. Without such a copy (a fresh process, one
+   * restarted, a copy that already lacked them) what parsed is returned, the missing fields null.
+   */
+  async fetchParsed<T>(
+    req: PortalRequest,
+    parse: (text: string) => T,
+    route: Route = this.direct,
+    previous?: unknown,
+  ): Promise<ParsedPage<T>> {
+    let page: { status: number; body: string };
+    try {
+      page = await this.fetchPage(req, route);
+    } catch (err) {
+      if (err instanceof UpstreamDataError) this.health.failed(req.kind, err.message);
+      throw err;
+    }
+    const { value, fields } = this.health.parse(req.kind, () => parse(page.body));
+    if (fields.missing.length === 0) {
+      if (typeof value === 'object' && value !== null) this.completeCopies.add(value);
+    } else if (typeof previous === 'object' && previous !== null && this.completeCopies.has(previous)) {
+      const names = fields.missing.map((m) => `"${m}"`).join(', ');
+      throw new UpstreamDataError(
+        req.kind,
+        `${names} not found on the page; the last complete copy is served`,
+      );
+    }
+    return { value, status: page.status, fields };
+  }
+
+  /** The page's status and text (2xx only: everything else leaves as a typed error). */
+  async fetchPage(req: PortalRequest, route: Route = this.direct): Promise<{ status: number; body: string }> {
     this.assertNotCoolingDown();
     let token = await this.tokens.get(route.scope, route.dispatcher);
     let refreshedForbidden = false;
@@ -118,11 +181,11 @@ export class ExchangeClient {
       const elapsed = this.now() - started;
       if (status >= 200 && status < 300) {
         this.opts.onFetch?.(req.kind, 'ok', elapsed);
-        return body;
+        return { status, body };
       }
       if (status === 403) {
         this.opts.onFetch?.(req.kind, 'http_403', elapsed);
-        if (!refreshedForbidden) {
+        if (!refreshedForbidden && this.opts.retryForbidden !== false) {
           refreshedForbidden = true;
           token = await this.tokens.refresh(route.scope, token, route.dispatcher);
           continue;
@@ -151,6 +214,11 @@ export class ExchangeClient {
       // not with the page; like a page that no longer parses, not like a portal that is down.
       throw new UpstreamDataError(req.kind, `the exchange answered ${status} where the page should be`);
     }
+  }
+
+  /** Fetches the route's request token now unless a fresh one is held (the canary paces it as a request). */
+  async prepareToken(route: Route = this.direct): Promise<void> {
+    await this.tokens.get(route.scope, route.dispatcher);
   }
 
   async close(): Promise<void> {
@@ -207,7 +275,11 @@ export class ExchangeClient {
       });
       const html = await res.body.text();
       this.opts.onFetch?.('token', res.statusCode === 200 ? 'ok' : 'http_other', this.now() - started);
-      return res.statusCode === 200 ? parseToken(html) : null;
+      if (res.statusCode !== 200) return null;
+      const token = parseToken(html);
+      // Requests go out without a token then (fail open), but a home page without one has changed.
+      this.health.parsed('token', token === null ? ['_k'] : []);
+      return token;
     } catch (err) {
       this.opts.onFetch?.('token', 'network_error', this.now() - started);
       throw err;

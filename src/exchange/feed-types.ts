@@ -57,10 +57,15 @@ export interface AnnouncementRow {
   name: string | null;
   title: string;
   revoked: boolean;
-  /** Absolute URL of the PDF or, for an image-only row, of its viewer link; null when none. */
+  /** Absolute URL of the PDF or attachment; null when the row links none. */
   document: string | null;
-  /** `pdf`, `image` (the cell reads `View`: images only), or null without a document. */
+  /** `pdf` (a document is linked), `image` (only images: the `View` link), or null for neither. */
   documentKind: 'pdf' | 'image' | null;
+  /**
+   * The page images the `View` link shows (`283814-1.gif`), as the portal names them. Absent from
+   * a page stored (Redis, the disk store) before the field existed: read it as none.
+   */
+  images?: string[];
 }
 
 export interface AnnouncementsPage {
@@ -72,7 +77,7 @@ export interface AnnouncementsPage {
 export interface DebtInstrumentRow {
   /** 1-based position of its table on the page (government securities first, then corporate issues). */
   table: number;
-  /** The heading before the table, when the page has one. */
+  /** The table's title: its tab's label (`GoP Ijarah Sukuk`) or the heading before it, when the page has one. */
   heading: string | null;
   code: string;
   name: string | null;

@@ -22,6 +22,7 @@ export class TokenStore {
     private readonly maxAgeMs: number,
     private readonly now: () => number,
     private readonly onRefresh: (scope: string, ok: boolean) => void = () => {},
+    private readonly retryFailedAfterMs = 5_000,
   ) {}
 
   /** The current token for a scope, refreshed first when it is missing or older than maxAgeMs. */
@@ -51,7 +52,8 @@ export class TokenStore {
         current.token = token;
         // A failed fetch is remembered briefly too, so a portal without tokens is not asked on every
         // request; the data request then goes out without X-Req-Id (fail open).
-        current.fetchedAt = token === null ? this.now() - this.maxAgeMs + 5_000 : this.now();
+        current.fetchedAt =
+          token === null ? this.now() - this.maxAgeMs + this.retryFailedAfterMs : this.now();
         current.inflight = null;
         this.onRefresh(scope, token !== null);
         return token;

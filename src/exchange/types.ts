@@ -239,8 +239,13 @@ export interface CompanyAnnouncement {
   /** `YYYY-MM-DD`. */
   date: string;
   title: string;
-  /** Absolute URL of the PDF the row links, or null (some rows link only images). */
+  /** Absolute URL of the PDF (or attachment) the row links, or null (some rows link only images). */
   documentUrl: string | null;
+  /**
+   * The page images the row's `View` link shows (`278158-1.gif`), as the portal names them. Absent
+   * from a page stored (Redis, the disk store) before the field existed: read it as none.
+   */
+  images?: readonly string[];
 }
 
 /** One period column of a financials or ratios table. */

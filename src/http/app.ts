@@ -5,23 +5,19 @@
 import compress from '@fastify/compress';
 import type { FastifyInstance } from 'fastify';
 import type { LiveQuotes } from '../stream/live-quotes.ts';
-import { analyticsRoutes } from './routes/analytics.ts';
-import { boardRoutes } from './routes/board.ts';
-import { intradayRoutes } from './routes/intraday.ts';
 import { streamRoutes } from './routes/stream.ts';
-import { companyRoutes } from './routes/company.ts';
-import { corporateActionRoutes } from './routes/corporate-actions.ts';
 import { feedRoutes } from './routes/feeds.ts';
+import { indicesFamilyRoutes } from './routes/indices/index.ts';
+import { marketFamilyRoutes } from './routes/market/index.ts';
+import { quoteRoutes } from './routes/quotes.ts';
+import { screenerRoutes } from './routes/screener.ts';
+import { sectorsFamilyRoutes } from './routes/sectors/index.ts';
+import { stocksFamilyRoutes } from './routes/stocks/index.ts';
 import { healthRoutes } from './routes/health.ts';
-import { marketStatusRoutes } from './routes/market-status.ts';
-import { indexRoutes } from './routes/indices.ts';
-import { marketRoutes } from './routes/market.ts';
-import { overviewRoutes } from './routes/overview.ts';
-import { sectorRoutes } from './routes/sectors.ts';
-import { stockRoutes } from './routes/stocks.ts';
 import { archiveRoutes, type ArchiveDeps } from './routes/archive.ts';
 import type { RouteDeps } from './routes/deps.ts';
 import type { Readiness } from './routes/health.ts';
+import type { PageStatus } from '../exchange/page-health.ts';
 import type { ClientAddress } from './client-address.ts';
 import { createFastify } from './app-server.ts';
 import { FrontDoor } from './front-door.ts';
@@ -38,6 +34,7 @@ import { sendError } from './error-handler.ts';
 import { MethodNotAllowedError, NotFoundError, clientText } from '../errors.ts';
 import type { Logger } from 'pino';
 import { mcpAccess, type McpAccess } from '../mcp/access.ts';
+import type { ToolSet } from '../mcp/tool-kit.ts';
 import { mcpRoutes, mcpTools } from '../mcp/route.ts';
 import { directToolCall } from '../mcp/direct-call.ts';
 
@@ -53,11 +50,15 @@ export interface AppOptions {
   /** Repeats of fresh cached answers get the responder's prepared bytes (front-door.ts). */
   hitReplay: boolean;
   readiness: () => Readiness;
+  /** The exchange client's page states, for GET /health/portal (absent: no such route). */
+  portalPages?: () => readonly PageStatus[];
   onRateLimited?: () => void;
   /** Live quotes for GET /stream/quotes (absent: no stream route). */
   live?: LiveQuotes;
   /** POST /mcp's allowed hosts and origins (absent: loopback only). */
   mcpAccess?: McpAccess;
+  /** The MCP tools offered (MCP_TOOLS; absent: all). */
+  mcpTools?: ToolSet;
   /** The market's archive for the whole-market endpoints (absent: no archive routes). */
   archive?: ArchiveDeps;
   /** The service's shutdown state (absent: the app's own, begun by app.close()). */
@@ -107,20 +108,20 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   });
 
   // The API endpoints: counted by the request limit, and replayed when they repeat a fresh answer.
-  await app.register(healthRoutes, { readiness: opts.readiness, now: opts.deps.marketClock.now });
-  await app.register(stockRoutes, opts.deps);
-  await app.register(companyRoutes, opts.deps);
-  await app.register(corporateActionRoutes, opts.deps);
-  await app.register(intradayRoutes, opts.deps);
-  await app.register(boardRoutes, opts.deps);
-  await app.register(marketStatusRoutes, opts.deps);
+  await app.register(healthRoutes, {
+    readiness: opts.readiness,
+    now: opts.deps.marketClock.now,
+    portalPages: opts.portalPages,
+  });
+  // One plugin per family of URLs (src/http/routes/README.md).
+  await app.register(stocksFamilyRoutes, opts.deps);
+  await app.register(quoteRoutes, opts.deps);
   if (opts.live) await app.register(streamRoutes, { ...opts.deps, live: opts.live });
-  await app.register(indexRoutes, opts.deps);
-  await app.register(sectorRoutes, opts.deps);
-  await app.register(marketRoutes, opts.deps);
+  await app.register(indicesFamilyRoutes, opts.deps);
+  await app.register(sectorsFamilyRoutes, opts.deps);
+  await app.register(screenerRoutes, opts.deps);
+  await app.register(marketFamilyRoutes, opts.deps);
   await app.register(feedRoutes, opts.deps);
-  await app.register(analyticsRoutes, opts.deps);
-  await app.register(overviewRoutes, opts.deps);
   if (opts.archive) await app.register(archiveRoutes, { ...opts.deps, ...opts.archive });
 
   // Every path answers only GET and HEAD; other methods get 405 with Allow (CORS owns OPTIONS).
@@ -141,7 +142,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
 
   // The Model Context Protocol over HTTP; after the 405 routes above, which it answers itself.
   // A cached tools/call is answered by the front door, as a repeated GET is replayed.
-  const tools = mcpTools(opts.deps, opts.archive);
+  const tools = mcpTools(opts.deps, opts.archive, opts.mcpTools);
   const access = opts.mcpAccess ?? mcpAccess('', [], []);
   if (opts.hitReplay) {
     door.answerBodies(

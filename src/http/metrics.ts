@@ -1,6 +1,7 @@
 // Prometheus metrics (prom-client). Labels are bounded: route templates, never raw paths; page
 // kinds and outcomes from fixed lists; nothing a caller controls (no IPs, no proxy addresses).
 import { UNCOUNTED } from './limit-rules.ts';
+import { PAGE_STATES, type PageHealth } from '../exchange/page-health.ts';
 import type { FastifyInstance } from 'fastify';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { RequestLatency, type LatencySeries } from './request-latency.ts';
@@ -76,7 +77,7 @@ export class Metrics {
 
   readonly rejections = new Counter({
     name: 'psxmd_limit_rejections_total',
-    help: 'Requests refused by a limit: request_rate, budget_ip, budget_global, budget_spare, proxy_ip, proxy_in_flight',
+    help: 'Requests refused by a limit: request_rate, budget_ip, budget_global, budget_global_bulk, budget_spare, proxy_ip, proxy_in_flight',
     labelNames: ['limit'] as const,
     registers: [this.registry],
   });
@@ -134,10 +135,49 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  private pageHealth: PageHealth | null = null;
+
+  // The drift alarm (GET /health/portal) as series, read at each scrape: one per page kind and state
+  // (1 for the page's current state), and one per expected field the page lacks. Fields come from
+  // the parsers' own lists, so the labels stay bounded.
+  readonly pageState = new Gauge({
+    name: 'psxmd_exchange_page_state',
+    help: 'Portal page kinds by drift state (ok, changed, failing, unknown): 1 for the current state',
+    labelNames: ['page', 'state'] as const,
+    registers: [this.registry],
+    collect: () => {
+      if (this.pageHealth === null) return;
+      for (const status of this.pageHealth.all()) {
+        for (const state of PAGE_STATES) {
+          this.pageState.set({ page: status.page, state }, status.state === state ? 1 : 0);
+        }
+      }
+    },
+  });
+
+  readonly pageMissingFields = new Gauge({
+    name: 'psxmd_exchange_page_missing_field',
+    help: 'Expected columns or labels the last fetch of a portal page did not find (1 while missing)',
+    labelNames: ['page', 'field'] as const,
+    registers: [this.registry],
+    collect: () => {
+      if (this.pageHealth === null) return;
+      this.pageMissingFields.reset();
+      for (const status of this.pageHealth.all()) {
+        for (const field of status.missingFields) this.pageMissingFields.set({ page: status.page, field }, 1);
+      }
+    },
+  });
+
   private readonly cacheReadChildren = new Map<string, Counter.Internal>();
 
   constructor() {
     collectDefaultMetrics({ register: this.registry, prefix: 'psxmd_' });
+  }
+
+  /** The page states to expose (the exchange client's PageHealth). */
+  watchPages(health: PageHealth): void {
+    this.pageHealth = health;
   }
 
   /** One answered request (the front door's); route is the template, never the raw path. */

@@ -1,19 +1,20 @@
-// Content negotiation: JSON or CSV (`?format`, Accept), which compression (Accept-Encoding), and
-// conditional requests (If-None-Match). Pure functions of the request's headers and query.
+// Content negotiation: JSON, CSV or Parquet (`?format`, Accept), which compression
+// (Accept-Encoding), and conditional requests (If-None-Match). Pure functions of the request's
+// headers and query.
 //
-// JSON or CSV: `?format=` when given, else the Accept header read as RFC 9110 §12.5.1 says (media
-// types case-insensitive, each offered type takes the q of the most specific range that matches
-// it, `q=0` refuses one, the highest q wins). Between equal q values the more specific match wins
-// (`text/csv, */*` is CSV), and a remaining tie goes to JSON, the API's own form, whatever the
-// order the client listed them in (`text/csv, application/json` is JSON). An Accept naming neither
-// (text/html) still gets JSON: errors and the default are JSON, and a browser's Accept should not
-// turn into a 406.
+// JSON, CSV or Parquet: `?format=` when given, else the Accept header read as RFC 9110 §12.5.1 says
+// (media types case-insensitive, each offered type takes the q of the most specific range that
+// matches it, `q=0` refuses one, the highest q wins). Between equal q values the more specific
+// match wins (`text/csv, */*` is CSV), and a remaining tie goes to JSON, the API's own form, then
+// CSV, whatever the order the client listed them in (`text/csv, application/json` is JSON). An
+// Accept naming none of them (text/html) still gets JSON: errors and the default are JSON, and a
+// browser's Accept should not turn into a 406.
 import type { FastifyRequest } from 'fastify';
 
-/** `?format=csv` wins; otherwise the Accept header (representationByAccept). */
-export function wantsCsv(req: FastifyRequest): boolean {
+/** `?format=` wins; otherwise the Accept header (representationByAccept). */
+export function representationAsked(req: FastifyRequest): Representation {
   const format = (req.query as Record<string, unknown> | undefined)?.format;
-  return representationOf(format, req.headers.accept) === 'csv';
+  return representationOf(format, req.headers.accept);
 }
 
 export type Encoding = 'gzip' | 'br' | null;
@@ -49,7 +50,7 @@ function accepts(header: string, coding: string): boolean {
   return star === true;
 }
 
-export type Representation = 'json' | 'csv';
+export type Representation = 'json' | 'csv' | 'parquet';
 
 interface Preference {
   q: number;
@@ -81,12 +82,25 @@ function preferenceFor(accept: string, type: string, subtype: string): Preferenc
   return best;
 }
 
+// In this order a tie of q and specificity is decided: JSON, the API's own form, first.
+const OFFERED: ReadonlyArray<[Representation, string, string]> = [
+  ['json', 'application', 'json'],
+  ['csv', 'text', 'csv'],
+  ['parquet', 'application', 'vnd.apache.parquet'],
+];
+
 function chooseByAccept(accept: string): Representation {
-  const csv = preferenceFor(accept, 'text', 'csv');
-  if (csv.q <= 0) return 'json';
-  const json = preferenceFor(accept, 'application', 'json');
-  if (csv.q > json.q) return 'csv';
-  return csv.q === json.q && csv.specificity > json.specificity ? 'csv' : 'json';
+  let chosen: Representation = 'json';
+  let best = REFUSED;
+  for (const [representation, type, subtype] of OFFERED) {
+    const p = preferenceFor(accept, type, subtype);
+    if (p.q <= 0) continue;
+    if (p.q > best.q || (p.q === best.q && p.specificity > best.specificity)) {
+      chosen = representation;
+      best = p;
+    }
+  }
+  return chosen;
 }
 
 // Clients send few distinct Accept values, so each is parsed once; the bound keeps arbitrary
@@ -106,8 +120,8 @@ export function representationByAccept(accept: string | undefined): Representati
   return chosen;
 }
 
-/** `?format=csv|json` wins over Accept. */
+/** `?format=json|csv|parquet` wins over Accept. */
 export function representationOf(format: unknown, accept: string | undefined): Representation {
-  if (format === 'csv' || format === 'json') return format;
+  if (format === 'csv' || format === 'json' || format === 'parquet') return format;
   return representationByAccept(accept);
 }

@@ -2,8 +2,8 @@
 // known: the response headers every answer carries (ETag, Last-Modified, Age, X-Cache,
 // Cache-Control, RateLimit-*, Retry-After, X-Request-Id), the statuses every operation can answer
 // (304 for a conditional request, 400 for a request line or parameter Node or the validator
-// refuses, 431 for oversized headers, 429 and 503 with Retry-After), and the CSV form of every
-// operation beside its JSON. Documentation only: nothing here runs per request.
+// refuses, 431 for oversized headers, 429 and 503 with Retry-After), and the CSV and Parquet forms
+// of every operation beside its JSON. Documentation only: nothing here runs per request.
 import { toCsv } from './csv.ts';
 import type { OpenApiDoc } from './openapi-examples.ts';
 import { SYMBOL_COLUMNS } from './schemas.ts';
@@ -18,9 +18,12 @@ const header = (description: string, schema: Json): Json => ({ description, sche
 
 /** Response headers, as components the responses refer to. */
 export const RESPONSE_HEADERS: Record<string, Json> = {
-  ETag: header('validator of this representation (JSON and CSV differ); send it back in If-None-Match', {
-    type: 'string',
-  }),
+  ETag: header(
+    'validator of this representation (JSON, CSV and Parquet differ); send it back in If-None-Match',
+    {
+      type: 'string',
+    },
+  ),
   LastModified: header(
     'when the portal data behind the answer was fetched (HTTP date); send it back in If-Modified-Since',
     { type: 'string' },
@@ -44,6 +47,17 @@ export const RESPONSE_HEADERS: Record<string, Json> = {
   XRequestId: header("this request's id (the caller's X-Request-Id when it is a sane token)", {
     type: 'string',
   }),
+  XAsOf: header('meta.as_of: when the data is from, ISO 8601 with +05:00 (every data answer, any format)', {
+    type: 'string',
+  }),
+  XWarning: header(
+    "CSV and Parquet only, when the meta warns: comma-separated tokens adjustment-partial, adjustment-unavailable, incomplete, not-found, coverage-incomplete, missing (docs/api.md, 'the meta in headers')",
+    { type: 'string' },
+  ),
+  XMeta: header(
+    "CSV and Parquet only: the data's meta (as_of and the answer's own fields) as JSON, non-ASCII escaped; absent when longer than 8 KB",
+    { type: 'string' },
+  ),
 };
 
 const ref = (name: string): Json => ({ $ref: `#/components/headers/${name}` });
@@ -56,6 +70,9 @@ const RATE_LIMIT = {
 
 const SUCCESS_HEADERS = {
   ETag: ref('ETag'),
+  'X-As-Of': ref('XAsOf'),
+  'X-Warning': ref('XWarning'),
+  'X-Meta': ref('XMeta'),
   'Last-Modified': ref('LastModified'),
   Age: ref('Age'),
   'X-Cache': ref('XCache'),
@@ -77,7 +94,12 @@ const COMMON_ERRORS: Record<string, string> = {
 
 // Answers about the service itself, not built from portal data, and the event stream (never a
 // cached answer): no ETag, 304 or CSV form.
-const SERVICE_PATHS: ReadonlySet<string> = new Set(['/health', '/market/status', '/stream/quotes']);
+const SERVICE_PATHS: ReadonlySet<string> = new Set([
+  '/health',
+  '/health/portal',
+  '/market/status',
+  '/stream/quotes',
+]);
 
 export function completeOpenApi<T extends OpenApiDoc>(doc: T): T {
   const d = doc as unknown as Json & { components?: Json; paths?: Record<string, Record<string, Operation>> };
@@ -145,6 +167,14 @@ function addCsv(response: { content?: Record<string, Json> }): void {
       : data === undefined
         ? {}
         : { example: csvExample(data) }),
+  };
+  response.content!['application/vnd.apache.parquet'] = {
+    schema: {
+      type: 'string',
+      contentMediaType: 'application/vnd.apache.parquet',
+      description:
+        "Apache Parquet (with ?format=parquet or Accept: application/vnd.apache.parquet): the JSON answer's rows in its order, typed columns (dates DATE, times TIMESTAMP adjusted to UTC, counts INT64, other numbers DOUBLE, codes and symbols UTF8, lists of strings LIST), gzip pages; the meta as JSON in the file's key-value metadata under `meta`",
+    },
   };
 }
 

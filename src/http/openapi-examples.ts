@@ -121,6 +121,15 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, OperationExamples>> = {
       503: [SHUTTING_DOWN, { raised: { code: 'not_ready', message: STORE_UNUSABLE } }],
     },
   },
+  '/health/portal': {
+    params: {},
+    request: '/health/portal',
+    // What the quote's example warms too (the company page): so this warming changes no other example.
+    warm: ['/stocks/ENGRO/profile'],
+    rows: 20,
+    client: "await api.GET('/health/portal')",
+    errors: { 400: [{ request: '/health/portal?page=screener' }], 503: [SHUTTING_DOWN] },
+  },
   '/stocks': {
     params: { index: 'KSE30', q: 'habib' },
     request: '/stocks?index=KSE30',

@@ -12,13 +12,16 @@ import { toCsv } from './csv.ts';
 import { metaTail } from './envelope.ts';
 import { gzipHead, type GzipHead } from './gzip-splice.ts';
 import { isNotModified } from './conditional.ts';
-import { encodingOf, representationByAccept, wantsCsv } from './negotiation.ts';
+import { dataMetaOf, metaHeadersOf } from './meta-headers.ts';
+import { encodingOf, representationAsked, representationByAccept } from './negotiation.ts';
 import { preparedBody, type PreparedBody } from './one-write.ts';
+import { PARQUET_TYPE, toParquet } from './parquet.ts';
 import { PROXY_HEADERS } from './request-context.ts';
 import { gzipBody, identityBody, ViewCache, type View } from './view-cache.ts';
 
 /**
- * Answers can also be had as CSV (`?format=csv` or `Accept: text/csv`), saved under this name; a
+ * Answers can also be had as CSV (`?format=csv` or `Accept: text/csv`) and as Parquet
+ * (`?format=parquet` or `Accept: application/vnd.apache.parquet`), saved under this name; a
  * single object is one row. `columns` is the header row of an empty list (the model's fields).
  */
 export interface CsvOptions {
@@ -26,6 +29,8 @@ export interface CsvOptions {
   columns: readonly string[];
   /** The rows of the CSV when they are not the answer's data itself (an overview's main list). */
   rows?: (data: unknown) => unknown[];
+  /** Parquet: columns of whole counts their names do not reveal (src/http/parquet.ts). */
+  integerColumns?: readonly string[];
 }
 
 export interface Responder {
@@ -123,24 +128,43 @@ export function createResponder(
     send(req, reply, answer, csv) {
       const viewKey = answer.key;
       const view = views.of(answer, viewKey);
-      const asCsv = csv !== undefined && wantsCsv(req);
+      const representation = csv === undefined ? 'json' : representationAsked(req);
       const vary = csv ? 'accept, accept-encoding' : 'accept-encoding';
       reply.header('vary', vary);
-      const etag = asCsv ? `${view.etag.slice(0, -1)}-csv"` : view.etag;
+      const etag = representation === 'json' ? view.etag : `${view.etag.slice(0, -1)}-${representation}"`;
       const nowMs = now();
       cachingHeaders(reply, answer.provenance, etag, view.lastModified, nowMs);
+      reply.header('x-as-of', view.asOf);
+      if (csv !== undefined && representation !== 'json') {
+        // The meta a CSV or Parquet body cannot show (Parquet also keeps it in the file).
+        view.metaHeaders ??= metaHeadersOf(answer);
+        if (view.metaHeaders.warning !== null) reply.header('x-warning', view.metaHeaders.warning);
+        if (view.metaHeaders.meta !== null) reply.header('x-meta', view.metaHeaders.meta);
+      }
       if (isNotModified(req.headers, { etag, lastModifiedMs: answer.provenance.fetchedAt })) {
         return reply.code(304).send();
       }
       const encoding = encodingOf(req.headers['accept-encoding']);
-      if (asCsv) {
+      // The rows of the data the view's JSON holds: a later answer of the same version may carry
+      // more (a quote's extras arrive in the background), and every form of one ETag base agrees.
+      const rowsOf = (options: CsvOptions): unknown[] => {
+        const data: unknown = JSON.parse(view.head.subarray('{"data":'.length).toString());
+        return options.rows ? options.rows(data) : Array.isArray(data) ? data : [data];
+      };
+      if (csv !== undefined && representation === 'parquet') {
+        if (view.parquet === undefined) {
+          view.parquet = toParquet(rowsOf(csv), csv.columns, dataMetaOf(answer), {
+            integerColumns: csv.integerColumns,
+          });
+          views.update(viewKey, view); // re-weigh it with its Parquet
+        }
+        reply.header('content-disposition', `attachment; filename="${csv.filename}.parquet"`);
+        // Parquet's pages are compressed already (snappy): no content coding on top.
+        return reply.type(PARQUET_TYPE).send(view.parquet);
+      }
+      if (csv !== undefined && representation === 'csv') {
         if (view.csv === undefined) {
-          const rows = csv.rows
-            ? csv.rows(answer.data)
-            : Array.isArray(answer.data)
-              ? (answer.data as unknown[])
-              : [answer.data];
-          view.csv = Buffer.from(toCsv(rows, csv.columns));
+          view.csv = Buffer.from(toCsv(rowsOf(csv), csv.columns, answer.columns));
           views.update(viewKey, view); // re-weigh it with its CSV
         }
         reply.header('content-disposition', `attachment; filename="${csv.filename}.csv"`);
@@ -151,8 +175,8 @@ export function createResponder(
         view.csvGzip ??= gzip(view.csv);
         return view.csvGzip.then((body) => reply.send(body));
       }
-      // Only answers a client asking for CSV by Accept could not have had are replayed.
-      if (representationByAccept(req.headers.accept) !== 'csv')
+      // Only answers a client asking for CSV or Parquet by Accept could not have had are replayed.
+      if (representationByAccept(req.headers.accept) === 'json')
         remember(req, viewKey, view, answer.provenance, vary);
       const deliver = (body: Buffer): FastifyReply => reply.send(body);
       const tail = metaTail(answer.provenance.state !== 'MISS', view.count, nowMs, view.metaExtra);
@@ -215,6 +239,8 @@ export function createResponder(
         `public, max-age=${secondsUntil(known.freshUntil, nowMs)}`,
         'age',
         String(secondsUntil(nowMs, known.fetchedAt)),
+        'x-as-of',
+        view.asOf,
         'content-type',
         JSON_TYPE,
       ];
@@ -236,7 +262,7 @@ export function createResponder(
 function replayable(req: IncomingMessage): boolean {
   const { headers } = req;
   if (headers['if-none-match'] !== undefined || headers['if-modified-since'] !== undefined) return false;
-  if (representationByAccept(headers.accept) === 'csv') return false;
+  if (representationByAccept(headers.accept) !== 'json') return false;
   for (const name of PROXY_HEADERS) if (headers[name] !== undefined) return false;
   return true;
 }

@@ -68,7 +68,7 @@ export const MissingMeta = {
         {
           part: Type.String({
             description:
-              'what the answer lacks: `dividends`, `capital_changes` or `raw_history` (corporate actions; raw_history: the page failed and the archive’s kept bars stood in, through the day the reason names), `adjustment` or `dividends` (adjusted history), `extras` (the quote’s company-page fields)',
+              'what the answer lacks: `dividends`, `capital_changes` or `raw_history` (corporate actions; raw_history: the page failed and the archive’s kept bars stood in, through the day the reason names), `adjustment` or `dividends` (adjusted history), `extras` (the quote’s company-page fields), `board` or `eligible_scrips` (a board: its prices, or which symbols are eligible), `debt_market` (a debt quote’s name from the debt-market page)',
           }),
           reason: Type.String({ description: 'why, in words: the portal’s failure for that page' }),
         },
@@ -122,9 +122,9 @@ export const SymbolParam = Type.Object({
 export const IndexNameParam = Type.Object({ name: Type.String({ maxLength: 40 }) });
 
 const Format = Type.Optional(
-  Type.Enum(['json', 'csv'], {
+  Type.Enum(['json', 'csv', 'parquet'], {
     description:
-      'json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.',
+      "json (default), csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv, or parquet: Apache Parquet with typed columns (dates DATE, times TIMESTAMP in UTC, prices DOUBLE, volumes INT64, codes and symbols strings) and the meta in the file's key-value metadata (key `meta`); also chosen by Accept: application/vnd.apache.parquet. CSV and Parquet answers carry X-Meta and, when the meta warns, X-Warning. Errors stay JSON.",
   }),
 );
 
@@ -136,7 +136,7 @@ export function query<P extends Record<string, TSchema>>(properties: P) {
   return Type.Object({ ...properties, format: Format }, { additionalProperties: false });
 }
 
-/** `format` alone: every data endpoint answers JSON or CSV. */
+/** `format` alone: every data endpoint answers JSON, CSV or Parquet. */
 export const FormatQuery = query({});
 
 /** The CSV header row of an empty list: the model's fields, in order. */

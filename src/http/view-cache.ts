@@ -5,6 +5,8 @@ import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { Answer } from '../market/answer.ts';
 import { gzipWithTail, type GzipHead } from './gzip-splice.ts';
+import { orderedKeys } from './csv.ts';
+import type { MetaHeaders } from './meta-headers.ts';
 
 export interface View {
   version: string;
@@ -22,6 +24,12 @@ export interface View {
   /** Made on the first request that accepts gzip. */
   gzip?: Promise<GzipHead>;
   gzipReady?: GzipHead;
+  /** `as_of` of the data (the X-As-Of header). */
+  asOf: string;
+  /** X-Warning and X-Meta of CSV and Parquet answers, made on the first. */
+  metaHeaders?: MetaHeaders;
+  /** Made on the first Parquet request. */
+  parquet?: Buffer;
   /** Made on the first CSV request. */
   csv?: Buffer;
   /** Made on the first CSV request that accepts gzip. */
@@ -38,7 +46,8 @@ export class ViewCache {
     this.bodies = recentBodiesCache(Math.floor(maxBytes / 2));
     this.views = new LRUCache<string, View>({
       maxSize: maxBytes,
-      sizeCalculation: (v) => Math.ceil(v.head.length * 1.3 + (v.csv?.length ?? 0) * 1.3 + 200),
+      sizeCalculation: (v) =>
+        Math.ceil(v.head.length * 1.3 + (v.csv?.length ?? 0) * 1.3 + (v.parquet?.length ?? 0) + 200),
     });
   }
 
@@ -47,7 +56,7 @@ export class ViewCache {
     const { version } = answer.provenance;
     const existing = this.views.get(viewKey);
     if (existing && existing.version === version) return existing;
-    const json = JSON.stringify(answer.data);
+    const json = dataJson(answer);
     const view: View = {
       version,
       head: Buffer.from(`{"data":${json}`),
@@ -55,6 +64,7 @@ export class ViewCache {
       lastModified: new Date(answer.provenance.fetchedAt).toUTCString(),
       count: Array.isArray(answer.data) ? answer.data.length : -1,
       metaExtra: metaFieldsOf(answer),
+      asOf: answer.asOf,
     };
     this.views.set(viewKey, view);
     return view;
@@ -119,4 +129,34 @@ function metaFieldsOf(answer: Answer<unknown>): string {
   const asOf = `,"as_of":${JSON.stringify(answer.asOf)}`;
   if (answer.meta === undefined || Object.keys(answer.meta).length === 0) return asOf;
   return `${asOf},${JSON.stringify(answer.meta).slice(1, -1)}`;
+}
+
+/** `answer.data` as JSON, each row's fields in `answer.columns` order when it names one. */
+function dataJson(answer: Answer<unknown>): string {
+  const order = answer.columns;
+  // Only keys that look like array indices are moved by JavaScript; without one the rows'
+  // insertion order is already the order, and JSON.stringify is several times faster.
+  if (order === undefined || !Array.isArray(answer.data) || !order.some(isIndexLike)) {
+    return JSON.stringify(answer.data);
+  }
+  const rows = answer.data as Array<Record<string, unknown>>;
+  const seen = new Set<string>();
+  for (const row of rows) for (const k of Object.keys(row)) seen.add(k);
+  const keys = orderedKeys([...seen], order).map((k) => [k, `${JSON.stringify(k)}:`] as const);
+  const parts = new Array<string>(rows.length);
+  rows.forEach((row, i) => {
+    let text = '';
+    for (const [k, quoted] of keys) {
+      const value = row[k];
+      if (value === undefined) continue;
+      text += `${text === '' ? '' : ','}${quoted}${JSON.stringify(value)}`;
+    }
+    parts[i] = `{${text}}`;
+  });
+  return `[${parts.join(',')}]`;
+}
+
+/** A key JavaScript orders before every other: a canonical array index (`786`, not `0786`). */
+function isIndexLike(key: string): boolean {
+  return /^(0|[1-9]\d{0,9})$/.test(key) && Number(key) < 2 ** 32 - 1;
 }

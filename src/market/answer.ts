@@ -21,6 +21,12 @@ export interface Answer<T> {
    * copy tells its age in the body.
    */
   asOf: string;
+  /**
+   * The order of each row's fields where it is not the objects' own: JavaScript puts keys that
+   * look like array indices (a wide panel's column `786`) before every other key, so a wide
+   * panel names `date` then its symbols here, and JSON and CSV follow it.
+   */
+  columns?: readonly string[];
 }
 
 /** `asOf`: the page's own time, when it prints one; otherwise the market data's (marketAsOf). */

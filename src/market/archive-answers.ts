@@ -213,7 +213,7 @@ export async function historicalPanel(
     }
     return row;
   });
-  return archiveAnswer(key, rows, now, asOf, { ...meta });
+  return { ...archiveAnswer(key, rows, now, asOf, { ...meta }), columns: ['date', ...present] };
 }
 
 /** historicalPanel with adjusted=true: archived symbols with their kept factors, the rest as their own adjusted history. */
@@ -290,7 +290,7 @@ async function adjustedPanel(
     for (const s of present) row[s] = panel.closes.get(s)![i] ?? null;
     return row;
   });
-  return archiveAnswer(key, wide, now, asOf, meta);
+  return { ...archiveAnswer(key, wide, now, asOf, meta), columns: ['date', ...present] };
 }
 
 const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];

@@ -9,7 +9,7 @@ import { periodTarget, type Period } from '../analytics/periods.ts';
 import type { AdjustmentRecord } from '../archive/store.ts';
 import type { Series } from './analytics-rows.ts';
 import { karachiDate } from '../time/market-clock.ts';
-import { karachiTime } from '../time/karachi.ts';
+import { marketAsOf } from './answer.ts';
 import type { MarketArchive } from './archive.ts';
 import { adjustedCloses } from './archive-adjusted.ts';
 import type { MemberSeries, MemberSeriesSource } from './member-series.ts';
@@ -42,7 +42,7 @@ export function archiveMemberSource(
       answer: {
         key: `archive-series:${held.symbol}`,
         data: null,
-        asOf: karachiTime(at),
+        asOf: marketAsOf(at),
         provenance: {
           state: 'HIT',
           fetchedAt: at,

@@ -116,6 +116,7 @@ const announcementRows = memoByDataset((page: CompanyPage) =>
     title: a.title,
     category: a.category,
     document_url: a.documentUrl,
+    images: [...(a.images ?? [])],
   })),
 );
 

@@ -43,8 +43,8 @@ import type { RequestContext } from './context.ts';
 
 /** Decides whether a portal fetch may happen now on behalf of a client; throws when it may not. */
 export interface FetchBudget {
-  /** Resolves to a release callback for when the admitted fetch has finished. */
-  admit(ctx: RequestContext): Promise<() => void>;
+  /** Resolves to a release callback for when the admitted fetch of a `page` has finished. */
+  admit(ctx: RequestContext, page: PortalRequest['kind']): Promise<() => void>;
 }
 
 export interface DatasetsOptions {
@@ -106,7 +106,7 @@ export class Datasets {
     const req: PortalRequest = { kind: 'market-watch', method: 'GET', path: '/market-watch' };
     return this.opts.cache.reload<MarketWatchRow[]>({
       key: 'market-watch',
-      load: () => this.fetch(req, ctx, parseMarketWatch),
+      load: (previous) => this.fetch(req, ctx, parseMarketWatch, previous?.value),
       freshUntil: (_value, fetchedAt) => policy.freshUntil('intraday', fetchedAt),
       sizeOf: (value) => JSON.stringify(value).length * 2,
     });
@@ -251,7 +251,7 @@ export class Datasets {
     };
     return cache.get<EodRow[]>({
       key,
-      load: () => this.fetch(req, ctx, parseEod),
+      load: (previous) => this.fetch(req, ctx, parseEod, previous?.value),
       freshUntil: (rows, fetchedAt) => freshness.freshUntil('history', fetchedAt, rows[0]?.date),
       sizeOf: (rows) => rows.length * 120 + 200,
     });
@@ -282,7 +282,7 @@ export class Datasets {
     const req: PortalRequest = { kind: 'index-series', method: 'GET', path: `/timeseries/eod/${code}` };
     return cache.get<IndexSeriesRow[]>({
       key,
-      load: () => this.fetch(req, ctx, parseIndexSeries),
+      load: (previous) => this.fetch(req, ctx, parseIndexSeries, previous?.value),
       freshUntil: (rows, fetchedAt) =>
         freshness.freshUntil('history', fetchedAt, rows[rows.length - 1]?.date),
       sizeOf: (rows) => rows.length * 120 + 200,
@@ -351,19 +351,27 @@ export class Datasets {
     const policy = this.opts.freshness;
     return cache.get<T>({
       key,
-      load: () => this.fetch(req, ctx, parse),
+      load: (previous) => this.fetch(req, ctx, parse, previous?.value),
       freshUntil: (_value, fetchedAt) => policy.freshUntil(freshness, fetchedAt),
       sizeOf: (value) => JSON.stringify(value).length * 2,
     });
   }
 
-  /** One portal fetch on behalf of a client: its budget first, then its route (direct or its proxy). */
-  private async fetch<T>(req: PortalRequest, ctx: RequestContext, parse: (text: string) => T): Promise<T> {
+  /**
+   * One portal fetch on behalf of a client: its budget first, then its route (direct or its proxy).
+   * `previous`: the copy held, which the client prefers to a page that has lost a column (stale).
+   */
+  private async fetch<T>(
+    req: PortalRequest,
+    ctx: RequestContext,
+    parse: (text: string) => T,
+    previous?: unknown,
+  ): Promise<T> {
     const { client, budget } = this.opts;
-    const release = budget ? await budget.admit(ctx) : undefined;
+    const release = budget ? await budget.admit(ctx, req.kind) : undefined;
     try {
       const route = ctx.proxy ? await ctx.proxy.resolveRoute() : client.direct;
-      return parse(await client.fetchText(req, route));
+      return (await client.fetchParsed(req, parse, route, previous)).value;
     } finally {
       release?.();
     }

@@ -2,11 +2,11 @@
 // bills-and-bonds board's quotes (`GET /trading-board/BNB/bnb`).
 import { NotFoundError } from '../errors.ts';
 import { combine } from '../cache/types.ts';
-import { answerFrom, answerKey, type Answer } from './answer.ts';
-import { karachiTime } from '../time/karachi.ts';
+import { answerFrom, answerKey, marketAsOf, type Answer } from './answer.ts';
 import type { RequestContext } from './context.ts';
 import type { FeedDatasets } from './feed-datasets.ts';
 import { BOARDS, type DebtInstrumentT, type DebtQuoteT } from './models-feeds.ts';
+import { degraded, had, lacking, Missing, missingMeta, secondary } from './partial.ts';
 
 export async function debtInstruments(
   feeds: FeedDatasets,
@@ -38,12 +38,14 @@ export async function debtQuote(
   ctx: RequestContext,
 ): Promise<Answer<DebtQuoteT>> {
   const code = rawCode.toUpperCase();
+  // The board is the quote; the debt-market page only names the instrument, so without it the
+  // quote is served with the board's name and meta.missing says the listing is left out.
   const [board, listing] = await Promise.all([
     feeds.board(BOARDS['bills-and-bonds'].path, ctx),
-    feeds.debtMarket(ctx),
+    secondary('debt_market', feeds.debtMarket(ctx)),
   ]);
   const row = board.value.find((r) => r.symbol === code);
-  const instrument = listing.value.find((d) => d.code === code);
+  const instrument = listing instanceof Missing ? undefined : listing.value.find((d) => d.code === code);
   if (row === undefined) {
     throw new NotFoundError(
       instrument === undefined
@@ -51,11 +53,14 @@ export async function debtQuote(
         : `${code} is on the debt market, but the bills and bonds board has no quote for it today`,
     );
   }
-  const provenance = combine([board, listing]);
+  const missing = lacking([listing]);
+  const missingParts = missingMeta(missing);
+  const provenance = degraded(combine(had([board, listing])), missing);
   return {
     key: answerKey('debt-quote', code),
     provenance,
-    asOf: karachiTime(board.fetchedAt),
+    asOf: marketAsOf(board.fetchedAt),
+    ...(missingParts ? { meta: { missing: missingParts } } : {}),
     data: {
       code,
       name: instrument?.name ?? row.name,

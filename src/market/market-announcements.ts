@@ -1,7 +1,7 @@
 // GET /announcements: the portal's market-wide announcement search (`POST /announcements`), one
 // portal page per answer, with a cursor a client follows (`meta.next`).
 import { BadRequestError } from '../errors.ts';
-import { answerFrom, answerKey, type Answer } from './answer.ts';
+import { answerFrom, answerKey, fetchAsOf, type Answer } from './answer.ts';
 import { karachiDateTimeOf } from '../time/karachi.ts';
 import type { RequestContext } from './context.ts';
 import type { FeedDatasets } from './feed-datasets.ts';
@@ -77,6 +77,7 @@ export async function marketAnnouncements(
       revoked: r.revoked,
       document_url: r.document,
       image_only: r.documentKind === 'image',
+      images: [...(r.images ?? [])],
     }));
   const reached = page.paging?.last ?? offset + page.rows.length;
   const total = page.paging?.total ?? reached;
@@ -96,6 +97,7 @@ export async function marketAnnouncements(
     cached,
     data,
     answerKey('announcements', { ...filter, symbol, cursor: String(offset) }),
+    fetchAsOf(cached.fetchedAt),
   );
   return { ...answer, meta: { next, total } };
 }

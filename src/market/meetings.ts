@@ -1,5 +1,5 @@
 // GET /market/calendar: company meetings (AGM, EOGM) in a date range, from `POST /calendar`.
-import { answerFrom, answerKey, type Answer } from './answer.ts';
+import { answerFrom, answerKey, fetchAsOf, type Answer } from './answer.ts';
 import type { RequestContext } from './context.ts';
 import type { DateRange } from './date-range.ts';
 import type { FeedDatasets } from './feed-datasets.ts';
@@ -38,5 +38,5 @@ export async function meetings(
       const kb = `${b.date ?? ''} ${b.time ?? ''}`;
       return ka < kb ? -1 : ka > kb ? 1 : a.symbol < b.symbol ? -1 : a.symbol > b.symbol ? 1 : 0;
     });
-  return answerFrom(cached, data, answerKey('meetings', { ...filter, symbol }));
+  return answerFrom(cached, data, answerKey('meetings', { ...filter, symbol }), fetchAsOf(cached.fetchedAt));
 }

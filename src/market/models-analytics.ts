@@ -95,7 +95,8 @@ export const Performance = Type.Object(
     symbol: Type.Optional(Type.String({ description: 'the stock (stock performance)' })),
     index: Type.Optional(Type.String({ description: 'the index code (index performance)' })),
     adjusted: Type.Boolean({
-      description: 'closes adjusted for confirmed capital changes (meta.adjustment)',
+      description:
+        'true: closes adjusted for confirmed capital changes (meta.adjustment); false: raw closes, because adjusted=false was asked or no adjustment could be made (meta.adjustment.status `unavailable` says why)',
     }),
     dividends: Type.Boolean({
       description: 'cash dividends also in the adjustment: returns are total returns',
@@ -151,13 +152,19 @@ export const MemberReturn = Type.Object(
   {
     rank: Int('1 = the highest return; null for a member without a return over the period'),
     symbol: Type.String(),
-    return_pct: Num('(end_close / start_close − 1) × 100 on adjusted closes, percent'),
+    adjusted: Type.Boolean({
+      description:
+        'true: the closes are adjusted for the capital changes the evidence confirms; false: raw closes, the adjustment was unavailable (meta.coverage.raw says why), so a bonus or split in the period shows as a loss',
+    }),
+    return_pct: Num(
+      '(end_close / start_close − 1) × 100 on adjusted closes (raw when adjusted is false), percent',
+    ),
     start_date: DateOrNull('the period’s start row (as on /stocks/{symbol}/performance)'),
     start_close: Num('adjusted close on start_date'),
     end_date: DateOrNull('the member’s last row'),
     end_close: Num('close on end_date'),
     volume: Int(
-      'shares traded over the period: the sum of the daily volumes after start_date through end_date (adjusted for capital changes)',
+      'shares (a count, not PKR and not millions) traded over the period: the sum of the daily volumes after start_date through end_date, each day adjusted for capital changes (raw ÷ adjustment_factor, rounded to a whole share that day), so in today’s shares: a split in the period does not inflate it; raw volumes when adjusted is false',
     ),
     reason: Reason,
   },

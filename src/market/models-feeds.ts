@@ -80,10 +80,14 @@ export const MarketAnnouncement = Type.Object(
     title: Type.String(),
     revoked: Type.Boolean({ description: 'the portal tags the announcement REVOKED' }),
     document_url: NullableStr(
-      'absolute URL of the PDF or, for an image-only announcement, of its viewer link',
+      'absolute URL of the PDF (or attachment) the announcement links; null when it has none',
     ),
     image_only: Type.Boolean({
-      description: 'the announcement has images and no PDF (the portal’s `View` link)',
+      description: 'the announcement has images (the portal’s `View` link) and no PDF',
+    }),
+    images: Type.Array(Type.String(), {
+      description:
+        'the page images the portal’s `View` link shows (`283814-1.gif`), as the portal names them; empty when none',
     }),
   },
   { $id: 'MarketAnnouncement' },
@@ -98,7 +102,9 @@ export const DebtInstrument = Type.Object(
       description:
         '1-based position of its table on the debt-market page: government securities first, then corporate issues',
     }),
-    group: NullableStr('the heading of its table, when the page prints one'),
+    group: NullableStr(
+      'the title of its table: the page’s tab (`GoP Ijarah Sukuk`, `Public Debt Securities`, `Privately Debt Securities`, `Government Debt Securities`), else a heading the page prints',
+    ),
     face_value: NullableNum('PKR'),
     listing_date: NullableDate('listing day'),
     issue_date: NullableDate('issue day'),
@@ -166,9 +172,13 @@ export const BoardQuote = Type.Object(
   {
     symbol: Type.String({ description: 'as the board prints it; futures carry their month (`AGHA-APR`)' }),
     name: NullableStr('from the board, else from the eligible-scrips page'),
-    eligible: Type.Boolean({ description: 'listed for this market on the eligible-scrips page' }),
-    on_board: Type.Boolean({
-      description: 'the board has a row for it today (false: eligible, no row; its quote fields are null)',
+    eligible: Type.Union([Type.Boolean(), Type.Null()], {
+      description:
+        'listed for this market on the eligible-scrips page; null when that page could not be had (meta.missing names it)',
+    }),
+    on_board: Type.Union([Type.Boolean(), Type.Null()], {
+      description:
+        'the board has a row for it today (false: eligible, no row; its quote fields are null); null when the board page could not be had (meta.missing names it, and every quote field is null)',
     }),
     ...boardQuoteFields,
     last_price: NullableNum('PKR; LTP where the board prints it'),

@@ -205,7 +205,8 @@ export const AdjustedHistoricalRow = Type.Object(
     low: NullableNum('PKR, adjusted'),
     close: NullableNum('PKR, adjusted'),
     volume: Type.Union([Type.Integer(), Type.Null()], {
-      description: 'shares, adjusted: raw volume ÷ adjustment_factor, rounded to an integer',
+      description:
+        'shares (a count, not PKR), adjusted: raw volume ÷ adjustment_factor, rounded to the nearest whole share on each row (halves up), so a sum over rows may differ from the raw sum ÷ factor by up to half a share a row; with dividends=true the factor includes the dividends too, and the volume is divided by it as well',
     }),
     adjustment_factor: NullableNum(
       'raw price × adjustment_factor = adjusted price; 1 after the last action; null (and raw prices) when no adjustment could be made, with the reason in meta.adjustment.reason',
@@ -384,8 +385,12 @@ export const Announcement = Type.Object(
       { description: "the page's tab" },
     ),
     document_url: NullableStr(
-      'absolute URL of the PDF, where the page links one (some rows link only images)',
+      'absolute URL of the PDF (or attachment), where the page links one (some rows link only images)',
     ),
+    images: Type.Array(Type.String(), {
+      description:
+        'the page images the row’s `View` link shows (`278158-1.gif`), as the portal names them; empty when none',
+    }),
   },
   { $id: 'Announcement' },
 );

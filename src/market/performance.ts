@@ -245,7 +245,8 @@ export async function stockPerformance(
     provenance,
     data: {
       symbol: name,
-      adjusted: query.adjusted,
+      // Only when an adjustment was applied: without the adjusted series the closes are raw.
+      adjusted: query.adjusted && series.adjustment?.status !== 'unavailable',
       dividends: query.adjusted && query.dividends && series.adjustment?.dividends === true,
       benchmark: bench?.code ?? null,
       ...table,

@@ -1,6 +1,7 @@
 // A quote joins the screener row (valuation, 30-day volume, 1-year change) with the market-watch
 // row (today's LDCP, OHLC, change).
-import { combine, type Cached } from '../cache/types.ts';
+import { createHash } from 'node:crypto';
+import { combine, type Cached, type Provenance } from '../cache/types.ts';
 import { NotFoundError } from '../errors.ts';
 import type { MarketWatchRow, ScreenerRow } from '../exchange/types.ts';
 import { memoByDataset } from '../cache/memo.ts';
@@ -9,6 +10,7 @@ import { zeroIsMissing } from './no-value.ts';
 import type { RequestContext } from './context.ts';
 import type { Datasets } from './datasets.ts';
 import type { QuoteT } from './models.ts';
+import type { MissingPart } from './partial.ts';
 import { addQuoteExtras, NO_EXTRAS } from './quote-extras.ts';
 import { normaliseSymbol } from './symbols.ts';
 
@@ -103,9 +105,20 @@ export async function quotes(
   const [screener, marketWatch] = await Promise.all([datasets.screener(ctx), datasets.marketWatch(ctx)]);
   const data: QuoteT[] = [];
   const notFound: string[] = [];
+  // Each quote's own provenance is in the batch's: its company page's version, and the short
+  // freshness of one whose extras are on their way, so the batch shows the extras when the single
+  // quote does rather than after the market watch's whole freshness window.
+  const parts: Provenance[] = [screener, marketWatch];
+  // A quote whose company page could not be had says so as the single quote does, with its symbol.
+  const missing: MissingPart[] = [];
   for (const symbol of symbols) {
     try {
-      data.push((await quote(datasets, symbol, ctx)).data);
+      const one = await quote(datasets, symbol, ctx);
+      data.push(one.data);
+      parts.push(one.provenance);
+      for (const m of (one.meta?.missing as MissingPart[] | undefined) ?? []) {
+        missing.push({ part: m.part, reason: `${symbol}: ${m.reason}` });
+      }
     } catch (err) {
       if (!(err instanceof NotFoundError)) throw err;
       notFound.push(symbol);
@@ -114,8 +127,14 @@ export async function quotes(
   return {
     key: answerKey('quotes', symbols.join(',')),
     data,
-    provenance: combine([screener, marketWatch]),
+    provenance: batchProvenance(parts),
     asOf: marketAsOf(marketWatch.fetchedAt),
-    meta: { not_found: notFound },
+    meta: { not_found: notFound, ...(missing.length > 0 ? { missing } : {}) },
   };
+}
+
+/** The parts' provenance with one short version (a hundred quotes' versions joined are long). */
+function batchProvenance(parts: Provenance[]): Provenance {
+  const combined = combine(parts);
+  return { ...combined, version: createHash('sha1').update(combined.version).digest('base64url') };
 }

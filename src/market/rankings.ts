@@ -8,8 +8,7 @@ import { periodReturn } from '../analytics/returns.ts';
 import type { Provenance } from '../cache/types.ts';
 import { combine, freshNoLaterThan } from '../cache/types.ts';
 import { denoise } from '../exchange/parsers/cells.ts';
-import { answerKey, type Answer } from './answer.ts';
-import { karachiTime } from '../time/karachi.ts';
+import { answerKey, marketAsOf, type Answer } from './answer.ts';
 import type { Series } from './analytics-rows.ts';
 import { indexSeriesOf } from './analytics-rows.ts';
 import type { RequestContext } from './context.ts';
@@ -23,8 +22,24 @@ export interface Coverage {
   members: number;
   with_data: number;
   missing: { symbol: string; reason: string }[];
+  /** Members with data whose closes are raw: their adjustment was unavailable, and why. */
+  raw: { symbol: string; reason: string }[];
   /** Members with data by where their series came from (when the source can read the archive). */
   sources?: { archive: number; portal: number };
+}
+
+/**
+ * Whether a member's closes are adjusted: an archived series carries its kept factors; a portal
+ * one says so in its adjustment meta (`unavailable`: raw prices).
+ */
+function rawReason(s: Series): string | null {
+  if (s.adjustment === null || s.adjustment.status !== 'unavailable') return null;
+  return s.adjustment.reason ?? 'no adjustment could be made; the closes are raw';
+}
+
+function countRaw(coverage: Coverage, symbol: string, s: Series): void {
+  const reason = rawReason(s);
+  if (reason !== null) coverage.raw.push({ symbol, reason });
 }
 
 function countSource(coverage: Coverage, m: MemberSeries): void {
@@ -43,6 +58,7 @@ function memberReturn(symbol: string, s: Series, period: Period): MemberReturnT 
   const row: MemberReturnT = {
     rank: null,
     symbol,
+    adjusted: rawReason(s) === null,
     return_pct: null,
     start_date: null,
     start_close: null,
@@ -97,6 +113,7 @@ export async function marketPerformance(
     members: loaded.length,
     with_data: 0,
     missing: [],
+    raw: [],
   };
   const parts: Provenance[] = [members.provenance];
   for (const m of loaded) {
@@ -110,6 +127,7 @@ export async function marketPerformance(
     }
     coverage.with_data++;
     countSource(coverage, m);
+    countRaw(coverage, m.symbol, m.series);
     parts.push(m.series.answer.provenance);
     rows.push(memberReturn(m.symbol, m.series, query.period));
   }
@@ -188,6 +206,7 @@ export async function sectorPerformance(
     members: loaded.length,
     with_data: 0,
     missing: [],
+    raw: [],
   };
   const parts: Provenance[] = [page, screener];
   for (const m of loaded) {
@@ -199,6 +218,7 @@ export async function sectorPerformance(
     }
     coverage.with_data++;
     countSource(coverage, m);
+    countRaw(coverage, m.symbol, m.series);
     parts.push(m.series.answer.provenance);
     const r = periodReturn(m.series.bars, m.series.dates, period);
     returns.set(m.symbol, r.value);
@@ -240,7 +260,7 @@ export async function sectorPerformance(
   });
   return {
     key: answerKey('sectors-performance', { period }),
-    asOf: karachiTime(page.fetchedAt),
+    asOf: marketAsOf(page.fetchedAt),
     provenance: provenanceOf(parts, coverage.missing.length > 0),
     data: rows,
     meta: { period, coverage },

@@ -5,8 +5,7 @@ import { NotFoundError, clientText } from '../errors.ts';
 import type { MarketWatchRow } from '../exchange/types.ts';
 import { combine } from '../cache/types.ts';
 import { memoByDataset } from '../cache/memo.ts';
-import { answerKey, type Answer } from './answer.ts';
-import { karachiTime } from '../time/karachi.ts';
+import { answerKey, marketAsOf, type Answer } from './answer.ts';
 import type { RequestContext } from './context.ts';
 import type { Datasets } from './datasets.ts';
 import { resolveIndexCode } from './indices.ts';
@@ -79,7 +78,7 @@ export async function screen(
     key: answerKey('screen', { ...query, min: JSON.stringify(query.min), max: JSON.stringify(query.max) }),
     data: rows,
     provenance,
-    asOf: karachiTime(marketWatch.fetchedAt),
+    asOf: marketAsOf(marketWatch.fetchedAt),
   };
 }
 

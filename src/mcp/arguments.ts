@@ -1,6 +1,7 @@
 // A tool's bad arguments in words a model can act on: which argument, what it must be, and for an
 // unknown one, the arguments the tool takes (as validation-messages.ts does for query parameters).
 import { BadRequestError, clientText, ValidationError, type ServiceError } from '../errors.ts';
+import { shownValue } from './rpc-error.ts';
 import type { Tool } from './tool-kit.ts';
 
 interface SchemaError {
@@ -31,7 +32,8 @@ export function argumentFailure(
   if (first === undefined) return new ValidationError(`the arguments of ${t.name} are not valid`);
   const name = first.instancePath.replace(/^\//, '').split('/')[0] ?? '';
   const value = input[name];
-  const got = typeof value === 'string' ? ` (got ${clientText(value)})` : '';
+  // The value as the client sent it, in JSON: a string quoted, a number or boolean bare.
+  const got = ` (got ${shownValue(value)})`;
   switch (first.keyword) {
     case 'additionalProperties': {
       const unknown = [first.params.additionalProperties].flat().map(String);
@@ -55,22 +57,24 @@ export function argumentFailure(
       return new ValidationError(`${name} ${PATTERN_WORDS[name] ?? 'is not in the accepted form'}${got}`);
     case 'minLength':
       if (value === '') return new BadRequestError(`${name} must not be empty`);
-      return new ValidationError(`${name} must be at least ${String(first.params.limit)} characters`);
+      return new ValidationError(`${name} must be at least ${String(first.params.limit)} characters${got}`);
     case 'maxLength':
-      return new ValidationError(`${name} must be at most ${String(first.params.limit)} characters`);
+      return new ValidationError(`${name} must be at most ${String(first.params.limit)} characters${got}`);
     case 'minItems':
-      return new ValidationError(`${name} must have at least ${String(first.params.limit)} item(s)`);
+      return new ValidationError(`${name} must have at least ${String(first.params.limit)} item(s)${got}`);
     case 'maxItems':
-      return new ValidationError(`${name} must have at most ${String(first.params.limit)} items`);
+      return new ValidationError(
+        `${name} must have at most ${String(first.params.limit)} items (got ${Array.isArray(value) ? value.length : 0})`,
+      );
     case 'minimum':
     case 'maximum':
-      return new ValidationError(
-        `${name} ${first.message ?? 'is out of range'} (got ${clientText(String(value))})`,
-      );
+      return new ValidationError(`${name} ${first.message ?? 'is out of range'}${got}`);
     case 'type':
       return new ValidationError(`${name} must be ${article(String(first.params.type))}${got}`);
     default:
-      return new ValidationError(`${name ? `${name} ` : ''}${first.message ?? 'is not valid'}`);
+      return new ValidationError(
+        `${name ? `${name} ` : ''}${first.message ?? 'is not valid'}${name ? got : ''}`,
+      );
   }
 }
 

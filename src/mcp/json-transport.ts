@@ -7,6 +7,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
+  ErrorCode,
   isInitializeRequest,
   isJSONRPCErrorResponse,
   isJSONRPCRequest,
@@ -16,6 +17,7 @@ import {
   type JSONRPCMessage,
   type MessageExtraInfo,
 } from '@modelcontextprotocol/sdk/types.js';
+import { kindOf, shownValue } from './rpc-error.ts';
 
 /** A refusal of the whole body, as the SDK's transport words and codes it. */
 export interface Refusal {
@@ -24,8 +26,76 @@ export interface Refusal {
   message: string;
 }
 
-/** What one POST carries, checked: its messages, and whether any is a request to answer. */
-export type Checked = { messages: JSONRPCMessage[]; requests: number } | { refusal: Refusal };
+/**
+ * What one POST carries, checked: its messages for the protocol layer, the answers to requests
+ * whose params could not be read (made here, by position in the body), and the number of
+ * requests to answer.
+ */
+export type Checked =
+  | {
+      messages: JSONRPCMessage[];
+      /** Each message's position in the body. */
+      positions: number[];
+      early: Map<number, JSONRPCMessage>;
+      requests: number;
+    }
+  | { refusal: Refusal };
+
+/** The params of the methods whose params the SDK's schemas would reject with a validator dump. */
+const PARAM_RULES: Record<string, (params: Record<string, unknown>) => string | undefined> = {
+  'tools/call': (p) => {
+    if (typeof p.name !== 'string') {
+      return `tools/call needs params.name, the tool's name as a string (got ${kindOf(p.name)}); tools/list gives the names`;
+    }
+    const args = p.arguments;
+    if (args !== undefined && (args === null || typeof args !== 'object' || Array.isArray(args))) {
+      return `the arguments of ${shownValue(p.name)} must be an object of named arguments, e.g. {"symbol": "ENGRO"} (got ${kindOf(args)})`;
+    }
+    return undefined;
+  },
+  'resources/read': (p) =>
+    typeof p.uri === 'string'
+      ? undefined
+      : `resources/read needs params.uri, a resource's URI as a string (got ${kindOf(p.uri)}); resources/list gives them`,
+  'prompts/get': (p) => {
+    if (typeof p.name !== 'string') {
+      return `prompts/get needs params.name, the prompt's name as a string (got ${kindOf(p.name)}); prompts/list gives them`;
+    }
+    const args = p.arguments;
+    if (args === undefined) return undefined;
+    if (args === null || typeof args !== 'object' || Array.isArray(args)) {
+      return `the arguments of prompt ${shownValue(p.name)} must be an object of strings, e.g. {"symbol": "ENGRO"} (got ${kindOf(args)})`;
+    }
+    const bad = Object.entries(args).find(([, v]) => typeof v !== 'string');
+    return bad === undefined
+      ? undefined
+      : `the arguments of prompt ${shownValue(p.name)} are strings: ${shownValue(bad[0])} is ${kindOf(bad[1])}`;
+  },
+};
+
+/**
+ * The answer to a request whose params its method cannot take: JSON-RPC's invalid params with a
+ * sentence, rather than the SDK's internal error carrying its schema validator's output.
+ */
+function paramsRefusal(raw: unknown): JSONRPCMessage | undefined {
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return undefined;
+  const { jsonrpc, id, method, params } = raw as Record<string, unknown>;
+  if (jsonrpc !== '2.0' || typeof method !== 'string' || (typeof id !== 'string' && typeof id !== 'number')) {
+    return undefined;
+  }
+  const rule = PARAM_RULES[method];
+  if (rule === undefined) return undefined;
+  const problem =
+    params === null || typeof params !== 'object' || Array.isArray(params)
+      ? `${method} needs params, an object (got ${kindOf(params)})`
+      : rule(params as Record<string, unknown>);
+  if (problem === undefined) return undefined;
+  return {
+    jsonrpc: '2.0',
+    id,
+    error: { code: ErrorCode.InvalidParams, message: problem, data: { status: 400, code: 'bad_request' } },
+  } as JSONRPCMessage;
+}
 
 export function checkPost(headers: IncomingHttpHeaders, body: unknown[]): Checked {
   const accept = headers.accept ?? '';
@@ -39,14 +109,22 @@ export function checkPost(headers: IncomingHttpHeaders, body: unknown[]): Checke
     };
   }
   const messages: JSONRPCMessage[] = [];
-  for (const raw of body) {
+  const positions: number[] = [];
+  const early = new Map<number, JSONRPCMessage>();
+  for (const [at, raw] of body.entries()) {
+    const refused = paramsRefusal(raw);
+    if (refused !== undefined) {
+      early.set(at, refused);
+      continue;
+    }
     const parsed = JSONRPCMessageSchema.safeParse(raw);
     if (!parsed.success)
       return { refusal: { status: 400, rpcCode: -32700, message: 'Parse error: Invalid JSON-RPC message' } };
     messages.push(parsed.data);
+    positions.push(at);
   }
   const initializing = messages.some(isInitializeRequest);
-  if (initializing && messages.length > 1) {
+  if (initializing && messages.length + early.size > 1) {
     return {
       refusal: {
         status: 400,
@@ -65,7 +143,40 @@ export function checkPost(headers: IncomingHttpHeaders, body: unknown[]): Checke
       },
     };
   }
-  return { messages, requests: messages.filter(isJSONRPCRequest).length };
+  return { messages, positions, early, requests: messages.filter(isJSONRPCRequest).length + early.size };
+}
+
+/**
+ * The body's requests with their position in the body as id (notifications and responses as they
+ * are), and each position's id as the client sent it: two requests of a batch with the same id
+ * are then two requests, each answered.
+ */
+export function renumber(
+  messages: JSONRPCMessage[],
+  positions: number[],
+): { renamed: JSONRPCMessage[]; original: Map<number, string | number> } {
+  const original = new Map<number, string | number>();
+  const renamed = messages.map((m, i) => {
+    if (!isJSONRPCRequest(m)) return m;
+    const at = positions[i] as number;
+    original.set(at, m.id);
+    return { ...m, id: at };
+  });
+  return { renamed, original };
+}
+
+/** The answers by position in the body, each with the id its request came with. */
+export function answersInOrder(
+  exchanged: JSONRPCMessage[],
+  original: ReadonlyMap<number, string | number>,
+  early: ReadonlyMap<number, JSONRPCMessage>,
+): JSONRPCMessage[] {
+  const byPosition = new Map<number, JSONRPCMessage>(early);
+  for (const answer of exchanged) {
+    const at = (answer as { id: number }).id;
+    byPosition.set(at, { ...answer, id: original.get(at) } as JSONRPCMessage);
+  }
+  return [...byPosition.entries()].sort(([a], [b]) => a - b).map(([, answer]) => answer);
 }
 
 /**

@@ -1,6 +1,7 @@
 // One prompt: the analysis agents are most often asked for, written once with the tools it needs,
 // so a user picks "analyse a symbol" instead of spelling out which data to gather.
-import { ErrorCode, McpError, type GetPromptResult } from '@modelcontextprotocol/sdk/types.js';
+import type { GetPromptResult } from '@modelcontextprotocol/sdk/types.js';
+import { invalidParams } from './rpc-error.ts';
 
 export const PROMPTS = [
   {
@@ -14,10 +15,10 @@ export const PROMPTS = [
 
 export function getPrompt(name: string, args: Record<string, string>): GetPromptResult {
   if (name !== 'analyse_symbol')
-    throw new McpError(ErrorCode.InvalidParams, `unknown prompt ${JSON.stringify(name)}`);
+    throw invalidParams(`unknown prompt ${JSON.stringify(name)}; prompts/list gives analyse_symbol`);
   const symbol = (args.symbol ?? '').trim().toUpperCase();
   if (!/^[A-Z0-9][A-Z0-9.&-]{0,24}$/.test(symbol))
-    throw new McpError(ErrorCode.InvalidParams, 'symbol must be a listed symbol, e.g. ENGRO');
+    throw invalidParams('the symbol argument of analyse_symbol must be a listed symbol, e.g. ENGRO');
   const text = [
     `Analyse ${symbol}, listed on the Pakistan Stock Exchange, using the psx-market-data tools:`,
     `1. get_quote for today's price, change, valuation (P/E, dividend yield, market cap) and 52-week range.`,

@@ -15,8 +15,8 @@ import type { RequestLimit } from '../limits/request-limit.ts';
 import { allowedRequest, type McpAccess } from './access.ts';
 import { bodyReadByDoor } from '../http/front-door.ts';
 import { SELF_COUNTED } from '../http/limit-rules.ts';
-import { checkPost, JsonTransport } from './json-transport.ts';
-import type { ToolContext } from './tool-kit.ts';
+import { answersInOrder, checkPost, JsonTransport, renumber } from './json-transport.ts';
+import type { ToolContext, ToolSet } from './tool-kit.ts';
 import { createMcpServer } from './server.ts';
 
 /** A JSON-RPC message is small (tool arguments); a batch of them stays far below this. */
@@ -44,14 +44,14 @@ const INVALID_REQUEST = -32600;
 /** The transport refused the request (method, host, size): the SDK's code for it. */
 const TRANSPORT_ERROR = -32000;
 
-interface RpcRequest {
-  id?: string | number | null;
-  method?: unknown;
-}
-
 /** What every tool call is given beside the request's context. */
-export function mcpTools(deps: RouteDeps, archive: ArchiveDeps | undefined): Omit<ToolContext, 'ctx'> {
+export function mcpTools(
+  deps: RouteDeps,
+  archive: ArchiveDeps | undefined,
+  toolSet: ToolSet = 'all',
+): Omit<ToolContext, 'ctx'> {
   return {
+    toolSet,
     datasets: deps.datasets,
     marketClock: deps.marketClock,
     feeds: new FeedDatasets(deps.datasets),
@@ -137,7 +137,12 @@ export function mcpRoutes(app: FastifyInstance, opts: McpRouteOptions): void {
       }
       // Only notifications or responses: nothing to answer (the specification's 202).
       if (checked.requests === 0) return reply.code(202).send();
-      const refusals = await count(req, reply, messages, opts);
+      // Each request is answered under an id of its own within this POST (its position), so that
+      // two requests of a batch with the same id both get their answer; the answers carry the
+      // ids the client sent.
+      const { renamed, original } = renumber(checked.messages, checked.positions);
+      const positions = [...original.keys(), ...checked.early.keys()].sort((a, b) => a - b);
+      const refusals = await count(req, reply, positions, opts);
       const ctx = deps.contextOf(req);
       const server = createMcpServer({
         version: opts.version,
@@ -148,7 +153,8 @@ export function mcpRoutes(app: FastifyInstance, opts: McpRouteOptions): void {
       });
       const transport = new JsonTransport();
       await server.connect(transport);
-      const answers = await transport.exchange(checked.messages, req.headers);
+      const exchanged = await transport.exchange(renamed, req.headers);
+      const answers = answersInOrder(exchanged, original, checked.early);
       // A batch is answered with an array, a single request with its one answer (JSON-RPC 2.0).
       const body = Array.isArray(parsed) ? answers : answers[0];
       return reply.code(200).header('cache-control', 'no-store').type(JSON_TYPE).send(JSON.stringify(body));
@@ -157,24 +163,21 @@ export function mcpRoutes(app: FastifyInstance, opts: McpRouteOptions): void {
 }
 
 /**
- * Counts each JSON-RPC request of the body against the request limit (notifications and
- * responses are not requests); returns the refused ones by id. The RateLimit-* headers say where
- * the client stands after the last one.
+ * Counts each JSON-RPC request of the body (by its position) against the request limit;
+ * returns the refused ones by position. The RateLimit-* headers say where the client stands
+ * after the last one.
  */
 async function count(
   req: FastifyRequest,
   reply: FastifyReply,
-  messages: unknown[],
+  requests: number[],
   opts: McpRouteOptions,
 ): Promise<Map<string | number, RateLimitedError> | undefined> {
   const { limit } = opts;
   if (!limit.enabled) return undefined;
   const client = opts.clientAddress.of(req.raw);
   let refusals: Map<string | number, RateLimitedError> | undefined;
-  for (const m of messages) {
-    const msg = m as RpcRequest | null;
-    if (msg === null || typeof msg !== 'object' || typeof msg.method !== 'string') continue;
-    if (typeof msg.id !== 'string' && typeof msg.id !== 'number') continue;
+  for (const at of requests) {
     const d = await limit.take(client);
     reply.raw.setHeader('ratelimit-limit', String(d.limit));
     reply.raw.setHeader('ratelimit-remaining', String(d.remaining));
@@ -182,7 +185,7 @@ async function count(
     if (d.allowed) continue;
     opts.onRateLimited?.();
     refusals ??= new Map();
-    refusals.set(msg.id, new RateLimitedError('Rate limit exceeded', d.resetSeconds));
+    refusals.set(at, new RateLimitedError('Rate limit exceeded', d.resetSeconds));
   }
   return refusals;
 }

@@ -12,7 +12,6 @@ import {
   ListResourcesRequestSchema,
   ListResourceTemplatesRequestSchema,
   ListToolsRequestSchema,
-  McpError,
   ReadResourceRequestSchema,
   type CallToolResult,
 } from '@modelcontextprotocol/sdk/types.js';
@@ -25,28 +24,41 @@ import { argumentFailure } from './arguments.ts';
 import { RESOURCE_TEMPLATES, RESOURCES, readResource } from './resources.ts';
 import { PROMPTS, getPrompt } from './prompts.ts';
 import type { Structured, Tool, ToolContext } from './tool-kit.ts';
-import { TOOLS, TOOL_BY_NAME } from './tools.ts';
+import { CORE_TOOLS, TOOLS, TOOL_BY_NAME } from './tools.ts';
+import { invalidParams, RpcError, shownValue } from './rpc-error.ts';
+import { toolWords } from './tool-words.ts';
 
 export const SERVER_INFO = { name: 'psx-market-data', title: 'PSX market data' };
 
 const INSTRUCTIONS =
-  'Pakistan Stock Exchange market data: quotes, daily and intraday prices, corporate actions, company data, indices, sectors, the screener, the market state, performance and indicators, rankings, market-wide payouts, meetings and announcements, the debt market and other boards, whole-market daily bars and panels, and overviews (get_symbol_overview, get_market_overview gather a symbol or the market in one call). Prices are PKR, percentages are numbers, every answer carries as_of (Karachi time, +05:00). Find a symbol with search_stocks; lists are paged (offset, limit) and say the total.';
+  'Pakistan Stock Exchange market data: quotes, daily and intraday prices, corporate actions, company data, indices, sectors, the screener, the market state, performance and indicators, rankings, market-wide payouts, meetings and announcements, the debt market and other boards, whole-market daily bars and panels, and overviews (get_symbol_overview, get_market_overview gather a symbol or the market in one call). Prices are PKR, percentages are numbers, every answer carries as_of (Karachi time, +05:00). Find a symbol with search_stocks; lists are paged (offset, limit) and say their total (the rows of the whole list); daily series (get_history, get_index_history, get_indicators) give their newest rows unless offset is set, and say the offsets of older pages.';
 
 /** The JSON-RPC error code of a service failure outside a tool call (a refused resource read). */
 export const SERVICE_ERROR = -32000;
 
-/** Every tool as tools/list gives it: computed once, the same for every request. */
+/**
+ * Every tool as tools/list gives it: computed once, the same for every request. Every tool reads
+ * a live portal (through the cache), hence openWorldHint; none changes anything.
+ */
 const listing = (t: Tool) => ({
   name: t.name,
   title: t.title,
   description: t.description,
   inputSchema: t.input as { type: 'object' },
   outputSchema: t.output as { type: 'object' },
-  annotations: { readOnlyHint: true, openWorldHint: false, idempotentHint: true },
+  annotations: { readOnlyHint: true, openWorldHint: true, idempotentHint: true },
 });
-const LISTED = TOOLS.map(listing);
-/** Without the archive its tools are not offered, as its routes are not registered. */
-const LISTED_WITHOUT_ARCHIVE = TOOLS.filter((t) => t.needs !== 'archive').map(listing);
+/** The tools offered, by whether the service has the archive and the tool set configured. */
+const LISTINGS = new Map<string, ReturnType<typeof listing>[]>();
+function listed(t: Pick<ToolContext, 'archive' | 'toolSet'>): ReturnType<typeof listing>[] {
+  const key = `${t.archive !== undefined}:${t.toolSet ?? 'all'}`;
+  let tools = LISTINGS.get(key);
+  if (tools === undefined) {
+    tools = TOOLS.filter((x) => offeredTool(x.name, t) !== undefined).map(listing);
+    LISTINGS.set(key, tools);
+  }
+  return tools;
+}
 
 const validators = new Map<string, Validator>();
 function validatorOf(t: Tool): Validator {
@@ -93,16 +105,14 @@ export function createMcpServer(opts: McpRequestOptions): Server {
 
   server.setRequestHandler(ListToolsRequestSchema, (_req, extra) => {
     refuse(extra.requestId);
-    return { tools: opts.tool.archive === undefined ? LISTED_WITHOUT_ARCHIVE : LISTED };
+    return { tools: listed(opts.tool) };
   });
   server.setRequestHandler(CallToolRequestSchema, async (req, extra) => {
     const refused = opts.refusal(extra.requestId);
     if (refused !== undefined) return toolError(refused);
     const offered = offeredTool(req.params.name, opts.tool);
     // An unknown tool is the protocol's invalid params (the client asked for something not listed).
-    if (offered === undefined) {
-      throw new McpError(ErrorCode.InvalidParams, `unknown tool ${JSON.stringify(req.params.name)}`);
-    }
+    if (offered === undefined) throw invalidParams(unknownTool(req.params.name, opts.tool));
     return callTool(offered, req.params.arguments ?? {}, opts.tool, opts.logger);
   });
   server.setRequestHandler(ListResourcesRequestSchema, (_req, extra) => {
@@ -132,10 +142,28 @@ export function createMcpServer(opts: McpRequestOptions): Server {
   return server;
 }
 
-/** The tool of that name, if this service offers it (the archive's only with the archive). */
-export function offeredTool(name: string, t: Pick<ToolContext, 'archive'>): Tool | undefined {
+/**
+ * The tool of that name, if this service offers it: the archive's only with the archive, and
+ * only the core set's when MCP_TOOLS=core.
+ */
+export function offeredTool(name: string, t: Pick<ToolContext, 'archive' | 'toolSet'>): Tool | undefined {
   const found = TOOL_BY_NAME.get(name);
-  return found?.needs === 'archive' && t.archive === undefined ? undefined : found;
+  if (found === undefined) return undefined;
+  if (found.needs === 'archive' && t.archive === undefined) return undefined;
+  if (t.toolSet === 'core' && !CORE_TOOLS.has(found.name)) return undefined;
+  return found;
+}
+
+/** Why a tool name is not callable, in words that say where the names are. */
+function unknownTool(name: string, t: Pick<ToolContext, 'archive' | 'toolSet'>): string {
+  const shown = shownValue(name, 64);
+  const known = TOOL_BY_NAME.get(name);
+  if (known !== undefined && t.toolSet === 'core') {
+    return `tool ${shown} is not offered: this server offers its core set of tools (MCP_TOOLS=core); tools/list gives them`;
+  }
+  if (known !== undefined)
+    return `tool ${shown} is not offered: it needs the archive, which this service does not keep`;
+  return `unknown tool ${shown}; tools/list gives the tools this server offers`;
 }
 
 // A tool's result for each structured result it made: a cached answer gives the same structured
@@ -172,10 +200,10 @@ function asServiceError(err: unknown, logger: ErrorLog): ServiceError {
   return new InternalError('internal server error');
 }
 
-/** The text of a failure: its code, status and message, and when to retry. */
+/** The text of a failure: its code, status and message in tool words, and when to retry. */
 export function failureText(err: ServiceError): string {
   const wait = err.retryAfter === undefined ? '' : `; retry after ${err.retryAfter} s`;
-  return `Error ${err.code} (${err.statusCode}): ${err.message}${wait}`;
+  return `Error ${err.code} (${err.statusCode}): ${toolWords(err.message)}${wait}`;
 }
 
 /** A failure a tool reports to the model: a result with isError, never a protocol failure. */
@@ -184,9 +212,9 @@ export function toolError(err: ServiceError): CallToolResult {
 }
 
 /** A failure outside a tool call: a JSON-RPC error carrying the service's code. */
-function protocolError(err: ServiceError): McpError {
+function protocolError(err: ServiceError): RpcError {
   const code = err instanceof ValidationError ? ErrorCode.InvalidParams : SERVICE_ERROR;
-  return new McpError(code, failureText(err), {
+  return new RpcError(code, failureText(err), {
     status: err.statusCode,
     code: err.code,
     ...(err.retryAfter === undefined ? {} : { retry_after: err.retryAfter }),

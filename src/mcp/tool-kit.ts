@@ -29,7 +29,12 @@ export interface ToolContext {
   memberSeries: MemberSeriesSource;
   /** The market's archive, when the service has one (the archive routes' deps). */
   archive?: ArchiveDeps;
+  /** The tools offered: every tool (default), or the core set for hosts that take few (MCP_TOOLS). */
+  toolSet?: ToolSet;
 }
+
+/** MCP_TOOLS: `all` (default) or `core` (CORE_TOOLS in tools.ts). */
+export type ToolSet = 'all' | 'core';
 
 /** A tool's structured result: always an object (MCP's structuredContent), always with `as_of`. */
 export type Structured = { as_of: string | null } & Record<string, unknown>;
@@ -105,16 +110,35 @@ export function single(model: TSchema, extra: TProperties = {}): TSchema {
   return Type.Object({ as_of: AsOf, data: inline(model), ...extra });
 }
 
+const PagingFields = {
+  total: Type.Integer({ description: 'items in the whole list (every page of it)' }),
+  offset: Type.Integer({ description: 'index of the first item of this page in the whole list' }),
+  count: Type.Integer({ description: 'items in this page' }),
+  next_offset: Type.Union([Type.Integer(), Type.Null()], {
+    description: 'the offset of the next page, or null when this page is the last',
+  }),
+};
+
 /** A page of a list: `{as_of, total, offset, count, next_offset, data}`. */
 export function list(item: TSchema, extra: TProperties = {}): TSchema {
+  return Type.Object({ as_of: AsOf, ...PagingFields, data: Type.Array(inline(item)), ...extra });
+}
+
+/**
+ * A page of a daily series, which an agent reads from its recent end: a list page plus
+ * `prev_offset` (the page before this one, toward the start of the list) and the dates the
+ * page covers.
+ */
+export function series(item: TSchema, extra: TProperties = {}): TSchema {
   return Type.Object({
     as_of: AsOf,
-    total: Type.Integer({ description: 'items in the whole list' }),
-    offset: Type.Integer({ description: 'index of the first item of this page in the whole list' }),
-    count: Type.Integer({ description: 'items in this page' }),
-    next_offset: Type.Union([Type.Integer(), Type.Null()], {
-      description: 'the offset of the next page, or null when this page is the last',
+    ...PagingFields,
+    prev_offset: Type.Union([Type.Integer(), Type.Null()], {
+      description:
+        'where the page before this one (toward the start of the list) begins, or null on the first; it ends where this page begins, so call with limit = offset − prev_offset to get exactly it',
     }),
+    first_date: Type.Union([Type.String(), Type.Null()], { description: "this page's first row's date" }),
+    last_date: Type.Union([Type.String(), Type.Null()], { description: "this page's last row's date" }),
     data: Type.Array(inline(item)),
     ...extra,
   });
@@ -165,6 +189,29 @@ export function page(
   };
 }
 
+/**
+ * A page of a daily series (the whole range of the answer, in the order asked): from `offset`
+ * when given, else the newest `limit` rows (the end of an oldest-first list, the start of a
+ * newest-first one).
+ */
+export function seriesPage(
+  answer: Answer<readonly { date: string }[]>,
+  limit: number,
+  newestFirst: boolean,
+  offset?: number,
+): Structured {
+  const total = answer.data.length;
+  const from = offset ?? (newestFirst ? 0 : Math.max(0, total - limit));
+  const result = page(answer, from, limit);
+  const data = result.data as { date: string }[];
+  return {
+    ...result,
+    prev_offset: from > 0 ? Math.max(0, from - limit) : null,
+    first_date: data[0]?.date ?? null,
+    last_date: data.at(-1)?.date ?? null,
+  };
+}
+
 /** At most this many rows of a list go into a text rendering; the structured result has the page. */
 export const TEXT_ROWS = 40;
 
@@ -193,21 +240,59 @@ export function fields(row: object, only?: readonly string[]): string {
   return entries.map(([k, v]) => `${k}: ${cell(v)}`).join('\n');
 }
 
+interface PageFields {
+  total: number;
+  offset: number;
+  count: number;
+  next_offset: number | null;
+  prev_offset?: number | null;
+  first_date?: string | null;
+  last_date?: string | null;
+}
+
 /** The heading and paging lines of a list page: what it is, the total, and how to get the rest. */
 export function pageText(title: string, result: Structured, columns: readonly string[]): string {
-  const {
-    total,
-    offset,
-    count,
-    next_offset: next,
-  } = result as unknown as {
-    total: number;
-    offset: number;
-    count: number;
-    next_offset: number | null;
-  };
+  const { total, offset, count, next_offset: next } = result as unknown as PageFields;
   const range = count === 0 ? 'none' : `${offset + 1}–${offset + count}`;
   const head = `${title}: ${range} of ${total} (as of ${result.as_of ?? 'n/a'})`;
   const more = next === null ? '' : `\nMore: call again with offset=${next}.`;
   return `${head}\n${table(result.data as unknown[], columns)}${more}`;
+}
+
+/**
+ * A page of a daily series as text: the rows it covers and their dates, then its newest rows
+ * (a model reads the recent end; an oldest-first page shows its last TEXT_ROWS rows), and the
+ * offsets of the older and newer pages.
+ */
+export function seriesText(
+  title: string,
+  result: Structured,
+  columns: readonly string[],
+  newestFirst: boolean,
+): string {
+  const r = result as unknown as PageFields;
+  const rows = result.data as unknown[];
+  const head =
+    r.count === 0
+      ? `${title}: no rows of ${r.total} (as of ${result.as_of ?? 'n/a'})`
+      : `${title}: rows ${r.offset + 1}–${r.offset + r.count} of ${r.total}, ${r.first_date} to ${r.last_date}, ${newestFirst ? 'newest' : 'oldest'} first (as of ${result.as_of ?? 'n/a'})`;
+  let body: string;
+  if (newestFirst || rows.length <= TEXT_ROWS) body = table(rows, columns);
+  else {
+    const hidden = rows.length - TEXT_ROWS;
+    body = `(this page's ${hidden} oldest rows are in the structured result; its newest ${TEXT_ROWS} follow)\n${table(rows.slice(hidden), columns)}`;
+  }
+  // Older rows are toward the start of an oldest-first list, toward the end of a newest-first one.
+  const prev = r.prev_offset ?? null;
+  // The page before ends where this one begins: a short first page says its limit.
+  const before =
+    prev === null ? null : `offset=${prev}${r.offset - prev !== r.count ? ` limit=${r.offset - prev}` : ''}`;
+  const after = r.next_offset === null ? null : `offset=${r.next_offset}`;
+  const older = newestFirst ? after : before;
+  const newer = newestFirst ? before : after;
+  const more = [
+    older === null ? '' : `\nOlder rows: call again with ${older}.`,
+    newer === null ? '' : `\nNewer rows: call again with ${newer}.`,
+  ].join('');
+  return `${head}\n${body}${more}`;
 }

@@ -4,9 +4,15 @@
 import { Type } from 'typebox';
 import { PERIODS, type Period } from '../analytics/periods.ts';
 import { ACCEPTED, MAX_INDICATORS } from '../analytics/indicator-spec.ts';
-import { BadRequestError, NotFoundError } from '../errors.ts';
+import { BadRequestError, clientText, NotFoundError } from '../errors.ts';
 import { adjustedHistorical, parseAdjustedFlags } from '../market/adjusted-history.ts';
-import { archiveStatus, historicalPanel, marketDaily, tradingDays } from '../market/archive-answers.ts';
+import {
+  archiveStatus,
+  historicalPanel,
+  marketDaily,
+  pastIntraday,
+  tradingDays,
+} from '../market/archive-answers.ts';
 import { board } from '../market/boards.ts';
 import { checkRange, dateRange } from '../market/date-range.ts';
 import { debtInstruments, debtQuote } from '../market/debt.ts';
@@ -20,7 +26,13 @@ import {
 } from '../market/market-overview.ts';
 import { marketPayouts } from '../market/market-payouts.ts';
 import { meetings } from '../market/meetings.ts';
-import { ArchiveStatus, DailyBar, TradingDay } from '../market/models-archive.ts';
+import {
+  AdjustedDailyBar,
+  ArchiveAdjustmentMeta,
+  ArchiveStatus,
+  DailyBar,
+  TradingDay,
+} from '../market/models-archive.ts';
 import {
   IndicatorRow,
   MemberReturn,
@@ -57,7 +69,7 @@ import { corporateActions } from '../market/corporate-actions.ts';
 import { fundamentals } from '../market/fundamentals.ts';
 import { historical } from '../market/history.ts';
 import { indexHistorical } from '../market/index-history.ts';
-import { constituents, levels, marketSummary } from '../market/indices.ts';
+import { constituents, levels, marketSummary, resolveIndexCode } from '../market/indices.ts';
 import { indexIntraday, INTERVALS, stockIntraday } from '../market/intraday.ts';
 import { marketStatus } from '../market/market-status.ts';
 import {
@@ -101,6 +113,9 @@ import {
   page,
   pageText,
   paging,
+  series,
+  seriesPage,
+  seriesText,
   single,
   table,
   tool,
@@ -139,9 +154,18 @@ const HistoryLimit = Type.Optional(
   Type.Integer({
     minimum: 1,
     maximum: HISTORY_MAX,
-    description: `only the newest N rows of the range; default ${HISTORY_DEFAULT}, at most ${HISTORY_MAX}`,
+    description: `rows per page, at most ${HISTORY_MAX}; default ${HISTORY_DEFAULT}`,
   }),
 );
+const HistoryOffset = Type.Optional(
+  Type.Integer({
+    minimum: 0,
+    description:
+      'index of the first row of the page in the whole list, in the order asked (prev_offset and next_offset give the neighbouring pages); default: the newest rows',
+  }),
+);
+/** How a series tool pages, for its description. */
+const SERIES_PAGING = `total is the number of rows in the whole of [start, end]; one call gives a page of limit rows (default ${HISTORY_DEFAULT}), the newest by default; offset (from prev_offset or next_offset) reaches every other row.`;
 const SymbolList = Type.Array(Symbol, {
   minItems: 1,
   maxItems: MAX_BATCH_SYMBOLS,
@@ -197,15 +221,53 @@ const PERFORMANCE_COLUMNS = ['period', 'start_date', 'end_date', 'return_pct'];
 const RANK_COLUMNS = ['rank', 'symbol', 'return_pct', 'start_date', 'end_date', 'volume', 'reason'];
 const BAR_COLUMNS = ['symbol', 'date', 'open', 'high', 'low', 'close', 'volume'];
 
+const ArchiveAdjusted = Type.Optional(
+  Type.Boolean({
+    description:
+      'true: prices × adjustment_factor from the corporate-action factors the archive keeps (as get_history with adjusted=true); false (default): raw prices as traded',
+  }),
+);
+const ArchiveDividends = Type.Optional(
+  Type.Boolean({ description: 'with adjusted=true, also for the cash dividends kept; default false' }),
+);
+const IntradayDate = Type.Optional(
+  Type.String({
+    format: 'date',
+    description:
+      "a past day, YYYY-MM-DD: what the archive kept of it (not_found for a day it did not record); absent or today: today's from the exchange",
+  }),
+);
+
+/** A past date of an intraday tool: the archive's day, or undefined for today's series. */
+function pastDay(date: string | undefined, t: ToolContext, name: string): string | undefined {
+  if (date === undefined || date >= karachiDate(t.marketClock.now())) return undefined;
+  if (t.archive === undefined) {
+    throw new NotFoundError(`${name} reads past days from the archive, which this service does not keep`);
+  }
+  return date;
+}
+
+function adjustedNote(r: Structured): string {
+  const adj = r.adjustment as { status?: string } | undefined;
+  return adj === undefined ? ' (raw prices)' : ' (adjusted)';
+}
+
+function barColumns(r: Structured): string[] {
+  return r.adjustment === undefined ? BAR_COLUMNS : [...BAR_COLUMNS, 'adjustment_factor'];
+}
+
+/**
+ * The cost warning of a tool that reads many symbols' histories: a cold call can spend the
+ * client's whole portal budget (EXCHANGE_FETCH_LIMIT_PER_IP a minute), after which its other
+ * tools wait for the budget too.
+ */
+const MANY_FETCHES = (what: string): string =>
+  `Cost: a cold call reads the daily history of ${what} from the portal, one fetch each, and can spend the client's whole portal budget (20 fetches a minute by default): members it could not read yet are in coverage.missing, and other tools that need the portal answer rate_limited until the budget refills (up to a minute). Once read, histories are cached and calls cost nothing; try a small index (KSE30) or a sector first.`;
+
 /** The archive's deps; its tools are only listed when the service has it (server.ts). */
 function archiveOf(t: ToolContext): NonNullable<ToolContext['archive']> {
   if (t.archive === undefined) throw new NotFoundError('this service has no archive');
   return t.archive;
-}
-
-/** The newest `limit` rows of a list answer (a time series whose recent end matters most). */
-function newest(answer: Parameters<typeof page>[0], limit: number): ReturnType<typeof page> {
-  return page(answer, Math.max(0, answer.data.length - limit), limit);
 }
 
 /** A performance table as text: the returns by period, then risk and range, one line each. */
@@ -300,45 +362,59 @@ export const TOOLS: readonly Tool[] = [
   tool({
     name: 'get_history',
     title: 'Daily price history',
-    description: `One row per trading day (open, high, low, close in PKR, volume, anomaly flags), oldest first unless order=desc: the newest ${HISTORY_DEFAULT} rows of [start, end] by default. adjusted=true adjusts prices for the capital changes (bonus, right, split) the exchange records and the raw prices confirm (adjustment says how far it reaches); dividends=true (with adjusted) also for cash dividends. To go further back, set end before the first date shown.`,
+    description: `One row per trading day (open, high, low, close in PKR, volume, anomaly flags), oldest first unless order=desc. ${SERIES_PAGING} Prices are raw (as traded) by default: adjusted=true adjusts them for the capital changes (bonus, right, split) the exchange records and the raw prices confirm (adjustment says how far it reaches); dividends=true (with adjusted) also for cash dividends. A symbol's first call may spend 1–3 portal fetches (the history, the adjusted series, the payouts), then it is cached.`,
     input: args({
       symbol: Symbol,
       start: Day('first day'),
       end: Day('last day'),
       order: Order,
       limit: HistoryLimit,
-      adjusted: Type.Optional(Type.Boolean({ description: 'adjust for capital changes; default false' })),
+      offset: HistoryOffset,
+      adjusted: Type.Optional(
+        Type.Boolean({ description: 'adjust for capital changes; default false (raw prices)' }),
+      ),
       dividends: Type.Optional(
         Type.Boolean({ description: 'with adjusted=true, also for cash dividends; default false' }),
       ),
     }),
-    output: list(Days, { adjustment: Type.Optional(AdjustmentMeta) }),
+    output: series(Days, { adjustment: Type.Optional(AdjustmentMeta), order: Type.Enum(['asc', 'desc']) }),
     run: async (a, t) => {
-      const range = { start: a.start, end: a.end, order: a.order, limit: a.limit ?? HISTORY_DEFAULT };
+      const range = { start: a.start, end: a.end, order: a.order };
       if (a.dividends === true && a.adjusted !== true) {
         throw new BadRequestError('dividends=true adjusts prices: use it with adjusted=true');
       }
       const answer = a.adjusted
         ? await adjustedHistorical(t.datasets, a.symbol, { ...range, dividends: a.dividends === true }, t.ctx)
         : await historical(t.datasets, a.symbol, range, t.ctx);
-      return page(answer);
+      const desc = a.order === 'desc';
+      return {
+        ...seriesPage(answer, a.limit ?? HISTORY_DEFAULT, desc, a.offset),
+        order: desc ? 'desc' : 'asc',
+      };
     },
     render: (r) => {
       const adj = r.adjustment as { status: string } | undefined;
-      const note = adj === undefined ? '' : ` — adjusted (${adj.status})`;
+      const note = adj === undefined ? ' (raw prices)' : ` (adjusted: ${adj.status})`;
       const cols = adj === undefined ? HISTORY_COLUMNS : [...HISTORY_COLUMNS, 'adjustment_factor'];
-      return pageText(`Daily rows${note}`, r, cols);
+      return seriesText(`Daily rows${note}`, r, cols, r.order === 'desc');
     },
   }),
   tool({
     name: 'get_intraday',
     title: "Today's prints or bars of a symbol",
     description:
-      "Today's trades: interval=tick gives every print {time, price, volume}; 1m…60m give OHLCV bars on the Karachi clock. Empty before the day's first print.",
-    input: args({ symbol: Symbol, interval: Interval, ...paging(100, 1000) }),
+      "Today's trades (or with date, a past day's as the archive kept it), oldest first: interval=tick gives every print {time, price, volume}; 1m…60m give OHLCV bars on the Karachi clock. Empty before the day's first print. Paged.",
+    input: args({ symbol: Symbol, date: IntradayDate, interval: Interval, ...paging(100, 1000) }),
     output: list(Type.Union([StockTick, IntradayBar])),
-    run: async (a, t) =>
-      page(await stockIntraday(t.datasets, a.symbol, a.interval ?? '5m', t.ctx), a.offset, a.limit ?? 100),
+    run: async (a, t) => {
+      const interval = a.interval ?? '5m';
+      const day = pastDay(a.date, t, 'get_intraday');
+      const symbol = a.symbol.toUpperCase();
+      const answer = day
+        ? await pastIntraday(archiveOf(t).archive, 'stock', symbol, day, interval, t.marketClock.now())
+        : await stockIntraday(t.datasets, symbol, interval, t.ctx);
+      return page(answer, a.offset, a.limit ?? 100);
+    },
     render: (r) => pageText('Intraday', r, Object.keys((r.data as object[])[0] ?? { time: 0 })),
   }),
   tool({
@@ -445,34 +521,56 @@ export const TOOLS: readonly Tool[] = [
   tool({
     name: 'get_index_history',
     title: 'Daily index levels',
-    description: `One row per trading day (open, close, volume) of an index, oldest first unless order=desc: the newest ${HISTORY_DEFAULT} rows of [start, end] by default (about five years are held).`,
+    description: `One row per trading day (open, close, volume) of an index, oldest first unless order=desc (about five years are held). ${SERIES_PAGING}`,
     input: args({
       index: IndexCode,
       start: Day('first day'),
       end: Day('last day'),
       order: Order,
       limit: HistoryLimit,
+      offset: HistoryOffset,
     }),
-    output: list(IndexHistoricalRow),
-    run: async (a, t) =>
-      page(
-        await indexHistorical(
-          t.datasets,
-          a.index,
-          { start: a.start, end: a.end, order: a.order, limit: a.limit ?? HISTORY_DEFAULT },
-          t.ctx,
-        ),
-      ),
-    render: (r) => pageText('Index levels', r, ['date', 'open', 'close', 'volume']),
+    output: series(IndexHistoricalRow, { order: Type.Enum(['asc', 'desc']) }),
+    run: async (a, t) => {
+      const answer = await indexHistorical(
+        t.datasets,
+        a.index,
+        { start: a.start, end: a.end, order: a.order },
+        t.ctx,
+      );
+      const desc = a.order === 'desc';
+      return {
+        ...seriesPage(answer, a.limit ?? HISTORY_DEFAULT, desc, a.offset),
+        order: desc ? 'desc' : 'asc',
+      };
+    },
+    render: (r) => seriesText('Index levels', r, ['date', 'open', 'close', 'volume'], r.order === 'desc'),
   }),
   tool({
     name: 'get_index_intraday',
     title: "An index's ticks or bars today",
-    description: "Today's index ticks (about every 15 s) with interval=tick, or OHLC bars (1m…60m).",
-    input: args({ index: IndexCode, interval: Interval, ...paging(100, 2000) }),
+    description:
+      "Today's index ticks (about every 15 s) with interval=tick, or OHLC bars (1m…60m), oldest first; with date, a past day's as the archive kept it. Paged.",
+    input: args({ index: IndexCode, date: IntradayDate, interval: Interval, ...paging(100, 2000) }),
     output: list(Type.Union([IndexTick, IntradayBar])),
-    run: async (a, t) =>
-      page(await indexIntraday(t.datasets, a.index, a.interval ?? '5m', t.ctx), a.offset, a.limit ?? 100),
+    run: async (a, t) => {
+      const interval = a.interval ?? '5m';
+      const day = pastDay(a.date, t, 'get_index_intraday');
+      if (day === undefined) {
+        return page(await indexIntraday(t.datasets, a.index, interval, t.ctx), a.offset, a.limit ?? 100);
+      }
+      const code = resolveIndexCode(a.index);
+      if (code === undefined) throw new NotFoundError(`index ${clientText(a.index)} not found`);
+      const answer = await pastIntraday(
+        archiveOf(t).archive,
+        'index',
+        code,
+        day,
+        interval,
+        t.marketClock.now(),
+      );
+      return page(answer, a.offset, a.limit ?? 100);
+    },
     render: (r) => pageText('Index intraday', r, Object.keys((r.data as object[])[0] ?? { time: 0 })),
   }),
   tool({
@@ -600,7 +698,7 @@ export const TOOLS: readonly Tool[] = [
   tool({
     name: 'get_performance',
     title: "A symbol's returns and risk",
-    description: `Returns over 1D…ALL (and each period's benchmark and excess return), 1-year volatility, max drawdown (1 year and all history), 1-year beta and correlation to the benchmark, and the 52-week range, from daily closes adjusted for capital changes by default. benchmark: an index code (default ${DEFAULT_BENCHMARK}) or none; dividends=true (with adjusted) gives total returns.`,
+    description: `Returns over 1D…ALL (and each period's benchmark and excess return), 1-year volatility, max drawdown (1 year and all history), 1-year beta and correlation to the benchmark, and the 52-week range, from daily closes adjusted for capital changes by default (adjusted=false: raw). benchmark: an index code (default ${DEFAULT_BENCHMARK}) or none; dividends=true (with adjusted) gives total returns.`,
     input: args({
       symbol: Symbol,
       adjusted: Adjusted,
@@ -636,7 +734,7 @@ export const TOOLS: readonly Tool[] = [
   tool({
     name: 'get_indicators',
     title: 'Technical indicators',
-    description: `Technical indicators of a symbol, one row per trading day (date, the close read, each indicator's columns; null during an indicator's warm-up, computed over the whole history then cut to [start, end]): the newest ${HISTORY_DEFAULT} rows by default. indicators: at most ${MAX_INDICATORS}, comma-separated; ${ACCEPTED}; e.g. sma:20,rsi:14,macd:12:26:9.`,
+    description: `Technical indicators of a symbol, one row per trading day, oldest first (date, the close read, each indicator's columns; null during an indicator's warm-up, computed over the whole history then cut to [start, end]). ${SERIES_PAGING} Closes are adjusted for capital changes by default (adjusted=false: raw). indicators: at most ${MAX_INDICATORS}, comma-separated; ${ACCEPTED}; e.g. sma:20,rsi:14,macd:12:26:9.`,
     input: args({
       symbol: Symbol,
       indicators: Type.String({
@@ -648,8 +746,9 @@ export const TOOLS: readonly Tool[] = [
       end: Day('last day'),
       adjusted: Adjusted,
       limit: HistoryLimit,
+      offset: HistoryOffset,
     }),
-    output: list(IndicatorRow, {
+    output: series(IndicatorRow, {
       indicators: Type.Array(Type.String(), { description: 'the indicators, in canonical form' }),
       adjustment: Type.Optional(AdjustmentMeta),
     }),
@@ -661,12 +760,12 @@ export const TOOLS: readonly Tool[] = [
         { i: a.indicators, start: a.start, end: a.end, adjusted },
         t.ctx,
       );
-      return newest(answer, a.limit ?? HISTORY_DEFAULT);
+      return seriesPage(answer, a.limit ?? HISTORY_DEFAULT, false, a.offset);
     },
     render: (r) => {
       const rows = r.data as Record<string, unknown>[];
       const columns = [...new Set(rows.flatMap((row) => Object.keys(row)))];
-      return pageText('Indicators', r, columns.length > 0 ? columns : ['date', 'close']);
+      return seriesText('Indicators', r, columns.length > 0 ? columns : ['date', 'close'], false);
     },
   }),
   tool({
@@ -682,8 +781,7 @@ export const TOOLS: readonly Tool[] = [
   tool({
     name: 'rank_performance',
     title: 'Members ranked by return',
-    description:
-      "The members of an index (default KSE100) or of a sector (code or name; not both) ranked by return over a period on adjusted closes, highest first (members without a return last, rank null), with the shares traded over the period; index_return is the index's own return, coverage how many members had data. Paged.",
+    description: `The members of an index (default KSE100) or of a sector (code or name; not both) ranked by return over a period on closes adjusted for capital changes (always adjusted), highest first (members without a return last, rank null), with the shares traded over the period; index_return is the index's own return, coverage how many members had data. Paged. ${MANY_FETCHES('each member')}`,
     input: args({
       period: PeriodArg,
       index: Type.Optional(IndexCode),
@@ -736,8 +834,7 @@ export const TOOLS: readonly Tool[] = [
   tool({
     name: 'get_sector_performance',
     title: "Sectors' returns",
-    description:
-      "Each sector's cap-weighted return over a period (members' returns on adjusted closes, weighted by today's market cap), highest first; coverage says how many members had data.",
+    description: `Each sector's cap-weighted return over a period (members' returns on closes adjusted for capital changes, always adjusted, weighted by today's market cap), highest first; coverage says how many members had data. ${MANY_FETCHES('every listed equity (hundreds)')}`,
     input: args({ period: PeriodArg }),
     output: list(SectorReturn, {
       period: Type.String(),
@@ -897,7 +994,7 @@ export const TOOLS: readonly Tool[] = [
     name: 'get_market_daily',
     title: "Every symbol's bar on one date",
     description:
-      "Each symbol's raw daily bar (as traded) on a trading day, by symbol, from the archive; narrow with index (its current constituents), sector (4-digit code) or symbols. A date without a session is not_found, naming the previous and next trading days. Paged.",
+      "Each symbol's daily bar on a trading day, by symbol, from the archive (no portal fetch), raw prices by default (adjusted=true: adjusted with the factors the archive keeps); narrow with index (its current constituents), sector (4-digit code) or symbols. A date without a session is not_found, naming the previous and next trading days. Paged.",
     needs: 'archive',
     input: args({
       date: Type.String({ format: 'date', description: 'the trading day, YYYY-MM-DD (Karachi)' }),
@@ -906,31 +1003,44 @@ export const TOOLS: readonly Tool[] = [
         Type.String({ minLength: 1, maxLength: 8, description: 'a 4-digit sector code, e.g. 0804' }),
       ),
       symbols: Type.Optional(SymbolList),
+      adjusted: ArchiveAdjusted,
+      dividends: ArchiveDividends,
       ...paging(100, 1000),
     }),
-    output: list(DailyBar),
+    output: list(Type.Union([AdjustedDailyBar, DailyBar]), {
+      adjustment: Type.Optional(ArchiveAdjustmentMeta),
+    }),
     run: async (a, t) => {
       const { archive, now } = archiveOf(t);
+      const flags = parseAdjustedFlags(a.adjusted, a.dividends);
       const symbols =
         a.symbols === undefined ? undefined : [...new Set(a.symbols.map((s) => s.toUpperCase()))];
       const answer = await marketDaily(
         archive,
         t.datasets,
-        { date: a.date, index: a.index, sector: a.sector, symbols },
+        { date: a.date, index: a.index, sector: a.sector, symbols, ...flags },
         t.ctx,
         now(),
       );
       return page(answer, a.offset, a.limit ?? 100);
     },
-    render: (r) => pageText('Daily bars', r, BAR_COLUMNS),
+    render: (r) => pageText(`Daily bars${adjustedNote(r)}`, r, barColumns(r)),
   }),
   tool({
     name: 'get_panel',
     title: "Many symbols' daily history",
-    description: `Up to ${MAX_BATCH_SYMBOLS} symbols' raw daily bars over [start, end] as long rows (by symbol, then date): from the archive where it holds them, else from the portal within the budget. not_found names symbols the exchange does not list, incomplete those whose rows could not be had now. Paged.`,
+    description: `Up to ${MAX_BATCH_SYMBOLS} symbols' daily bars over [start, end] as long rows (by symbol, then date), raw prices by default (adjusted=true: adjusted with the factors the archive keeps): from the archive where it holds them, else from the portal within the budget (one fetch per symbol the archive lacks). not_found names symbols the exchange does not list, incomplete those whose rows could not be had now. Paged.`,
     needs: 'archive',
-    input: args({ symbols: SymbolList, start: Day('first day'), end: Day('last day'), ...paging(500, 5000) }),
-    output: list(DailyBar, {
+    input: args({
+      symbols: SymbolList,
+      start: Day('first day'),
+      end: Day('last day'),
+      adjusted: ArchiveAdjusted,
+      dividends: ArchiveDividends,
+      ...paging(500, 5000),
+    }),
+    output: list(Type.Union([AdjustedDailyBar, DailyBar]), {
+      adjustment: Type.Optional(ArchiveAdjustmentMeta),
       not_found: Type.Array(Type.String(), { description: 'symbols the exchange does not list' }),
       incomplete: Type.Array(Type.Object({ symbol: Type.String(), reason: Type.String() }), {
         description: 'symbols whose rows are missing now, and why',
@@ -939,11 +1049,12 @@ export const TOOLS: readonly Tool[] = [
     }),
     run: async (a, t) => {
       const { archive, now } = archiveOf(t);
+      const flags = parseAdjustedFlags(a.adjusted, a.dividends);
       const symbols = [...new Set(a.symbols.map((s) => s.toUpperCase()))];
       const answer = await historicalPanel(
         archive,
         t.datasets,
-        { symbols, start: a.start, end: a.end, layout: 'long', field: 'close' },
+        { symbols, start: a.start, end: a.end, layout: 'long', field: 'close', ...flags },
         t.ctx,
         now(),
       );
@@ -955,7 +1066,7 @@ export const TOOLS: readonly Tool[] = [
         ...(r.incomplete as { symbol: string }[]).map((i) => i.symbol),
       ];
       const tail = missing.length > 0 ? `\nNot found or incomplete: ${missing.join(', ')}` : '';
-      return `${pageText('Panel', r, BAR_COLUMNS)}${tail}`;
+      return `${pageText(`Panel${adjustedNote(r)}`, r, barColumns(r))}${tail}`;
     },
   }),
   tool({
@@ -994,7 +1105,7 @@ export const TOOLS: readonly Tool[] = [
     name: 'get_symbol_overview',
     title: 'Everything about a symbol',
     description:
-      "A symbol's quote, profile, the last 365 days of daily bars, today's 5-minute bars, corporate actions, the newest 10 announcements, annual financials, filed reports and the market state in one call. Each part is settled on its own: a part that could not be had has data null and an error (with retry_at); the rest is served. as_of is the oldest part's.",
+      "A symbol's quote, profile, the last 365 days of daily bars, today's 5-minute bars, corporate actions, the newest 10 announcements, annual financials, filed reports and the market state in one call. Each part is settled on its own: a part that could not be had has data null and an error (with retry_at); the rest is served. as_of is the oldest part's. Cold, it spends about 8 portal fetches of the client's budget.",
     input: args({ symbol: Symbol }),
     output: single(StockOverview),
     run: async (a, t) => one(await stockOverview(t.datasets, a.symbol, t.ctx, t.marketClock)),
@@ -1020,7 +1131,7 @@ export const TOOLS: readonly Tool[] = [
   tool({
     name: 'get_market_overview',
     title: 'The market at a glance',
-    description: `Index levels, breadth, the top gainers, losers and most active, the sector summary, the market state, and one index's (default ${DEFAULT_OVERVIEW_INDEX}) 5-minute bars and constituents, in one call. Each part is settled on its own: a part that could not be had has data null and an error (with retry_at); the rest is served.`,
+    description: `Index levels, breadth, the top gainers, losers and most active, the sector summary, the market state, and one index's (default ${DEFAULT_OVERVIEW_INDEX}) 5-minute bars and constituents, in one call. Each part is settled on its own: a part that could not be had has data null and an error (with retry_at); the rest is served. Cold, it spends about 6 portal fetches of the client's budget.`,
     input: args({
       index: Type.Optional(IndexCode),
       movers: Type.Optional(
@@ -1061,6 +1172,32 @@ export const TOOLS: readonly Tool[] = [
     },
   }),
 ];
+
+/**
+ * The core set (MCP_TOOLS=core) for hosts that take few tools: finding a symbol, its quote,
+ * history, company data and analytics, and the market's state, movers, indices and screen. The
+ * overviews gather much of the rest in one call.
+ */
+export const CORE_TOOLS: ReadonlySet<string> = new Set([
+  'search_stocks',
+  'get_quote',
+  'get_quotes',
+  'get_history',
+  'get_intraday',
+  'get_corporate_actions',
+  'get_profile',
+  'get_financials',
+  'get_announcements',
+  'get_performance',
+  'get_indicators',
+  'list_indices',
+  'get_index_history',
+  'screen_stocks',
+  'get_market_status',
+  'get_movers',
+  'get_symbol_overview',
+  'get_market_overview',
+]);
 
 /** Tools by name. */
 export const TOOL_BY_NAME: ReadonlyMap<string, Tool> = new Map(TOOLS.map((t) => [t.name, t]));

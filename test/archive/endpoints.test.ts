@@ -121,6 +121,27 @@ function suite(name: string, env: () => Record<string, string>, extra?: (svc: ()
       assert.match(tooMany.json.error.message, /at most 100 symbols/);
     });
 
+    test('a wide panel starts with date, then the symbols as asked, a numeric-looking one too', async () => {
+      await waitForBackfill(svc.url);
+      for (const flags of ['', '&adjusted=true']) {
+        const path = `/historical?symbols=HBL,786,ENGRO&start=2026-11-16&end=2026-11-20&layout=wide${flags}`;
+        const json = await http(svc.url, path);
+        assert.equal(json.status, 200, json.text);
+        // The body's own key order, as pandas.DataFrame(body['data']) reads it.
+        const firstRow = json.text.slice(json.text.indexOf('[{') + 1, json.text.indexOf('}') + 1);
+        assert.deepEqual(
+          Object.keys(json.json.data[0]),
+          ['786', 'date', 'HBL', 'ENGRO'],
+          'JS reorders, the text must not',
+        );
+        assert.match(firstRow, /^\{"date":"2026-11-16","HBL":[\d.]+,"786":[\d.]+,"ENGRO":[\d.]+\}$/, path);
+        const csv = await http(svc.url, `${path}&format=csv`);
+        const lines = csv.text.trim().split('\r\n');
+        assert.equal(lines[0], 'date,HBL,786,ENGRO', path);
+        assert.match(lines[1]!, /^2026-11-16,[\d.]+,[\d.]+,[\d.]+$/, path);
+      }
+    });
+
     test('GET /market/trading-days lists the archived days with their hours', async () => {
       const res = await http(svc.url, '/market/trading-days?from=2026-11-16&to=2026-11-22');
       assert.equal(res.status, 200);

@@ -341,3 +341,31 @@ describe('adjusted history without a usable adjusted series', () => {
     assert.match(res.json.meta.missing[0].reason, /could not be reached/);
   });
 });
+
+// Last: the rankings read every member's adjusted series into the shared service's cache.
+describe('adjusted only where applied', () => {
+  it('says adjusted: false where no adjustment was applied, and rankings name the raw members', async () => {
+    const perf = await http(svc.url, '/stocks/786R/performance?benchmark=none');
+    assert.equal(perf.status, 200, perf.text);
+    assert.equal(perf.json.meta.adjustment.status, 'unavailable');
+    assert.equal(perf.json.data.adjusted, false, 'raw closes are not adjusted');
+    const adjustedOne = await http(svc.url, '/stocks/HBL/performance?benchmark=none');
+    assert.equal(adjustedOne.json.data.adjusted, true);
+    const ranking = await http(svc.url, '/market/performance?sector=0813&period=1M');
+    assert.equal(ranking.status, 200, ranking.text);
+    const rows = ranking.json.data as Array<{ symbol: string; adjusted: boolean }>;
+    assert.equal(rows.find((r) => r.symbol === '786R')?.adjusted, false);
+    assert.equal(rows.find((r) => r.symbol === '786')?.adjusted, true);
+    const raw = ranking.json.meta.coverage.raw as Array<{ symbol: string; reason: string }>;
+    assert.deepEqual(
+      raw.map((r) => r.symbol),
+      rows.filter((r) => !r.adjusted).map((r) => r.symbol),
+    );
+    assert.match(raw.find((r) => r.symbol === '786R')!.reason, /no adjusted series for 786R/);
+    const sectors = await http(svc.url, '/sectors/performance?period=1M');
+    assert.ok(
+      (sectors.json.meta.coverage.raw as Array<{ symbol: string }>).some((r) => r.symbol === '786R'),
+      'the sector ranking names its raw members too',
+    );
+  });
+});

@@ -194,7 +194,7 @@ describe('one rule for bad input, on every parameter of every endpoint', () => {
 
   it('names the accepted values and quotes what was given, escaped and cut short', async () => {
     await expectError('/stocks/ENGRO/historical?order=up', 422, /^order must be asc or desc \(got "up"\)$/);
-    await expectError('/screener?format=xml', 422, /^format must be json or csv \(got "xml"\)$/);
+    await expectError('/screener?format=xml', 422, /^format must be json, csv or parquet \(got "xml"\)$/);
     await expectError(
       '/stocks/ENGRO/financials?period=x',
       422,

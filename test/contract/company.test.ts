@@ -177,7 +177,10 @@ describe('GET /stocks/{symbol}/announcements', () => {
         title: ['string'],
         category: ['string'],
         document_url: nullableStr,
+        images: ['array'],
       });
+      // Every row of the portal's tabs has a `View` link naming its page image.
+      assert.ok(Array.isArray(row.images) && (row.images as unknown[]).length > 0, 'the View link’s images');
     }
     const dates = all.map((r) => r.date as string);
     assert.deepEqual(dates, [...dates].sort().reverse());

@@ -122,6 +122,30 @@ describe('composite answers degrade, never fail whole', () => {
       assert.equal(typeof quote.json.data.price, 'number');
       assert.equal(quote.json.data.week52_high, null);
       assert.equal(quote.json.data.extras_as_of, null);
+      const batch = await http(svc.url, '/quotes?symbols=HBL,ENGRO');
+      assert.equal(batch.status, 200);
+      assert.deepEqual(
+        batch.json.meta.missing.map((m: { part: string }) => m.part),
+        ['extras'],
+      );
+      assert.match(batch.json.meta.missing[0].reason, /^ENGRO: the company page/);
+    });
+  }
+
+  for (const { label, rule } of FAILURES) {
+    it(`trading board ${label}: /boards/futures serves the eligible symbols with null prices; the debt quote without the debt-market page`, async () => {
+      const svc = await failing(['/trading-board/FUT/fut', '/debt-market'], rule);
+      const board = await http(svc.url, '/boards/futures');
+      assert.equal(board.status, 200, `${label}: ${board.text}`);
+      assertMissing(board.json.meta, ['board'], label);
+      assert.ok(board.json.data.length > 0);
+      for (const row of board.json.data) {
+        assert.deepEqual([row.eligible, row.on_board, row.ldcp, row.volume], [true, null, null, null], label);
+      }
+      const debt = await http(svc.url, '/debt/BAFLTFC8/quote');
+      assert.equal(debt.status, 200, `${label}: ${debt.text}`);
+      assertMissing(debt.json.meta, ['debt_market'], label);
+      assert.equal(debt.json.data.offer_price, 5025);
     });
   }
 
@@ -144,6 +168,8 @@ describe('composite answers degrade, never fail whole', () => {
     for (const path of [
       '/stocks/ENGRO/corporate-actions',
       '/stocks/ENGRO/historical?adjusted=true&dividends=true',
+      '/boards/futures',
+      '/debt/BAFLTFC8/quote',
     ]) {
       const res = await http(svc.url, path);
       assert.equal(res.status, 200);

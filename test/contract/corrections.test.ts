@@ -39,7 +39,7 @@ describe('requests a person can correct', () => {
     assert.equal(order.json.error.message, 'order must be asc or desc (got "up")');
 
     const format = await http(svc.url, '/screener?format=xml');
-    assert.equal(format.json.error.message, 'format must be json or csv (got "xml")');
+    assert.equal(format.json.error.message, 'format must be json, csv or parquet (got "xml")');
 
     const date = await http(svc.url, '/stocks/ENGRO/historical?start=01-06-2025');
     assert.equal(date.status, 422);

@@ -244,6 +244,7 @@ describe('GET /announcements', () => {
     const image = engro.json.data.find((r: { image_only: boolean }) => r.image_only);
     assert.ok(image);
     assert.equal(image.document_url, null);
+    assert.match(image.images[0], /^\d+-1\.gif$/);
     const hbl = await http(svc.url, '/announcements?symbol=HBL&limit=100');
     const revoked = hbl.json.data.filter((r: { revoked: boolean }) => r.revoked);
     assert.equal(revoked.length, 1);
@@ -251,6 +252,9 @@ describe('GET /announcements', () => {
     for (const r of hbl.json.data) {
       assert.equal(r.symbol, 'HBL');
       assert.match(r.document_url, /^https:\/\/dps\.psx\.com\.pk\/download\//);
+      // The portal's cell is `View` (images) then `PDF`: the PDF is the document, not image-only.
+      assert.equal(r.image_only, false);
+      assert.equal(r.images.length, 1);
       assert.match(r.published_at, /^\d{4}-\d\d-\d\dT\d\d:\d\d:00\+05:00$/);
     }
   });
@@ -340,6 +344,43 @@ describe('GET /debt and /debt/{code}/quote', () => {
     harness.portal.fail({ mode: 'garbage', path: '/debt-market' });
     assertError((await http(svc.url, '/debt')).json, 502, 'upstream_data_error', /debt-market/);
   });
+
+  it('a quote without the debt-market page is the board’s row, and meta.missing says so', async () => {
+    const svc = await fresh();
+    harness.portal.fail({ mode: 'garbage', path: '/debt-market' });
+    const quote = await http(svc.url, '/debt/BAFLTFC8/quote');
+    assert.equal(quote.status, 200, quote.text);
+    assert.equal(quote.json.data.bid_price, 5012.5);
+    assert.equal(quote.json.data.last_yield, 21.3301);
+    assert.deepEqual(
+      quote.json.meta.missing.map((m: { part: string }) => m.part),
+      ['debt_market'],
+    );
+  });
+
+  it('reads the coupon columns the page heads with inline pieces, and each table’s tab title', async () => {
+    const svc = await fresh();
+    const list = await http(svc.url, '/debt');
+    const tfc = list.json.data.find((d: { code: string }) => d.code === 'BAFLTFC8');
+    assert.deepEqual(
+      {
+        coupon_rate: tfc.coupon_rate,
+        previous_coupon_date: tfc.previous_coupon_date,
+        next_coupon_date: tfc.next_coupon_date,
+        group: tfc.group,
+        table: tfc.table,
+      },
+      {
+        coupon_rate: 21.66,
+        previous_coupon_date: '2026-06-26',
+        next_coupon_date: '2026-12-26',
+        group: 'Government Debt Securities',
+        table: 4,
+      },
+    );
+    const bill = list.json.data.find((d: { code: string }) => d.code === 'P01GIS080227');
+    assert.equal(bill.group, 'GoP Ijarah Sukuk');
+  });
 });
 
 describe('GET /boards/{board}', () => {
@@ -358,6 +399,74 @@ describe('GET /boards/{board}', () => {
     const odd = await http(svc.url, '/boards/odd-lot?format=csv');
     assert.equal(odd.status, 200);
     assert.match(odd.text, /^symbol,name,eligible,on_board,/);
+  });
+
+  // The board page 404 (a board the portal dropped), 500, or a page that no longer parses: the
+  // eligible-scrips page still names the board's symbols, so they are served with null prices.
+  for (const [label, rule] of [
+    ['404', { mode: 'status', status: 404 }],
+    ['500', { mode: 'status', status: 500 }],
+    ['garbage', { mode: 'garbage' }],
+  ] as const) {
+    it(`without the board page (${label}) serves the eligible symbols with null prices and meta.missing`, async () => {
+      const svc = await fresh();
+      harness.portal.fail({ ...rule, path: '/trading-board/FUT/fut' });
+      const res = await http(svc.url, '/boards/futures');
+      assert.equal(res.status, 200, res.text);
+      const symbols = res.json.data.map((r: { symbol: string }) => r.symbol);
+      assert.deepEqual(symbols, [
+        'ENGRO-DEC',
+        'HBL-DEC',
+        'LUCK-DEC',
+        'OGDC-DEC',
+        'PPL-DEC',
+        'FFC-DEC',
+        'SYS-DEC',
+        'MCB-DEC',
+      ]);
+      for (const row of res.json.data) {
+        assert.equal(row.eligible, true);
+        assert.equal(row.on_board, null);
+        for (const field of ['bid_price', 'offer_price', 'ldcp', 'change', 'volume', 'last_price']) {
+          assert.equal(row[field], null, `${row.symbol} ${field}`);
+        }
+      }
+      assert.equal(
+        res.json.data.find((r: { symbol: string }) => r.symbol === 'MCB-DEC').name,
+        'MCB Bank Limited',
+      );
+      assert.equal(res.json.meta.missing.length, 1);
+      assert.equal(res.json.meta.missing[0].part, 'board');
+      assert.match(res.json.meta.missing[0].reason, /trading-board|portal|exchange/i);
+      assertAsOf(res.json.meta.as_of);
+    });
+  }
+
+  it('without the eligible-scrips page serves the board’s rows, eligible null', async () => {
+    const svc = await fresh();
+    harness.portal.fail({ mode: 'garbage', path: '/eligible-scrips' });
+    const res = await http(svc.url, '/boards/futures');
+    assert.equal(res.status, 200, res.text);
+    const engro = res.json.data.find((r: { symbol: string }) => r.symbol === 'ENGRO-DEC');
+    assert.equal(engro.eligible, null);
+    assert.equal(engro.on_board, true);
+    assert.equal(typeof engro.ldcp, 'number');
+    assert.equal(
+      res.json.data.some((r: { symbol: string }) => r.symbol === 'MCB-DEC'),
+      false,
+      'MCB-DEC is only on the eligible list',
+    );
+    assert.deepEqual(
+      res.json.meta.missing.map((m: { part: string }) => m.part),
+      ['eligible_scrips'],
+    );
+  });
+
+  it('fails only when both pages fail', async () => {
+    const svc = await fresh();
+    harness.portal.fail({ mode: 'garbage', path: '/trading-board/FUT/fut' });
+    harness.portal.fail({ mode: 'garbage', path: '/eligible-scrips' });
+    assertError((await http(svc.url, '/boards/futures')).json, 502, 'upstream_data_error', /trading-board/);
   });
 
   it('refuses an unknown board naming the accepted ones', async () => {

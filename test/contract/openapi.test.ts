@@ -38,7 +38,7 @@ describe('the OpenAPI document', () => {
       assert.ok(op.responses['429'].headers['Retry-After'], path);
       // Answers about the service itself (liveness, the market clock) and the event stream: their
       // 503 (not_ready) comes without Retry-After, and they have no ETag, 304 or CSV form.
-      if (path === '/health' || path === '/market/status' || path === '/stream/quotes') {
+      if (['/health', '/health/portal', '/market/status', '/stream/quotes'].includes(path)) {
         // Neither asks the exchange, so their 503 examples are the service's own state.
         if (path !== '/stream/quotes') {
           const examples = Object.values<{ value: { error: { code: string } } }>(

@@ -39,6 +39,23 @@ describe('operations', () => {
     assert.deepEqual(res.json.data, { status: 'ok', store: 'ok', redis: 'disabled', archive: 'ok' });
   });
 
+  it('takes ready= like every other flag: true/1 readiness, false/0 liveness, anything else 422', async () => {
+    const svc = await harness.fresh();
+    for (const flag of ['true', '1']) {
+      const res = await http(svc.url, `/health?ready=${flag}`);
+      assert.equal(res.status, 200, flag);
+      assert.equal(res.json.data.store, 'ok', `ready=${flag} is readiness`);
+    }
+    for (const flag of ['false', '0']) {
+      const res = await http(svc.url, `/health?ready=${flag}`);
+      assert.equal(res.status, 200, flag);
+      assert.deepEqual(res.json.data, { status: 'ok' }, `ready=${flag} is liveness`);
+    }
+    const bad = await http(svc.url, '/health?ready=yes');
+    assert.equal(bad.status, 422);
+    assert.equal(bad.json.error.code, 'bad_request');
+  });
+
   it('echoes a sane X-Request-Id and replaces an unsafe one', async () => {
     const svc = await harness.fresh();
     const given = await http(svc.url, '/health', { headers: { 'x-request-id': 'trace-42.a' } });

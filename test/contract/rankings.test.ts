@@ -39,7 +39,12 @@ describe('GET /market/performance', () => {
     const members = (await json('/sectors/0801/stocks')).data as string[];
     const body = await json('/market/performance?sector=0801&period=1Y');
     assert.equal(body.meta.period, '1Y');
-    assert.deepEqual(body.meta.coverage, { members: members.length, with_data: members.length, missing: [] });
+    assert.deepEqual(body.meta.coverage, {
+      members: members.length,
+      with_data: members.length,
+      missing: [],
+      raw: [],
+    });
     assert.deepEqual(body.data.map((r: { symbol: string }) => r.symbol).sort(), [...members].sort());
     for (const [k, row] of body.data.entries()) {
       rel(row.return_pct, (await returnOf(row.symbol, '1Y'))!, row.symbol);
@@ -67,7 +72,7 @@ describe('GET /market/performance', () => {
     const csv = await http(svc.url, '/market/performance?index=KSE30&period=1M&format=csv');
     assert.equal(
       csv.text.split('\r\n')[0],
-      'rank,symbol,return_pct,start_date,start_close,end_date,end_close,volume,reason',
+      'rank,symbol,adjusted,return_pct,start_date,start_close,end_date,end_close,volume,reason',
     );
   });
 

@@ -112,6 +112,28 @@ describe('PortalBudget', () => {
     again();
   });
 
+  it('keeps a reserve of the global budget for interactive pages that bulk pages cannot spend', async () => {
+    const { b, rejected } = budget({ global: 4, interactiveReserve: 1 });
+    for (let i = 0; i < 3; i++) await b.admit(direct(`bulk${i}`), 'history');
+    // Refused bulk fetches do not eat into the reserve, however many there are.
+    for (let i = 0; i < 5; i++) {
+      await assert.rejects(b.admit(direct('bulk'), 'eod'), (err: ExchangeUnavailableError) => {
+        assert.ok(err instanceof ExchangeUnavailableError);
+        assert.match(err.message, /3 of 4; the rest is kept for quotes and company pages/);
+        return true;
+      });
+    }
+    await b.admit(direct('person'), 'market-watch');
+    await assert.rejects(b.admit(direct('person'), 'company'), ExchangeUnavailableError);
+    assert.deepEqual(rejected, [...Array<string>(5).fill('global-bulk'), 'global']);
+  });
+
+  it('lets interactive pages use the whole global budget', async () => {
+    const { b } = budget({ global: 3, interactiveReserve: 1 });
+    for (const page of ['market-watch', 'screener', 'company'] as const) await b.admit(direct('a'), page);
+    await assert.rejects(b.admit(direct('a'), 'market-watch'), ExchangeUnavailableError);
+  });
+
   it('with limits of 0 admits everything', async () => {
     const { b, rejected } = budget();
     for (let i = 0; i < 100; i++) await b.admit(direct('a'));

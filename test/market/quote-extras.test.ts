@@ -57,3 +57,22 @@ describe('quote extras: background company fetches', () => {
     assert.equal(companyFetches(symbols[12]!), 1);
   });
 });
+
+describe('quote extras in /quotes', () => {
+  it('follow the single quote’s freshness: the batch shows them when /stocks/{s}/quote does', async () => {
+    const batchPath = '/quotes?symbols=PSO,HBL';
+    const first = await http(svc.url, batchPath);
+    assert.equal(first.status, 200);
+    const pso = (first.json.data as Array<Record<string, unknown>>).find((q) => q.symbol === 'PSO')!;
+    assert.equal(pso.extras_as_of, null, 'no extras on the first quote');
+    assert.match(first.headers['cache-control']!, /^public, max-age=[0-2]$/, 'pending: seconds only');
+    // The profile reads the same company page, joining the background fetch in flight.
+    assert.equal((await http(svc.url, '/stocks/PSO/profile')).status, 200);
+    clock += 3_000; // past the pending answers' 2 s, far within the market watch's freshness
+    const single = await http(svc.url, '/stocks/PSO/quote');
+    assert.equal(single.json.data.extras_as_of, portal.dataset.asOfIso, 'the single quote has them');
+    const batch = await http(svc.url, batchPath);
+    const again = (batch.json.data as Array<Record<string, unknown>>).find((q) => q.symbol === 'PSO')!;
+    assert.deepEqual(again, single.json.data, 'the batch says what the single quote says');
+  });
+});

@@ -59,7 +59,8 @@ const CASES: Case[] = [
   { tool: 'list_symbols', args: { index: 'KSE30' }, rest: '/stocks?index=KSE30' },
   { tool: 'get_quote', args: { symbol: 'engro' }, rest: '/stocks/ENGRO/quote' },
   { tool: 'get_quotes', args: { symbols: ['ENGRO', 'HBL'] }, rest: '/quotes?symbols=ENGRO,HBL' },
-  { tool: 'get_history', args: { symbol: 'ENGRO' }, rest: '/stocks/ENGRO/historical?limit=60' },
+  // A series' page is the newest rows of the whole range; total is the range's row count.
+  { tool: 'get_history', args: { symbol: 'ENGRO' }, rest: '/stocks/ENGRO/historical', tail: 60 },
   {
     tool: 'get_history',
     args: {
@@ -91,7 +92,8 @@ const CASES: Case[] = [
   {
     tool: 'get_index_history',
     args: { index: 'KSE100', limit: 10, order: 'desc' },
-    rest: '/indices/KSE100/historical?limit=10&order=desc',
+    rest: '/indices/KSE100/historical?order=desc',
+    paged: 10,
   },
   {
     tool: 'get_index_intraday',
@@ -165,9 +167,19 @@ const ARCHIVE_CASES: Case[] = [
     rest: '/market/daily?date=2026-11-19&symbols=HBL,ENGRO',
   },
   {
+    tool: 'get_market_daily',
+    args: { date: '2026-11-19', index: 'KSE30', adjusted: true, limit: 1000 },
+    rest: '/market/daily?date=2026-11-19&index=KSE30&adjusted=true',
+  },
+  {
     tool: 'get_panel',
     args: { symbols: ['ENGRO', 'HBL', 'NOSUCH'], start: '2026-11-01', limit: 5000 },
     rest: '/historical?symbols=ENGRO,HBL,NOSUCH&start=2026-11-01',
+  },
+  {
+    tool: 'get_panel',
+    args: { symbols: ['ENGRO', 'HBL'], start: '2026-11-01', adjusted: true, dividends: true, limit: 5000 },
+    rest: '/historical?symbols=ENGRO,HBL&start=2026-11-01&adjusted=true&dividends=true',
   },
   { tool: 'list_trading_days', args: {}, rest: '/market/trading-days' },
   {
@@ -534,6 +546,27 @@ describe('MCP: the archive’s tools over a backfilled archive', () => {
       const sunday = await call(client, 'get_market_daily', { date: '2026-11-15' });
       assert.equal(sunday.isError, true);
       assert.match(textOf(sunday), /^Error not_found \(404\): no session on 2026-11-15/);
+      // A past day of the intraday tools reads the archive, as the routes' date does.
+      for (const [tool, args, path] of [
+        [
+          'get_index_intraday',
+          { index: 'KSE100', date: '2026-11-19' },
+          '/indices/KSE100/intraday?date=2026-11-19',
+        ],
+        ['get_intraday', { symbol: 'ENGRO', date: '2026-11-19' }, '/stocks/ENGRO/intraday?date=2026-11-19'],
+      ] as const) {
+        const result = await call(client, tool, args);
+        const rest = await http(svc.url, path);
+        assert.equal(rest.status, 404, rest.text);
+        assert.equal(result.isError, true, textOf(result));
+        assert.equal(textOf(result), `Error not_found (404): ${rest.json.error.message}`);
+        assert.match(textOf(result), /kept no intraday record of .* on 2026-11-19/);
+      }
+      // Today's date is today's series.
+      const today = structured(
+        await call(client, 'get_index_intraday', { index: 'KSE100', date: '2026-11-20', limit: 2000 }),
+      );
+      assert.deepEqual(today.data, (await http(svc.url, '/indices/KSE100/intraday')).json.data);
     } finally {
       await client.close();
     }

@@ -24,14 +24,30 @@ export interface Cell {
   readonly linkTitle: string | null;
   /** `href` of the first link in the cell, as written. */
   readonly href: string | null;
+  /** Every link of the cell in order (a document cell has a `View` link and a `PDF` link). */
+  readonly links: readonly CellLink[];
+}
+
+/** One `<a>` of a cell. */
+export interface CellLink {
+  /** `href` as written (`/download/document/283814.pdf`, `javascript:`); null without one. */
+  readonly href: string | null;
+  /** `data-images` as written (`283814-1.gif`): the images a `View` link shows. */
+  readonly images: string | null;
+  /** The link's text, whitespace collapsed (`PDF`, `View`). */
+  readonly text: string;
 }
 
 export type Row = readonly Cell[];
+
+const NO_LINKS: readonly CellLink[] = Object.freeze([]);
 
 /** The element a scoped table sits in (e.g. `div.sectorSummary__companies__table[data-code]`). */
 export interface TableScope {
   /** The scope element's `data-code`. */
   readonly code: string | null;
+  /** The scope element's `data-name` (a tab panel's key). */
+  readonly name: string | null;
   /** Text inside the scope element before the table (a heading, an `As of …` line). */
   readonly text: string;
 }
@@ -91,6 +107,7 @@ const HREF = 5;
 const ID = 6;
 const CLASS = 7;
 const NAME = 8;
+const IMAGES = 9;
 
 const SECTION_NONE = 0;
 const SECTION_HEAD = 1;
@@ -163,6 +180,7 @@ function attributeOf(html: string, start: number, end: number): number {
       if (key === 0x74) return nameIs(html, start, end, 'data-title') ? TITLE : NONE;
     } else if (length === 11) {
       if (key === 0x73) return nameIs(html, start, end, 'data-search') ? SEARCH : NONE;
+      if (key === 0x69) return nameIs(html, start, end, 'data-images') ? IMAGES : NONE;
     } else if (length === 9) {
       if (key === 0x63) return nameIs(html, start, end, 'data-code') ? CODE : NONE;
       if (key === 0x6e) return nameIs(html, start, end, 'data-name') ? NAME : NONE;
@@ -198,6 +216,7 @@ class PendingTag {
   id: string | null = null;
   className: string | null = null;
   name: string | null = null;
+  images: string | null = null;
 
   /**
    * A new tag starts. Only the tags the state machine acts on read their attributes, so only they
@@ -215,6 +234,7 @@ class PendingTag {
       this.id = null;
       this.className = null;
       this.name = null;
+      this.images = null;
     }
   }
 
@@ -251,6 +271,9 @@ class PendingTag {
       case NAME:
         this.name ??= value;
         break;
+      case IMAGES:
+        this.images ??= value;
+        break;
     }
     this.attr = NONE;
     this.attrValue = '';
@@ -282,6 +305,13 @@ class OpenRow {
   }
 }
 
+/** A link of the open cell; its text grows while the link is open. */
+interface OpenLink {
+  readonly href: string | null;
+  readonly images: string | null;
+  text: string;
+}
+
 /** The cell being read: its text, and the attributes of the cell and of its first strong and link. */
 class OpenCell {
   open = false;
@@ -300,6 +330,9 @@ class OpenCell {
   linkCode: string | null = null;
   linkTitle: string | null = null;
   href: string | null = null;
+  /** Every link so far (null until the first); `linkOpen` while text goes to the last one. */
+  links: OpenLink[] | null = null;
+  linkOpen = false;
 
   /** Opens a cell with the attributes its `<td>`/`<th>` tag carried. */
   start(isTh: boolean, tag: PendingTag): void {
@@ -316,14 +349,20 @@ class OpenCell {
     this.linkCode = null;
     this.linkTitle = null;
     this.href = null;
+    this.links = null;
+    this.linkOpen = false;
   }
 
-  /** Keeps the first link's attributes; later links are text only. */
+  /** Keeps the first link's attributes apart, and every link's href, images and text. */
   takeLink(tag: PendingTag): void {
-    this.linkSeen = true;
-    this.linkCode = tag.code;
-    this.linkTitle = tag.title;
-    this.href = tag.href;
+    if (!this.linkSeen) {
+      this.linkSeen = true;
+      this.linkCode = tag.code;
+      this.linkTitle = tag.title;
+      this.href = tag.href;
+    }
+    (this.links ??= []).push({ href: tag.href, images: tag.images, text: '' });
+    this.linkOpen = true;
   }
 
   toCell(): Cell {
@@ -338,6 +377,10 @@ class OpenCell {
       linkCode: this.linkCode,
       linkTitle: this.linkTitle,
       href: this.href,
+      links:
+        this.links === null
+          ? NO_LINKS
+          : this.links.map((l) => ({ href: l.href, images: l.images, text: collapseWhitespace(l.text) })),
     };
   }
 }
@@ -355,19 +398,22 @@ class Scope {
   /** Open `div`s inside the scope, itself included: it ends when this falls to 0. */
   divDepth = 0;
   code: string | null = null;
+  name: string | null = null;
   /** Text inside the scope before its table. */
   text = '';
 
-  enter(code: string | null): void {
+  enter(code: string | null, name: string | null): void {
     this.inside = true;
     this.divDepth = 1;
     this.code = code;
+    this.name = name;
     this.text = '';
   }
 
   leave(): void {
     this.inside = false;
     this.code = null;
+    this.name = null;
     this.text = '';
   }
 }
@@ -404,6 +450,10 @@ class TableCollector implements ScanCallbacks {
       const piece = this.hasEntities ? decodeText(raw) : raw;
       cell.text += piece;
       if (cell.strongDepth > 0 && !cell.strongDone) cell.strong += piece;
+      if (cell.linkOpen) {
+        const link = cell.links?.at(-1);
+        if (link !== undefined) link.text += piece;
+      }
       return;
     }
     // Between a table's tags (whitespace, mostly): the most frequent text outside cells.
@@ -433,9 +483,9 @@ class TableCollector implements ScanCallbacks {
         return;
       }
       case A: {
-        if (!this.cell.open || this.cell.linkSeen) return;
+        if (!this.cell.open) return;
         const attr = attributeOf(html, start, end);
-        if (attr === HREF || attr === CODE || attr === TITLE) pending.attr = attr;
+        if (attr === HREF || attr === CODE || attr === TITLE || attr === IMAGES) pending.attr = attr;
         return;
       }
       case TABLE:
@@ -444,7 +494,7 @@ class TableCollector implements ScanCallbacks {
       case DIV: {
         if (this.query.scope === undefined || this.scope.inside) return;
         const attr = attributeOf(html, start, end);
-        if (attr === ID || attr === CLASS || attr === CODE) pending.attr = attr;
+        if (attr === ID || attr === CLASS || attr === CODE || attr === NAME) pending.attr = attr;
         return;
       }
     }
@@ -528,13 +578,13 @@ class TableCollector implements ScanCallbacks {
         }
         break;
       case A:
-        if (cell.open && !cell.linkSeen) cell.takeLink(this.pending);
+        if (cell.open) cell.takeLink(this.pending);
         break;
       case DIV:
         if (cell.open) cell.text += ' ';
         if (this.scope.inside) this.scope.divDepth++;
         else if (this.matchesScope()) {
-          this.scope.enter(this.pending.code);
+          this.scope.enter(this.pending.code, this.pending.name);
           this.heading.last = null;
         }
         break;
@@ -576,6 +626,9 @@ class TableCollector implements ScanCallbacks {
       case TD:
       case TH:
         if (table.depth === 1) this.closeCell();
+        break;
+      case A:
+        cell.linkOpen = false;
         break;
       case STRONG:
         if (cell.open && cell.strongDepth > 0) {
@@ -637,7 +690,9 @@ class TableCollector implements ScanCallbacks {
       headerNames: [],
       rows: [],
       heading: this.heading.last,
-      scope: scope.inside ? { code: scope.code, text: collapseWhitespace(scope.text) } : null,
+      scope: scope.inside
+        ? { code: scope.code, name: scope.name, text: collapseWhitespace(scope.text) }
+        : null,
     };
     table.section = SECTION_NONE;
   }

@@ -2,11 +2,11 @@
 // the market-wide announcements. A pager line (before and after the table),
 // then `#announcementsTable`: companies DATE, TIME, SYMBOL, NAME, TITLE and a blank-headed
 // document column; the other types without SYMBOL and NAME. Titles may carry a `REVOKED` tag; the
-// document cell reads `View PDF` (a `/download/…pdf` link) or `View` (images only).
+// document cell holds a `View` link (images) and/or a `PDF` link (see documentOf).
 import { UpstreamDataError } from '../../errors.ts';
 import type { AnnouncementRow, AnnouncementsPage } from '../feed-types.ts';
 import { extractTables, type Cell, type Row } from '../html/table.ts';
-import { cellSymbol, cellText, isSymbol } from './cells.ts';
+import { cellSymbol, cellText, imageNames, isSymbol } from './cells.ts';
 import { cellAt, preferTableId, requirePageText, selectTable } from './columns.ts';
 import { parseDisplayDate } from './dates.ts';
 import { parsePaging } from './paging.ts';
@@ -14,8 +14,9 @@ import { parsePaging } from './paging.ts';
 const COLUMNS = {
   date: { labels: ['date'], required: true },
   time: { labels: ['time'] },
-  symbol: { labels: ['symbol'] },
-  name: { labels: ['name', 'company'] },
+  // The SECP's announcements (type B) have no symbol and no name.
+  symbol: { labels: ['symbol'], sometimes: true },
+  name: { labels: ['name', 'company'], sometimes: true },
   title: { labels: ['title', 'subject', 'announcement'], required: true },
   document: { labels: ['', 'document', 'attachment', 'view'] },
 } as const;
@@ -45,16 +46,34 @@ export function absoluteUrl(href: string | null): string | null {
   }
 }
 
-function documentOf(cell: Cell | undefined, row: Row): Pick<AnnouncementRow, 'document' | 'documentKind'> {
-  const candidates = cell === undefined ? row : [cell];
-  for (const c of candidates) {
-    const url = absoluteUrl(c.href);
-    const label = c.text.toLowerCase();
-    if (url === null && label !== 'view') continue;
-    const pdf = url !== null && (/\.pdf(?:$|[?#])/i.test(url) || label.includes('pdf'));
-    return { document: url, documentKind: pdf ? 'pdf' : 'image' };
+const DOCUMENT_PATH = /\/download\/|\.pdf(?:$|[?#])/i;
+
+/**
+ * The row's document and images. The cell reads `View` (a `javascript:` link whose `data-images`
+ * names the page images) and/or `PDF` (a `/download/document/…pdf` or `/download/attachment/…`
+ * link), in either order: the document is the PDF or attachment whichever link carries it, and
+ * the row is image-only when it has images or a `View` link and no document.
+ */
+function documentOf(
+  cell: Cell | undefined,
+  row: Row,
+): Pick<AnnouncementRow, 'document' | 'documentKind' | 'images'> {
+  const cells = cell === undefined ? row : [cell];
+  let document: string | null = null;
+  let viewer = false;
+  const images: string[] = [];
+  for (const c of cells) {
+    for (const link of c.links) {
+      images.push(...imageNames(link.images));
+      if (link.images !== null || link.text.toLowerCase() === 'view') viewer = true;
+      const url = absoluteUrl(link.href);
+      if (url !== null && document === null && (DOCUMENT_PATH.test(url) || /pdf/i.test(link.text))) {
+        document = url;
+      }
+    }
   }
-  return { document: null, documentKind: null };
+  const documentKind = document !== null ? 'pdf' : viewer || images.length > 0 ? 'image' : null;
+  return { document, documentKind, images };
 }
 
 function symbolOf(cell: Cell | undefined): string | null {

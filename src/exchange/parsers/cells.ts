@@ -211,3 +211,12 @@ export function splitList(text: string | null): string[] {
   }
   return items;
 }
+
+/** The names in a `data-images` attribute (`283814-1.gif`, comma-separated when several). */
+export function imageNames(attribute: string | null): string[] {
+  if (attribute === null) return [];
+  return attribute
+    .split(',')
+    .map((name) => name.trim())
+    .filter((name) => name !== '');
+}

@@ -11,6 +11,13 @@ export interface ColumnSpec {
   /** The `th`'s `data-name`, a fallback should the visible label be reworded. */
   readonly dataName?: string;
   readonly required?: boolean;
+  /**
+   * The page prints this column in only some of its variants (a bond board's yields): its absence
+   * is no drift. Every other column a parsed table lacks is reported (page health, the canary).
+   */
+  readonly sometimes?: boolean;
+  /** Columns sharing a `oneOf` name are alternatives: drift only when the table has none of them. */
+  readonly oneOf?: string;
 }
 
 export type ColumnSpecs = Readonly<Record<string, ColumnSpec>>;
@@ -23,9 +30,108 @@ export interface LocatedTable<S extends ColumnSpecs> {
   readonly columns: Columns<S>;
 }
 
+/** A column's name in reports (page health, the canary): its first label, as the portal heads it. */
+function fieldName(key: string, spec: ColumnSpec): string {
+  return spec.labels[0] ?? key;
+}
+
+/**
+ * The fields one parse looked for and the ones it did not find: every column or label its parser
+ * expects, not only the required ones, so that a renamed optional column (served as null) is seen.
+ */
+export interface FieldReport {
+  readonly expected: readonly string[];
+  readonly missing: readonly string[];
+}
+
+interface FieldCollector {
+  expected: Set<string>;
+  missing: Set<string>;
+}
+
+// Parsers are synchronous and pure, so the parse in progress is the only one that can note fields:
+// one collector at a time, set around the call by collectFields. The parsers keep their signatures.
+let collector: FieldCollector | null = null;
+
+/** A parse's outcome: what it produced, or what it threw, with the fields it noted either way. */
+export type Collected<T> =
+  | { readonly ok: true; readonly value: T; readonly fields: FieldReport }
+  | { readonly ok: false; readonly error: unknown; readonly fields: FieldReport };
+
+/** Runs `parse`, catching what it throws, and returns its outcome with the fields it did not find. */
+export function collectFields<T>(parse: () => T): Collected<T> {
+  const outer = collector;
+  const current: FieldCollector = { expected: new Set(), missing: new Set() };
+  collector = current;
+  try {
+    const value = parse();
+    return { ok: true, value, fields: reportOf(current) };
+  } catch (error) {
+    return { ok: false, error, fields: reportOf(current) };
+  } finally {
+    collector = outer;
+  }
+}
+
+function reportOf(c: FieldCollector): FieldReport {
+  return { expected: [...c.expected], missing: [...c.missing] };
+}
+
+/**
+ * A parser's own note of fields it reads by label rather than by column (the company page's
+ * sections): `missing` are those of `expected` it did not find. Outside collectFields, nothing.
+ */
+export function noteFields(expected: readonly string[], missing: readonly string[]): void {
+  if (collector === null) return;
+  for (const name of expected) collector.expected.add(name);
+  for (const name of missing) collector.missing.add(name);
+}
+
+function noteColumns(specs: ColumnSpecs, columns: Readonly<Record<string, number>>): void {
+  if (collector === null) return;
+  const alternatives = new Map<string, { names: string[]; found: boolean }>();
+  for (const key of Object.keys(specs)) {
+    const spec = specs[key] as ColumnSpec;
+    const name = fieldName(key, spec);
+    const found = (columns[key] ?? -1) >= 0;
+    if (spec.oneOf !== undefined) {
+      const group = alternatives.get(spec.oneOf) ?? { names: [], found: false };
+      group.names.push(name);
+      group.found ||= found;
+      alternatives.set(spec.oneOf, group);
+      continue;
+    }
+    if (spec.sometimes === true && !found) continue;
+    collector.expected.add(name);
+    if (!found) collector.missing.add(name);
+  }
+  for (const { names, found } of alternatives.values()) {
+    const name = names.join(' or ');
+    collector.expected.add(name);
+    if (!found) collector.missing.add(name);
+  }
+}
+
+/**
+ * A header's key for loose matching: the whole cell's text with every space dropped. Header cells
+ * are built of inline pieces (`<span>Coupon/</span><br/><span>Rental Rate</span>` reads
+ * `coupon/ rental rate`), so `coupon/rental rate` and `coupon / rental rate` must meet.
+ */
+export function headerKey(text: string): string {
+  return text.replace(/\s+/g, '').toLowerCase();
+}
+
+/** Where `label` sits among `headers`: the exact text first, then the loose key (headerKey). */
+export function headerIndex(headers: readonly string[], label: string): number {
+  const exact = headers.indexOf(label);
+  if (exact >= 0) return exact;
+  const key = headerKey(label);
+  return headers.findIndex((h) => headerKey(h) === key);
+}
+
 function findColumn(table: Table, spec: ColumnSpec): number {
   for (const label of spec.labels) {
-    const index = table.headers.indexOf(label);
+    const index = headerIndex(table.headers, label);
     if (index >= 0) return index;
   }
   return spec.dataName === undefined ? -1 : table.headerNames.indexOf(spec.dataName);
@@ -42,8 +148,10 @@ export function locateColumns<S extends ColumnSpecs>(
     const spec = specs[key] as ColumnSpec;
     const index = findColumn(table, spec);
     columns[key] = index;
-    if (index < 0 && spec.required === true && missing === null) missing = spec.labels[0] ?? key;
+    if (index < 0 && spec.required === true && missing === null) missing = fieldName(key, spec);
   }
+  // A table with every required column is the one the parser reads: what it lacks is drift.
+  if (missing === null) noteColumns(specs, columns);
   return { columns: columns as Columns<S>, missing };
 }
 
@@ -57,12 +165,15 @@ export function selectTable<S extends ColumnSpecs>(
   specs: S,
 ): LocatedTable<S> {
   let firstMissing: string | null = null;
+  let firstColumns: Record<string, number> | null = null;
   for (const table of candidates) {
     const { columns, missing } = locateColumns(table, specs);
     if (missing === null) return { table, columns };
     firstMissing ??= missing;
+    firstColumns ??= columns;
   }
-  if (firstMissing === null) throw new UpstreamDataError(kind, 'no table');
+  if (firstMissing === null || firstColumns === null) throw new UpstreamDataError(kind, 'no table');
+  noteColumns(specs, firstColumns);
   throw new UpstreamDataError(kind, `missing column "${firstMissing}"`);
 }
 

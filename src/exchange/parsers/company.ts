@@ -23,8 +23,8 @@ import type {
   FinancialPeriod,
   KeyPerson,
 } from '../types.ts';
-import { denoise, isNotAvailable, parseNumberText } from './cells.ts';
-import { requirePageText } from './columns.ts';
+import { denoise, imageNames, isNotAvailable, parseNumberText } from './cells.ts';
+import { headerIndex, noteFields, requirePageText } from './columns.ts';
 import { parseAsOfLine, parseDisplayDate } from './dates.ts';
 import {
   byClass,
@@ -314,14 +314,20 @@ function absoluteUrl(href: string | undefined): string | null {
   }
 }
 
-/** The row's document: the first link to a file (the `View` link is `javascript:` with images). */
-function documentOf(cell: Element | undefined): string | null {
-  if (cell === undefined) return null;
+/**
+ * The row's document and images: the PDF or attachment link wherever it sits in the cell (a `View`
+ * link, `javascript:` with `data-images`, often comes first), and the image names `View` shows.
+ */
+function documentOf(cell: Element | undefined): Pick<CompanyAnnouncement, 'documentUrl' | 'images'> {
+  if (cell === undefined) return { documentUrl: null, images: [] };
+  let documentUrl: string | null = null;
+  const images: string[] = [];
   for (const a of findAll(cell, byTag('a'))) {
+    images.push(...imageNames(a.attrs.get('data-images') ?? null));
     const url = absoluteUrl(a.attrs.get('href'));
-    if (url !== null) return url;
+    if (url !== null && documentUrl === null) documentUrl = url;
   }
-  return null;
+  return { documentUrl, images };
 }
 
 function readAnnouncements(root: Element): CompanyAnnouncement[] {
@@ -335,9 +341,9 @@ function readAnnouncements(root: Element): CompanyAnnouncement[] {
     const table = findFirst(panel, byTag('table'));
     if (category === undefined || table === null) continue;
     const { headers, rows: body } = readTable(table);
-    const dateAt = headers.indexOf('date');
-    const titleAt = headers.indexOf('title');
-    const documentAt = headers.indexOf('document');
+    const dateAt = headerIndex(headers, 'date');
+    const titleAt = headerIndex(headers, 'title');
+    const documentAt = headerIndex(headers, 'document');
     if (dateAt < 0 || titleAt < 0) continue;
     readable++;
     for (const cells of body) {
@@ -345,7 +351,7 @@ function readAnnouncements(root: Element): CompanyAnnouncement[] {
       const titleCell = cells[titleAt];
       const title = titleCell === undefined ? '' : textOf(titleCell);
       if (date === null || title.length === 0) continue;
-      rows.push({ category, date, title, documentUrl: documentOf(cells[documentAt]) });
+      rows.push({ category, date, title, ...documentOf(cells[documentAt]) });
     }
   }
   if (readable === 0) fail('no announcement tab with a Date and Title table');
@@ -465,6 +471,10 @@ export function parseCompany(html: string): CompanyPage | null {
     ratios: read('ratios', readRatios),
     missing,
   };
+  noteFields(
+    ['quote', 'stats', 'profile', 'equity', 'announcements', 'financials', 'ratios'],
+    missing.map((m) => m.section),
+  );
   if (missing.length === 7) {
     throw new UpstreamDataError(
       'company',

@@ -3,12 +3,15 @@
 // Issue Date, Issue Size, Maturity Date, Coupon/Rental Rate, Previous Coupon/Rental Date,
 // Next Coupon/Rental Date, Outstanding Days, Remaining Years. Issue sizes are abbreviated
 // (`53.71B`, `1.00T`); names may be cut short (`Bank Al-Falah(TFC6`) and are kept as printed.
+// The tables have no headings: each sits in a `div.tabs__panel[data-name=gop]` whose title is the
+// matching `div.tabs__list__item[data-name=gop]` (GoP Ijarah Sukuk, Public Debt Securities, …).
 import { UpstreamDataError } from '../../errors.ts';
 import type { DebtInstrumentRow } from '../feed-types.ts';
 import { extractTables, type Cell } from '../html/table.ts';
 import { cellNumber, cellText, denoise, parseNumberText } from './cells.ts';
 import { cellAt, locateColumns, requirePageText } from './columns.ts';
 import { parseDisplayDate } from './dates.ts';
+import { byClass, findAll, parseElements, textOf } from './elements.ts';
 
 const COLUMNS = {
   code: { labels: ['security code', 'code', 'symbol'], required: true },
@@ -45,24 +48,38 @@ function dateOf(cell: Cell | undefined): string | null {
   return text === null ? null : parseDisplayDate(text);
 }
 
+/** The tab titles by their `data-name` (`gop` → `GoP Ijarah Sukuk`). */
+function tabTitles(page: string): Map<string, string> {
+  const titles = new Map<string, string>();
+  for (const item of findAll(parseElements(page), byClass('tabs__list__item'))) {
+    const name = item.attrs.get('data-name');
+    const title = textOf(item);
+    if (name !== undefined && title !== '' && !titles.has(name)) titles.set(name, title);
+  }
+  return titles;
+}
+
 export function parseDebtMarket(html: string): DebtInstrumentRow[] {
   const page = requirePageText('debt-market', html);
   const rows: DebtInstrumentRow[] = [];
   let seen = 0;
   let firstMissing: string | null = null;
-  for (const table of extractTables(page)) {
+  const titles = page.includes('tabs__list__item') ? tabTitles(page) : new Map<string, string>();
+  for (const table of extractTables(page, { scope: { className: 'tabs__panel' } })) {
     const { columns: c, missing } = locateColumns(table, COLUMNS);
     if (missing !== null) {
       firstMissing ??= missing;
       continue;
     }
     seen++;
+    const tab = table.scope?.name ?? null;
+    const heading = (tab === null ? undefined : titles.get(tab)) ?? table.heading ?? tab;
     for (const row of table.rows) {
       const code = cellText(cellAt(row, c.code));
       if (code === null || row.length < 3) continue;
       rows.push({
         table: seen,
-        heading: table.heading,
+        heading,
         code: code.toUpperCase(),
         name: cellText(cellAt(row, c.name)),
         faceValue: cellNumber(cellAt(row, c.faceValue)),

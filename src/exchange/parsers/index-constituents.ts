@@ -15,8 +15,8 @@ const COLUMNS = {
   idxWeight: { labels: ['idx wtg (%)', 'idx wtg'] },
   idxPoint: { labels: ['idx point'] },
   volume: { labels: ['volume'] },
-  freeFloat: { labels: ['freefloat (m)', 'free float (m)'] },
-  shares: { labels: ['shares (m)'] },
+  freeFloat: { labels: ['freefloat (m)', 'free float (m)'], oneOf: 'size' },
+  shares: { labels: ['shares (m)'], oneOf: 'size' },
   marketCap: { labels: ['market cap (m)', 'market cap. (m)'] },
 } as const;
 

@@ -7,7 +7,7 @@
 import { UpstreamDataError } from '../../errors.ts';
 import type { PayoutEntry, PayoutRow } from '../types.ts';
 import { cellText } from './cells.ts';
-import { cellAt, requirePageText } from './columns.ts';
+import { cellAt, headerIndex, headerKey, requirePageText } from './columns.ts';
 import { isoDate, karachiDateTime, parseDisplayDate } from './dates.ts';
 import { extractTables } from '../html/table.ts';
 
@@ -94,9 +94,13 @@ export function parsePayouts(html: string): PayoutRow[] {
   const page = requirePageText('payouts', html);
   if (page.trim() === '') return [];
   const tables = extractTables(page);
-  const table = tables.find((t) => t.headers.includes('details') || t.headers.includes('book closure'));
+  const table = tables.find(
+    (t) => headerIndex(t.headers, 'details') >= 0 || headerIndex(t.headers, 'book closure') >= 0,
+  );
   if (table === undefined) fail('no payouts table');
-  const same = table.headers.length === HEADERS.length && HEADERS.every((h, i) => table.headers[i] === h);
+  const same =
+    table.headers.length === HEADERS.length &&
+    HEADERS.every((h, i) => headerKey(table.headers[i] ?? '') === headerKey(h));
   if (!same)
     fail(`unexpected headers ${JSON.stringify(table.headers)} (expected ${JSON.stringify(HEADERS)})`);
   const rows: PayoutRow[] = [];

@@ -13,9 +13,9 @@ const COLUMNS = {
   type: { labels: ['reports', 'report', 'type', 'report type'], required: true },
   periodEnded: { labels: ['period ended', 'period'], required: true },
   postingDate: { labels: ['posting date'], required: true },
-  year: { labels: ['year'] },
-  symbol: { labels: ['symbol'] },
-  document: { labels: ['document', 'pdf', 'download'] },
+  year: { labels: ['year'], sometimes: true },
+  symbol: { labels: ['symbol'], sometimes: true },
+  document: { labels: ['document', 'pdf', 'download'], sometimes: true },
 } as const;
 
 const PORTAL = 'https://dps.psx.com.pk/';
@@ -34,11 +34,21 @@ function documentUrl(href: string | null): string | null {
   }
 }
 
+/** The cell's document: its first link that is a file (a `View`/`javascript:` link may come first). */
+function cellDocument(cell: Cell | undefined): string | null {
+  if (cell === undefined) return null;
+  for (const link of cell.links) {
+    const url = documentUrl(link.href);
+    if (url !== null) return url;
+  }
+  return null;
+}
+
 function rowDocument(row: Row, documentCell: Cell | undefined, typeCell: Cell | undefined): string | null {
-  const direct = documentUrl(documentCell?.href ?? null) ?? documentUrl(typeCell?.href ?? null);
+  const direct = cellDocument(documentCell) ?? cellDocument(typeCell);
   if (direct !== null) return direct;
   for (const cell of row) {
-    const url = documentUrl(cell.href);
+    const url = cellDocument(cell);
     if (url !== null) return url;
   }
   return null;

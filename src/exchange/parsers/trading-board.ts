@@ -10,17 +10,17 @@ import { cellAt, preferTableId, requirePageText, selectTable } from './columns.t
 
 const COLUMNS = {
   symbol: { labels: ['symbol'], required: true },
-  name: { labels: ['name', 'security name'] },
+  name: { labels: ['name', 'security name'], sometimes: true },
   bidVolume: { labels: ['bid vol.', 'bid vol', 'bid volume'] },
   bidPrice: { labels: ['bid price', 'bid'] },
-  bidYield: { labels: ['bid yield (%)', 'bid yield'] },
+  bidYield: { labels: ['bid yield (%)', 'bid yield'], sometimes: true },
   offerVolume: { labels: ['offer vol.', 'offer vol', 'offer volume'] },
   offerPrice: { labels: ['offer price', 'offer'] },
-  offerYield: { labels: ['offer yield (%)', 'offer yield'] },
-  lastPrice: { labels: ['ltp', 'last price', 'current'] },
-  lastYield: { labels: ['lty (%)', 'lty', 'last yield'] },
+  offerYield: { labels: ['offer yield (%)', 'offer yield'], sometimes: true },
+  lastPrice: { labels: ['ltp', 'last price', 'current'], sometimes: true },
+  lastYield: { labels: ['lty (%)', 'lty', 'last yield'], sometimes: true },
   ldcp: { labels: ['ldcp'] },
-  ldcy: { labels: ['ldcy (%)', 'ldcy'] },
+  ldcy: { labels: ['ldcy (%)', 'ldcy'], sometimes: true },
   change: { labels: ['change'] },
   volume: { labels: ['volume'], required: true },
 } as const;

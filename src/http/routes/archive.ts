@@ -17,7 +17,7 @@ import { MAX_BATCH_SYMBOLS } from '../../market/quotes.ts';
 import { addDays } from '../../time/karachi.ts';
 import { karachiDate } from '../../time/market-clock.ts';
 import { columnsOf, errorResponses, FormatQuery, listEnvelope, query, singleEnvelope } from '../schemas.ts';
-import { symbolList, SymbolsQuery } from './board.ts';
+import { symbolList, SymbolsQuery } from './quotes.ts';
 import type { RouteDeps } from './deps.ts';
 import type { ArchiverStatus } from '../../market/archive.ts';
 
@@ -124,7 +124,7 @@ export function archiveRoutes(app: FastifyInstance, deps: RouteDeps & ArchiveDep
         operationId: 'listPanel',
         summary: "Many symbols' daily history as one panel",
         description:
-          "Up to 100 symbols' raw daily bars over [start, end]. layout=long (default): rows of DailyBar by symbol then date. layout=wide: one row per date with one column per symbol holding `field` (close by default); as CSV, `pandas.read_csv(url, index_col=0, parse_dates=True)` reads it as a panel. Symbols the archive holds are read from it; the rest come from the portal within the budget. meta.not_found lists symbols the exchange does not list, meta.incomplete those whose rows could not be had now (and why), meta.sources where each came from." +
+          "Up to 100 symbols' raw daily bars over [start, end]. layout=long (default): rows of DailyBar by symbol then date. layout=wide: one row per date, `date` first, then one column per symbol in the order asked (a numeric-looking symbol such as 786 too, in JSON and CSV), holding `field` (close by default); as CSV, `pandas.read_csv(url, index_col=0, parse_dates=True)` reads it as a panel. Symbols the archive holds are read from it; the rest come from the portal within the budget. meta.not_found lists symbols the exchange does not list, meta.incomplete those whose rows could not be had now (and why), meta.sources where each came from." +
           ADJUSTED_DOC +
           ' A symbol not in the archive is adjusted as its own adjusted history is (from the portal, within the budget).',
         tags: ['stocks'],
@@ -179,6 +179,7 @@ export function archiveRoutes(app: FastifyInstance, deps: RouteDeps & ArchiveDep
         filename: layout === 'wide' ? `panel-${field}${suffix}` : `panel${suffix}`,
         columns:
           layout === 'wide' ? ['date', ...symbols] : columnsOf(flags.adjusted ? AdjustedDailyBar : DailyBar),
+        integerColumns: layout === 'wide' && field === 'volume' ? symbols : undefined,
       });
     },
   );

@@ -2,8 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { NotReadyError } from '../../errors.ts';
+import type { PageStatus } from '../../exchange/page-health.ts';
 import { sendError } from '../error-handler.ts';
-import { envelope } from '../envelope.ts';
+import { envelope, timestamp } from '../envelope.ts';
 import { errorRef, singleEnvelope } from '../schemas.ts';
 
 // Liveness never touches the portal. It is an API endpoint and counts against the request limit
@@ -24,10 +25,92 @@ export interface Readiness {
   shuttingDown: boolean;
 }
 
+const isoOrNull = (ms: number | null): string | null => (ms === null ? null : timestamp(new Date(ms)));
+
+const PortalPage = Type.Object(
+  {
+    page: Type.String({
+      description:
+        'the portal page kind: `token` (the home page carrying the request token), `symbols`, `screener`, `market-watch`, `index-constituents`, `index-levels`, `sector-summary`, `history`, `reports`, `company`, `eod`, `payouts`, `intraday`, `index-series`, `market-payouts`, `calendar`, `announcements`, `debt-market`, `trading-board`, `eligible-scrips`',
+    }),
+    state: Type.Union(
+      [Type.Literal('ok'), Type.Literal('changed'), Type.Literal('failing'), Type.Literal('unknown')],
+      {
+        description:
+          '`ok`: the last fetch parsed with every expected field; `changed`: it parsed but lacked a column or label its parser expects (answers keep serving the last complete copy, as stale; without one, what parsed, the missing field null, never 0); `failing`: it could not be parsed (no table, wrong shape, wrong JSON, a 4xx where the page should be; answers keep serving the last good copy, as stale, or fail with 502 upstream_data_error); `unknown`: this process has not fetched it yet',
+      },
+    ),
+    last_fetch: Type.Union([Type.String(), Type.Null()], {
+      description:
+        'when this process last fetched the page and read it (ISO 8601, UTC offset); null before the first',
+    }),
+    last_ok: Type.Union([Type.String(), Type.Null()], {
+      description: 'when this process last fetched it in state `ok`; null if never',
+    }),
+    missing_fields: Type.Array(Type.String(), {
+      description:
+        'the columns (header text as the parser expects it, lowercased) or labels the last fetch did not find; empty when ok or unknown',
+    }),
+    detail: Type.Union([Type.String(), Type.Null()], {
+      description: 'why, in words: the parser’s failure, or the fields not found; null when ok or unknown',
+    }),
+  },
+  { additionalProperties: false },
+);
+
 export function healthRoutes(
   app: FastifyInstance,
-  opts: { readiness: () => Readiness; now: () => number },
+  opts: { readiness: () => Readiness; now: () => number; portalPages?: () => readonly PageStatus[] },
 ): void {
+  const portalPages = opts.portalPages;
+  if (portalPages !== undefined) {
+    app.withTypeProvider<TypeBoxTypeProvider>().get(
+      '/health/portal',
+      {
+        schema: {
+          operationId: 'getPortalHealth',
+          summary: 'The drift alarm: the state of each portal page kind as this replica last read it',
+          description:
+            'For each page kind the service reads, whether its last fetch parsed with every field its parser expects. Never fetches: it reports the fetches clients caused. State is per process: each replica reports its own fetches (with Redis, a replica that read another’s copy keeps its older state). The same states are the Prometheus series `psxmd_exchange_page_state` and `psxmd_exchange_page_missing_field`; each change of state is logged once as a warning. `npm run canary` checks every kind on demand.',
+          tags: ['service'],
+          querystring: Type.Object({}, { additionalProperties: false }),
+          response: {
+            200: Type.Object(
+              {
+                data: Type.Array(PortalPage),
+                meta: Type.Object({
+                  timestamp: Type.String({
+                    description: 'server time of the response, ISO 8601 with UTC offset',
+                  }),
+                  cached: Type.Boolean({ description: 'always false' }),
+                  count: Type.Integer({ description: 'number of page kinds' }),
+                }),
+              },
+              { description: 'every page kind, ok or not (the answer is 200 whatever the states)' },
+            ),
+            400: errorRef('a query parameter: this endpoint takes none (bad_request)'),
+            429: errorRef('more than the allowed requests a minute from this IP (rate_limited)'),
+            503: errorRef('the process is shutting down (not_ready)'),
+          },
+        },
+      },
+      (_req, reply) => {
+        const pages = portalPages().map((p) => ({
+          page: p.page,
+          state: p.state,
+          last_fetch: isoOrNull(p.lastFetch),
+          last_ok: isoOrNull(p.lastOk),
+          missing_fields: p.missingFields,
+          detail: p.detail,
+        }));
+        reply.header('cache-control', 'no-store');
+        return reply
+          .type('application/json; charset=utf-8')
+          .send(envelope(JSON.stringify(pages), false, pages.length, opts.now()));
+      },
+    );
+  }
+
   app.withTypeProvider<TypeBoxTypeProvider>().get(
     '/health',
     {
@@ -38,9 +121,10 @@ export function healthRoutes(
         querystring: Type.Object(
           {
             ready: Type.Optional(
-              Type.Enum(['0', '1'], {
+              // A boolean like every other flag; 1 and 0 kept for the load balancers configured so.
+              Type.Enum(['true', 'false', '1', '0'], {
                 description:
-                  '1: readiness check (store, shutdown, Redis) instead of liveness; 0 (default): liveness',
+                  '`true` (or 1): readiness check (store, shutdown, Redis) instead of liveness; `false` (or 0, default): liveness',
               }),
             ),
           },
@@ -57,7 +141,7 @@ export function healthRoutes(
     },
     (req, reply) => {
       reply.header('cache-control', 'no-store');
-      if (req.query.ready === undefined || req.query.ready === '0') {
+      if (req.query.ready !== 'true' && req.query.ready !== '1') {
         return reply
           .type('application/json; charset=utf-8')
           .send(envelope('{"status":"ok"}', false, -1, opts.now()));

@@ -6,7 +6,7 @@ import { RateLimitedError } from '../../errors.ts';
 import { errorResponses } from '../schemas.ts';
 import type { LiveQuotes } from '../../stream/live-quotes.ts';
 import { openingOf, type Opening } from '../../stream/opening.ts';
-import { symbolList, SymbolsQuery } from './board.ts';
+import { symbolList, SymbolsQuery } from './quotes.ts';
 import type { RouteDeps } from './deps.ts';
 
 export interface StreamRouteOptions extends RouteDeps {

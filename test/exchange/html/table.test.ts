@@ -24,7 +24,33 @@ describe('extractTables', () => {
       linkCode: null,
       linkTitle: 'Fauji Cement',
       href: '/company/FCCL',
+      links: [{ href: '/company/FCCL', images: null, text: 'FCCL' }],
     });
+  });
+
+  it('keeps every link of a cell: the View link’s images and the PDF after it', () => {
+    const html = table(
+      ['TITLE', ' '],
+      [
+        [
+          td('Notice'),
+          '<td> <i class="icon-file-image"></i><a href="javascript:" data-images="283814-1.gif">View</a>' +
+            '&nbsp;&nbsp;&nbsp;<i class="icon-file-pdf"></i><a href="/download/document/283814.pdf" target="_blank">PDF</a></td>',
+        ],
+      ],
+    );
+    const cell = extractTables(html)[0]?.rows[0]?.[1];
+    assert.equal(cell?.href, 'javascript:');
+    assert.deepEqual(cell?.links, [
+      { href: 'javascript:', images: '283814-1.gif', text: 'View' },
+      { href: '/download/document/283814.pdf', images: null, text: 'PDF' },
+    ]);
+    assert.deepEqual(extractTables(html)[0]?.rows[0]?.[0]?.links, []);
+  });
+
+  it('reads a header built of inline pieces as one text, <br> a space', () => {
+    const html = table(['<th class="center"> <span>Coupon/</span><br/><span>Rental Rate</span></th>'], []);
+    assert.deepEqual(extractTables(html)[0]?.headers, ['coupon/ rental rate']);
   });
 
   it('closes cells and rows the portal leaves open', () => {

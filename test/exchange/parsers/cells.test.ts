@@ -24,6 +24,7 @@ function cell(text: string, extra: Partial<Cell> = {}): Cell {
     linkCode: null,
     linkTitle: null,
     href: null,
+    links: [],
     ...extra,
   };
 }

@@ -92,7 +92,7 @@ describe('company page: the recorded HBL page', () => {
     });
   });
 
-  it('reads the announcements of all three tabs, with the PDF link where there is one', (t) => {
+  it('reads the announcements of all three tabs, with the PDF link where there is one and the images the View link shows', (t) => {
     const html = recorded(t);
     if (html === null) return;
     const rows = parseCompany(html)!.announcements!;
@@ -104,48 +104,56 @@ describe('company page: the recorded HBL page', () => {
         date: '2026-08-10',
         title: 'Transmission of Half Yearly Report for the Period Ended June 30, 2026',
         documentUrl: pdf('280977'),
+        images: ['280977-1.gif'],
       },
       {
         category: fr,
         date: '2026-08-04',
         title: 'Announcement of Financial Results for the Half Year Ended June 30, 2026',
         documentUrl: pdf('280734'),
+        images: ['280734-1.gif'],
       },
       {
         category: fr,
         date: '2026-04-28',
         title: 'Transmission of Quarterly Report for the Period Ended March 31, 2026',
         documentUrl: pdf('275409'),
+        images: ['275409-1.gif'],
       },
       {
         category: fr,
         date: '2026-04-17',
         title: 'Announcement of Financial Results for the First Quarter Ended March 31, 2026',
         documentUrl: pdf('274357'),
+        images: ['274357-1.gif'],
       },
       {
         category: fr,
         date: '2026-03-06',
         title: 'HBL | Habib Bank Limited Transmission of Annual Report for the Year Ended December 31, 2025',
         documentUrl: 'https://dps.psx.com.pk/download/attachment/272195-1.pdf',
+        images: [],
       },
       {
         category: bm,
         date: '2026-07-23',
         title: 'Board Meeting for Announcement of Financial Results for the Half Year ended June 30, 2026',
         documentUrl: pdf('280267'),
+        images: ['280267-1.gif'],
       },
       {
         category: bm,
         date: '2026-06-17',
         title: 'Board Meeting for Agenda Other than Financial Results',
         documentUrl: pdf('278725'),
+        images: ['278725-1.gif'],
       },
       {
         category: bm,
         date: '2026-06-08',
         title: 'Board Meeting Other Than Financial Results',
         documentUrl: pdf('278301'),
+        images: ['278301-1.gif'],
       },
       {
         category: bm,
@@ -153,6 +161,7 @@ describe('company page: the recorded HBL page', () => {
         title:
           'Certified Copy of Resolutions passed and adopted by the Shareholders of Habib Bank Limited at Extraordinary General Meeting',
         documentUrl: pdf('275456'),
+        images: ['275456-1.gif'],
       },
       {
         category: bm,
@@ -160,12 +169,14 @@ describe('company page: the recorded HBL page', () => {
         title:
           'Board Meeting for Announcement of Financial Results for the First Quarter Ended March 31, 2026',
         documentUrl: pdf('273762'),
+        images: ['273762-1.gif'],
       },
       {
         category: 'others',
         date: '2026-08-21',
         title: 'Credit of Second Interim Cash Dividend D-2026 (II)',
         documentUrl: pdf('281512'),
+        images: ['281512-1.gif'],
       },
       {
         category: 'others',
@@ -173,6 +184,7 @@ describe('company page: the recorded HBL page', () => {
         title:
           'Disclosure of Interest by a Director CEO, or Executive of a listed company and their Spouses and the Substantial Shareholders u/c 5.6.1.(d) of PSX Regulations',
         documentUrl: null,
+        images: ['279077-1.gif'],
       },
       {
         category: 'others',
@@ -180,18 +192,21 @@ describe('company page: the recorded HBL page', () => {
         title:
           'Disclosure of Interest by a Director CEO, or Executive of a listed company and their Spouses and the Substantial Shareholders u/c 5.6.1.(d) of PSX Regulations',
         documentUrl: null,
+        images: ['279036-1.gif'],
       },
       {
         category: 'others',
         date: '2026-05-07',
         title: 'Newspaper Advertisement for Credit of First Interim Cash Dividend D-2026 (I)',
         documentUrl: pdf('276833'),
+        images: ['276833-1.gif'],
       },
       {
         category: 'others',
         date: '2026-05-07',
         title: 'Credit of Interim Cash Dividend D-2026 (I)',
         documentUrl: null,
+        images: ['276832-1.gif'],
       },
     ]);
   });

@@ -1,12 +1,19 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { indexHistorical } from '../../market/index-history.ts';
-import { constituents, levels } from '../../market/indices.ts';
-import { IndexHistoricalRow } from '../../market/models-intraday.ts';
-import { IndexConstituent, IndexLevel } from '../../market/models.ts';
-import { columnsOf, errorResponses, FormatQuery, IndexNameParam, listEnvelope, query } from '../schemas.ts';
-import type { RouteDeps } from './deps.ts';
+import { indexHistorical } from '../../../market/index-history.ts';
+import { constituents, levels } from '../../../market/indices.ts';
+import { IndexHistoricalRow } from '../../../market/models-intraday.ts';
+import { IndexConstituent, IndexLevel } from '../../../market/models.ts';
+import {
+  columnsOf,
+  errorResponses,
+  FormatQuery,
+  IndexNameParam,
+  listEnvelope,
+  query,
+} from '../../schemas.ts';
+import type { RouteDeps } from '../deps.ts';
 
 const IndexHistoricalQuery = query({
   start: Type.Optional(Type.String({ format: 'date', description: 'first day, inclusive, YYYY-MM-DD' })),

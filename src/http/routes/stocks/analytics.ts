@@ -1,27 +1,22 @@
+// A stock's performance and technical indicators (the arithmetic: docs/analytics.md).
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { ACCEPTED, MAX_INDICATORS } from '../../analytics/indicator-spec.ts';
-import { parseAdjustedFlags } from '../../market/adjusted-history.ts';
-import { indicatorColumns, indicatorSpecs, stockIndicators } from '../../market/indicators.ts';
-import { AdjustmentMeta } from '../../market/models.ts';
-import { Performance, PERIOD_DESCRIPTION } from '../../market/models-analytics.ts';
-import { DEFAULT_BENCHMARK, indexPerformance, stockPerformance } from '../../market/performance.ts';
-import { historySource } from '../../market/member-series.ts';
-import { marketPerformance, sectorPerformance } from '../../market/rankings.ts';
-import { MemberReturn, SectorReturn } from '../../market/models-analytics.ts';
-import { PERIODS, type Period } from '../../analytics/periods.ts';
-import { BadRequestError } from '../../errors.ts';
+import { ACCEPTED, MAX_INDICATORS } from '../../../analytics/indicator-spec.ts';
+import { parseAdjustedFlags } from '../../../market/adjusted-history.ts';
+import { indicatorColumns, indicatorSpecs, stockIndicators } from '../../../market/indicators.ts';
+import { AdjustmentMeta } from '../../../market/models.ts';
+import { Performance, PERIOD_DESCRIPTION } from '../../../market/models-analytics.ts';
+import { DEFAULT_BENCHMARK, stockPerformance } from '../../../market/performance.ts';
 import {
   columnsOf,
   errorResponses,
-  FormatQuery,
   listEnvelope,
   query,
   singleEnvelope,
   SymbolParam,
-} from '../schemas.ts';
-import type { RouteDeps } from './deps.ts';
+} from '../../schemas.ts';
+import type { RouteDeps } from '../deps.ts';
 
 const ADJUSTED = Type.Optional(
   Type.Boolean({
@@ -30,7 +25,7 @@ const ADJUSTED = Type.Optional(
   }),
 );
 
-const PERFORMANCE_DESCRIPTION = [
+export const PERFORMANCE_DESCRIPTION = [
   'Returns, risk and range of a symbol from its daily closes, adjusted by default.',
   `**Periods.** ${PERIOD_DESCRIPTION} return_pct = (end_close / start_close − 1) × 100.`,
   '**Benchmark** (default KSE100, `benchmark=none` for none): its return over the same dates, from its daily levels (the last level on or before each of the period’s start and end dates); excess_return_pct = return_pct − benchmark_return_pct (percentage points).',
@@ -56,10 +51,9 @@ const INDICATORS_DESCRIPTION = [
   'Computed once per version of the history and list of indicators.',
 ].join('\n');
 
-export function analyticsRoutes(app: FastifyInstance, deps: RouteDeps): void {
+export function stockAnalyticsRoutes(app: FastifyInstance, deps: RouteDeps): void {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const { datasets, respond, contextOf } = deps;
-  const members = deps.memberSeries ?? historySource(datasets);
 
   r.get(
     '/stocks/:symbol/performance',
@@ -165,152 +159,6 @@ export function analyticsRoutes(app: FastifyInstance, deps: RouteDeps): void {
       return respond.send(req, reply, answer, {
         filename: `${symbol}-indicators`,
         columns: indicatorColumns(indicatorSpecs(i)),
-      });
-    },
-  );
-
-  r.get(
-    '/indices/:name/performance',
-    {
-      schema: {
-        operationId: 'getIndexPerformance',
-        summary: "An index's returns, volatility, drawdown and 52-week range",
-        description: `The same table as a stock's performance from the index's daily levels (no adjustment, no benchmark; the 52-week range reads closes, as the daily index series has no high or low).\n\n${PERFORMANCE_DESCRIPTION.split(
-          '\n\n',
-        )
-          .filter((p) => !/Benchmark|Total return|beta_1y|Computed/.test(p))
-          .join('\n\n')}`,
-        tags: ['indices'],
-        params: Type.Object({ name: Type.String({ maxLength: 40 }) }),
-        querystring: FormatQuery,
-        response: {
-          200: singleEnvelope('Performance', 'the performance table'),
-          ...errorResponses({ 404: 'unknown index' }),
-        },
-      },
-    },
-    async (req, reply) => {
-      const answer = await indexPerformance(datasets, req.params.name, contextOf(req));
-      return respond.send(req, reply, answer, {
-        filename: `index-${answer.data.index}-performance`,
-        columns: columnsOf(Performance),
-      });
-    },
-  );
-
-  const PeriodParam = Type.Optional(
-    Type.Enum([...PERIODS], { description: `the period (default 1M). ${PERIOD_DESCRIPTION}` }),
-  );
-  const coverage = Type.Object(
-    {
-      members: Type.Integer({ description: 'members asked for' }),
-      with_data: Type.Integer({ description: 'members whose daily series could be had' }),
-      missing: Type.Array(Type.Object({ symbol: Type.String(), reason: Type.String() }), {
-        description: 'members without a series and why (not fetched once the exchange-fetch budget is spent)',
-      }),
-      sources: Type.Optional(
-        Type.Object(
-          {
-            archive: Type.Integer({ description: 'members whose adjusted closes came from the archive' }),
-            portal: Type.Integer({
-              description: 'members whose series came from their own cached history (the portal)',
-            }),
-          },
-          {
-            description:
-              'members with data, by where their series came from (present when the archiver is on)',
-          },
-        ),
-      ),
-    },
-    {
-      description:
-        'how many members had data and from where: with the archiver on, each member the archive holds (its bars and corporate actions) is read from it; the rest from its own cached history (fetched within the portal budget). A partial answer is kept only a minute, so the missing members are asked for again',
-    },
-  );
-
-  r.get(
-    '/market/performance',
-    {
-      schema: {
-        operationId: 'listMarketPerformance',
-        summary: "An index's or a sector's members ranked by return over a period",
-        description:
-          'Members of `index` (default KSE100) or of `sector` (a code such as 0801 or a name), ranked by return_pct over `period`, highest first (members without a return last, rank null), each with the shares traded over the period; meta.index_return is the index’s own return over the period (from its daily levels), meta.coverage how many members had data. Returns are on adjusted closes, as /stocks/{symbol}/performance.',
-        tags: ['market'],
-        querystring: query({
-          period: PeriodParam,
-          index: Type.Optional(
-            Type.String({ minLength: 1, maxLength: 40, description: 'an index code (default KSE100)' }),
-          ),
-          sector: Type.Optional(
-            Type.String({
-              minLength: 1,
-              maxLength: 60,
-              description: 'a sector code (0801) or name, instead of index',
-            }),
-          ),
-        }),
-        response: {
-          200: listEnvelope('MemberReturn', 'members, highest return first', {
-            period: Type.String(),
-            index_return: Type.Optional(
-              Type.Object(
-                {
-                  index: Type.String(),
-                  return_pct: Type.Union([Type.Number(), Type.Null()]),
-                  start_date: Type.Union([Type.String(), Type.Null()]),
-                  end_date: Type.Union([Type.String(), Type.Null()]),
-                  reason: Type.Union([Type.String(), Type.Null()]),
-                },
-                { description: "the index's own return over the period" },
-              ),
-            ),
-            coverage,
-          }),
-          ...errorResponses({ 400: 'both index and sector', 404: 'unknown index or sector' }),
-        },
-      },
-    },
-    async (req, reply) => {
-      const { index, sector } = req.query;
-      if (index !== undefined && sector !== undefined) {
-        throw new BadRequestError('give index or sector, not both');
-      }
-      const period = (req.query.period ?? '1M') as Period;
-      const answer = await marketPerformance(datasets, members, { period, index, sector }, contextOf(req));
-      return respond.send(req, reply, answer, {
-        filename: `market-performance-${period}`,
-        columns: columnsOf(MemberReturn),
-      });
-    },
-  );
-
-  r.get(
-    '/sectors/performance',
-    {
-      schema: {
-        operationId: 'listSectorPerformance',
-        summary: "Each sector's cap-weighted return over a period",
-        description:
-          'One row per sector of the sector page, ranked by its cap-weighted return over `period`: (Σ cap_i / Σ (cap_i / (1 + r_i)) − 1) × 100, r_i each member’s return on adjusted closes, cap_i its market cap today from the screener, over the members with both. meta.coverage says how many members had data.',
-        tags: ['sectors'],
-        querystring: query({ period: PeriodParam }),
-        response: {
-          200: listEnvelope('SectorReturn', 'sectors, highest return first', {
-            period: Type.String(),
-            coverage,
-          }),
-          ...errorResponses(),
-        },
-      },
-    },
-    async (req, reply) => {
-      const period = (req.query.period ?? '1M') as Period;
-      const answer = await sectorPerformance(datasets, members, period, contextOf(req));
-      return respond.send(req, reply, answer, {
-        filename: `sectors-performance-${period}`,
-        columns: columnsOf(SectorReturn),
       });
     },
   );

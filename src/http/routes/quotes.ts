@@ -1,21 +1,11 @@
-// Many quotes in one call, and the market at a glance.
+// Many quotes in one call.
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { emptyParameter, invalidValue, ValidationError } from '../../errors.ts';
-import { breadth, MOVER_KINDS, movers } from '../../market/movers-breadth.ts';
 import { MAX_BATCH_SYMBOLS, quotes } from '../../market/quotes.ts';
-import {
-  columnsOf,
-  errorResponses,
-  FormatQuery,
-  listEnvelope,
-  query,
-  singleEnvelope,
-  SymbolParam,
-} from '../schemas.ts';
+import { columnsOf, errorResponses, listEnvelope, MissingMeta, query, SymbolParam } from '../schemas.ts';
 import { Quote } from '../../market/models.ts';
-import { Breadth, Mover } from '../../market/models-intraday.ts';
 import type { RouteDeps } from './deps.ts';
 
 const SYMBOL = new RegExp((SymbolParam.properties.symbol as unknown as { pattern: string }).pattern);
@@ -58,7 +48,7 @@ export const SymbolsQuery = Type.Object(
   { additionalProperties: false },
 );
 
-export function boardRoutes(app: FastifyInstance, deps: RouteDeps): void {
+export function quoteRoutes(app: FastifyInstance, deps: RouteDeps): void {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const { datasets, respond, contextOf } = deps;
 
@@ -69,7 +59,7 @@ export function boardRoutes(app: FastifyInstance, deps: RouteDeps): void {
         operationId: 'listQuotes',
         summary: 'Quotes of many symbols',
         description:
-          'The quote of each symbol asked, in the order asked, each once, built from the same two cached exchange pages as the single quote (one exchange fetch per page however many symbols). Symbols the exchange does not list are named in meta.not_found instead of failing the call.',
+          'The quote of each symbol asked, in the order asked, each once, built from the same two cached exchange pages as the single quote (one exchange fetch per page however many symbols). Symbols the exchange does not list are named in meta.not_found instead of failing the call. The extras follow the single quote: null while a symbol’s company page is on its way (the batch is then cacheable for seconds only), and meta.missing names `extras` with the symbol and why when its fetch failed.',
         tags: ['stocks'],
         querystring: query(SymbolsQuery.properties),
         response: {
@@ -77,6 +67,7 @@ export function boardRoutes(app: FastifyInstance, deps: RouteDeps): void {
             not_found: Type.Array(Type.String(), {
               description: 'symbols asked for that the exchange does not list',
             }),
+            ...MissingMeta,
           }),
           ...errorResponses(),
         },
@@ -87,51 +78,5 @@ export function boardRoutes(app: FastifyInstance, deps: RouteDeps): void {
       const answer = await quotes(datasets, symbols, contextOf(req));
       return respond.send(req, reply, answer, { filename: 'quotes', columns: columnsOf(Quote) });
     },
-  );
-
-  r.get(
-    '/market/movers',
-    {
-      schema: {
-        operationId: 'listMovers',
-        summary: 'Top gainers, losers or most active',
-        description:
-          'From the cached market watch: gainers by change_pct (highest first, only rising symbols), losers by change_pct (lowest first, only falling ones), active by volume. Ties by symbol.',
-        tags: ['market'],
-        querystring: query({
-          by: Type.Optional(
-            Type.Enum([...MOVER_KINDS], { description: 'gainers (default), losers or active' }),
-          ),
-          limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, description: 'default 10' })),
-        }),
-        response: { 200: listEnvelope('Mover', 'the movers, best first'), ...errorResponses() },
-      },
-    },
-    async (req, reply) => {
-      const by = req.query.by ?? 'gainers';
-      const limit = req.query.limit ?? 10;
-      const answer = await movers(datasets, by, limit, contextOf(req));
-      return respond.send(req, reply, answer, { filename: `movers-${by}`, columns: columnsOf(Mover) });
-    },
-  );
-
-  r.get(
-    '/market/breadth',
-    {
-      schema: {
-        operationId: 'getBreadth',
-        summary: 'Advances, declines and totals',
-        description:
-          'Counted over the cached market watch (the regular board): symbols above, below and at LDCP, and the day’s total volume and value (Σ current × volume).',
-        tags: ['market'],
-        querystring: FormatQuery,
-        response: { 200: singleEnvelope('Breadth', 'market breadth'), ...errorResponses() },
-      },
-    },
-    async (req, reply) =>
-      respond.send(req, reply, await breadth(datasets, contextOf(req)), {
-        filename: 'breadth',
-        columns: columnsOf(Breadth),
-      }),
   );
 }

@@ -1,20 +1,20 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { fundamentals } from '../../market/fundamentals.ts';
-import { adjustedHistorical, parseAdjustedFlags } from '../../market/adjusted-history.ts';
-import { historical } from '../../market/history.ts';
-import { AdjustmentMeta } from '../../market/models.ts';
-import { quote } from '../../market/quotes.ts';
-import { SEARCH_LIMIT, searchStocks } from '../../market/search.ts';
-import { listStocks } from '../../market/stocks.ts';
+import { fundamentals } from '../../../market/fundamentals.ts';
+import { adjustedHistorical, parseAdjustedFlags } from '../../../market/adjusted-history.ts';
+import { historical } from '../../../market/history.ts';
+import { AdjustmentMeta } from '../../../market/models.ts';
+import { quote } from '../../../market/quotes.ts';
+import { SEARCH_LIMIT, searchStocks } from '../../../market/search.ts';
+import { listStocks } from '../../../market/stocks.ts';
 import {
   AdjustedHistoricalRow,
   FundamentalsRow,
   HistoricalRow,
   Quote,
   StockMatch,
-} from '../../market/models.ts';
+} from '../../../market/models.ts';
 import {
   columnsOf,
   errorResponses,
@@ -25,8 +25,8 @@ import {
   singleEnvelope,
   SymbolParam,
   SYMBOL_COLUMNS,
-} from '../schemas.ts';
-import type { RouteDeps } from './deps.ts';
+} from '../../schemas.ts';
+import type { RouteDeps } from '../deps.ts';
 
 const HistoricalQuery = query({
   start: Type.Optional(Type.String({ format: 'date', description: 'first day, inclusive, YYYY-MM-DD' })),

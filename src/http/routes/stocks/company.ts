@@ -9,8 +9,8 @@ import {
   parseCategory,
   parsePeriod,
   profile,
-} from '../../market/company.ts';
-import { Announcement, Profile } from '../../market/models.ts';
+} from '../../../market/company.ts';
+import { Announcement, Profile } from '../../../market/models.ts';
 import {
   columnsOf,
   errorResponses,
@@ -19,8 +19,8 @@ import {
   query,
   singleEnvelope,
   SymbolParam,
-} from '../schemas.ts';
-import type { RouteDeps } from './deps.ts';
+} from '../../schemas.ts';
+import type { RouteDeps } from '../deps.ts';
 
 const FinancialsQuery = query({
   period: Type.Optional(

@@ -1,18 +1,11 @@
+// GET /screener: the portal's screener table.
 import type { FastifyInstance } from 'fastify';
-import { marketSummary } from '../../market/indices.ts';
 import { screener } from '../../market/screener.ts';
 import { ScreenerRow } from '../../market/models.ts';
-import {
-  columnsOf,
-  errorResponses,
-  FormatQuery,
-  listEnvelope,
-  ProxyHeaders,
-  singleEnvelope,
-} from '../schemas.ts';
+import { columnsOf, errorResponses, FormatQuery, listEnvelope, ProxyHeaders } from '../schemas.ts';
 import type { RouteDeps } from './deps.ts';
 
-export function marketRoutes(app: FastifyInstance, deps: RouteDeps): void {
+export function screenerRoutes(app: FastifyInstance, deps: RouteDeps): void {
   const { datasets, respond, contextOf } = deps;
 
   app.get(
@@ -36,24 +29,6 @@ export function marketRoutes(app: FastifyInstance, deps: RouteDeps): void {
       respond.send(req, reply, await screener(datasets, contextOf(req)), {
         filename: 'screener',
         columns: columnsOf(ScreenerRow),
-      }),
-  );
-
-  app.get(
-    '/market/summary',
-    {
-      schema: {
-        operationId: 'getMarketSummary',
-        summary: 'Index levels at a glance',
-        tags: ['market'],
-        querystring: FormatQuery,
-        response: { 200: singleEnvelope('MarketSummary', 'index levels'), ...errorResponses() },
-      },
-    },
-    async (req, reply) =>
-      respond.send(req, reply, await marketSummary(datasets, contextOf(req)), {
-        filename: 'market-summary',
-        columns: [],
       }),
   );
 }

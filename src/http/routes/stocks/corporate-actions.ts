@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { corporateActions } from '../../market/corporate-actions.ts';
-import { CorporateAction, CorporateActionsCoverage } from '../../market/models.ts';
+import { corporateActions } from '../../../market/corporate-actions.ts';
+import { CorporateAction, CorporateActionsCoverage } from '../../../market/models.ts';
 import {
   columnsOf,
   errorResponses,
@@ -10,8 +10,8 @@ import {
   listEnvelope,
   MissingMeta,
   SymbolParam,
-} from '../schemas.ts';
-import type { RouteDeps } from './deps.ts';
+} from '../../schemas.ts';
+import type { RouteDeps } from '../deps.ts';
 
 export function corporateActionRoutes(app: FastifyInstance, deps: RouteDeps): void {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();

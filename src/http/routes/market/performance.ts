@@ -1,0 +1,108 @@
+// An index's or a sector's members ranked by return over a period.
+import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { PERIODS, type Period } from '../../../analytics/periods.ts';
+import { BadRequestError } from '../../../errors.ts';
+import { historySource } from '../../../market/member-series.ts';
+import { MemberReturn, PERIOD_DESCRIPTION } from '../../../market/models-analytics.ts';
+import { marketPerformance } from '../../../market/rankings.ts';
+import { columnsOf, errorResponses, listEnvelope, query } from '../../schemas.ts';
+import type { RouteDeps } from '../deps.ts';
+
+export const PeriodParam = Type.Optional(
+  Type.Enum([...PERIODS], { description: `the period (default 1M). ${PERIOD_DESCRIPTION}` }),
+);
+export const coverage = Type.Object(
+  {
+    members: Type.Integer({ description: 'members asked for' }),
+    with_data: Type.Integer({ description: 'members whose daily series could be had' }),
+    missing: Type.Array(Type.Object({ symbol: Type.String(), reason: Type.String() }), {
+      description: 'members without a series and why (not fetched once the exchange-fetch budget is spent)',
+    }),
+    raw: Type.Array(Type.Object({ symbol: Type.String(), reason: Type.String() }), {
+      description:
+        'members with data whose closes are raw, and why: no adjusted series could be had (a right’s ticker has none), so their returns are not adjusted for capital changes',
+    }),
+    sources: Type.Optional(
+      Type.Object(
+        {
+          archive: Type.Integer({ description: 'members whose adjusted closes came from the archive' }),
+          portal: Type.Integer({
+            description: 'members whose series came from their own cached history (the portal)',
+          }),
+        },
+        {
+          description: 'members with data, by where their series came from (present when the archiver is on)',
+        },
+      ),
+    ),
+  },
+  {
+    description:
+      'how many members had data and from where: with the archiver on, each member the archive holds (its bars and corporate actions) is read from it; the rest from its own cached history (fetched within the portal budget). A partial answer is kept only a minute, so the missing members are asked for again',
+  },
+);
+
+export function marketPerformanceRoutes(app: FastifyInstance, deps: RouteDeps): void {
+  const r = app.withTypeProvider<TypeBoxTypeProvider>();
+  const { datasets, respond, contextOf } = deps;
+  const members = deps.memberSeries ?? historySource(datasets);
+
+  r.get(
+    '/market/performance',
+    {
+      schema: {
+        operationId: 'listMarketPerformance',
+        summary: "An index's or a sector's members ranked by return over a period",
+        description:
+          'Members of `index` (default KSE100) or of `sector` (a code such as 0801 or a name), ranked by return_pct over `period`, highest first (members without a return last, rank null), each with the shares traded over the period; meta.index_return is the index’s own return over the period (from its daily levels), meta.coverage how many members had data. Returns are on adjusted closes, as /stocks/{symbol}/performance.',
+        tags: ['market'],
+        querystring: query({
+          period: PeriodParam,
+          index: Type.Optional(
+            Type.String({ minLength: 1, maxLength: 40, description: 'an index code (default KSE100)' }),
+          ),
+          sector: Type.Optional(
+            Type.String({
+              minLength: 1,
+              maxLength: 60,
+              description: 'a sector code (0801) or name, instead of index',
+            }),
+          ),
+        }),
+        response: {
+          200: listEnvelope('MemberReturn', 'members, highest return first', {
+            period: Type.String(),
+            index_return: Type.Optional(
+              Type.Object(
+                {
+                  index: Type.String(),
+                  return_pct: Type.Union([Type.Number(), Type.Null()]),
+                  start_date: Type.Union([Type.String(), Type.Null()]),
+                  end_date: Type.Union([Type.String(), Type.Null()]),
+                  reason: Type.Union([Type.String(), Type.Null()]),
+                },
+                { description: "the index's own return over the period" },
+              ),
+            ),
+            coverage,
+          }),
+          ...errorResponses({ 400: 'both index and sector', 404: 'unknown index or sector' }),
+        },
+      },
+    },
+    async (req, reply) => {
+      const { index, sector } = req.query;
+      if (index !== undefined && sector !== undefined) {
+        throw new BadRequestError('give index or sector, not both');
+      }
+      const period = (req.query.period ?? '1M') as Period;
+      const answer = await marketPerformance(datasets, members, { period, index, sector }, contextOf(req));
+      return respond.send(req, reply, answer, {
+        filename: `market-performance-${period}`,
+        columns: columnsOf(MemberReturn),
+      });
+    },
+  );
+}

@@ -1,0 +1,46 @@
+// Each sector's cap-weighted return over a period.
+import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Period } from '../../../analytics/periods.ts';
+import { historySource } from '../../../market/member-series.ts';
+import { SectorReturn } from '../../../market/models-analytics.ts';
+import { sectorPerformance } from '../../../market/rankings.ts';
+import { columnsOf, errorResponses, listEnvelope, query } from '../../schemas.ts';
+import type { RouteDeps } from '../deps.ts';
+import { coverage, PeriodParam } from '../market/performance.ts';
+
+export function sectorPerformanceRoutes(app: FastifyInstance, deps: RouteDeps): void {
+  const r = app.withTypeProvider<TypeBoxTypeProvider>();
+  const { datasets, respond, contextOf } = deps;
+  const members = deps.memberSeries ?? historySource(datasets);
+
+  r.get(
+    '/sectors/performance',
+    {
+      schema: {
+        operationId: 'listSectorPerformance',
+        summary: "Each sector's cap-weighted return over a period",
+        description:
+          'One row per sector of the sector page, ranked by its cap-weighted return over `period`: (Σ cap_i / Σ (cap_i / (1 + r_i)) − 1) × 100, r_i each member’s return on adjusted closes, cap_i its market cap today from the screener, over the members with both. meta.coverage says how many members had data.',
+        tags: ['sectors'],
+        querystring: query({ period: PeriodParam }),
+        response: {
+          200: listEnvelope('SectorReturn', 'sectors, highest return first', {
+            period: Type.String(),
+            coverage,
+          }),
+          ...errorResponses(),
+        },
+      },
+    },
+    async (req, reply) => {
+      const period = (req.query.period ?? '1M') as Period;
+      const answer = await sectorPerformance(datasets, members, period, contextOf(req));
+      return respond.send(req, reply, answer, {
+        filename: `sectors-performance-${period}`,
+        columns: columnsOf(SectorReturn),
+      });
+    },
+  );
+}
