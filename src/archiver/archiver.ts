@@ -27,8 +27,9 @@ import { addDays } from '../time/karachi.ts';
 import { karachiDate, sessionsOfDay } from '../time/market-clock.ts';
 import type { Lease } from './lease.ts';
 
-// The archiver's fetches are the service's own: one budget address for all of them.
-const ARCHIVER: RequestContext = { clientIp: 'archiver' };
+// The archiver's fetches are the service's own: one budget address for all of them, and spare, so
+// readers' pages keep at least half of every minute's global budget (src/limits/portal-budget.ts).
+const ARCHIVER: RequestContext = { clientIp: 'archiver', spare: true };
 const MINUTE = 60_000;
 // A symbol's corporate actions are looked at again after a new closing record, at most this often.
 const RECHECK_MS = 20 * 60 * MINUTE;

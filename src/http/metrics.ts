@@ -77,7 +77,7 @@ export class Metrics {
 
   readonly rejections = new Counter({
     name: 'psxmd_limit_rejections_total',
-    help: 'Requests refused by a limit: request_rate, budget_ip, budget_global, budget_global_bulk, proxy_ip, proxy_in_flight',
+    help: 'Requests refused by a limit: request_rate, budget_ip, budget_global, budget_global_bulk, budget_spare, proxy_ip, proxy_in_flight',
     labelNames: ['limit'] as const,
     registers: [this.registry],
   });

@@ -32,6 +32,18 @@ export function contextBuilder(
     const header = proxyHeaderOf(req);
     const ctx: RequestContext = { clientIp: clientAddress.of(req.raw) };
     if (header !== undefined) ctx.proxy = gate(header, req);
+    if (lowUrgency(req.headers.priority)) ctx.spare = true;
     return ctx;
   };
+}
+
+/**
+ * A request the client marked less urgent than the default (RFC 9218 `Priority: u=5` … `u=7`; the
+ * default is 3): its exchange fetches are spare, made only while the server's budget has room (the
+ * dashboard's sections below the fold), else a 503 with Retry-After, which the client may await.
+ */
+function lowUrgency(header: string | string[] | undefined): boolean {
+  const value = Array.isArray(header) ? header.join(',') : header;
+  const urgency = value ? /(?:^|,)\s*u=([0-7])\s*(?:[,;]|$)/.exec(value)?.[1] : undefined;
+  return urgency !== undefined && Number(urgency) >= 5;
 }

@@ -42,7 +42,21 @@ export interface Requester {
   clientIp: string;
   /** Set when the fetch goes through the caller's own proxy (X-Exchange-Proxy). */
   proxy?: unknown;
+  /**
+   * The reader's page a fetch is for (`stock:HBL`: the symbol page's overview, performance and
+   * indicators): a client's fetches for one page count once a minute against the per-IP limit,
+   * however many parts and requests the page makes (the global limit counts each).
+   */
+  page?: string;
+  /**
+   * A fetch fewer readers need (a page's lower parts, the archiver's backfill): made only while
+   * less than SPARE_SHARE of the minute's global budget is spent, so readers' pages get the rest.
+   */
+  spare?: boolean;
 }
+
+/** The share of the global budget past which spare fetches wait for the next minute. */
+export const SPARE_SHARE = 0.5;
 
 /** Called when the fetch it admitted has finished. */
 export type Release = () => void;
@@ -56,7 +70,7 @@ export class PortalBudget {
     private readonly counter: WindowCounter,
     private readonly limits: BudgetLimits,
     private readonly onReject: (
-      scope: 'ip' | 'global' | 'global-bulk' | 'proxy-ip' | 'proxy-in-flight',
+      scope: 'ip' | 'global' | 'global-bulk' | 'proxy-ip' | 'proxy-in-flight' | 'spare',
     ) => void = () => {},
   ) {}
 
@@ -83,15 +97,22 @@ export class PortalBudget {
         }
       }
     }
-    if (perIp > 0) {
-      const { count, resetMs } = await this.counter.hit(`ip:${ctx.clientIp}`, MINUTE);
-      if (count > perIp) {
-        this.onReject('ip');
-        throw new RateLimitedError(
-          `this client has caused ${perIp} exchange fetches this minute; cached data is still served`,
+    if (ctx.spare && global > 0) {
+      const { count, resetMs } = await this.counter.peek('global', MINUTE);
+      if (count >= Math.floor(global * SPARE_SHARE)) {
+        this.onReject('spare');
+        throw new ExchangeUnavailableError(
+          "the exchange fetches left this minute are kept for the first parts of readers' pages; this waits for the next minute",
           seconds(resetMs),
         );
       }
+    }
+    if (perIp > 0) {
+      const first =
+        ctx.page === undefined ||
+        (await this.counter.hit(`page:${ctx.clientIp}:${ctx.page}`, MINUTE)).count === 1;
+      if (first) await this.chargeIp(ctx.clientIp, perIp, 'hit');
+      else await this.chargeIp(ctx.clientIp, perIp, 'peek'); // the page is paid for, unless over since
     }
     const reserve = Math.min(this.limits.interactiveReserve ?? 0, global);
     if (global > 0 && reserve > 0 && (page === undefined || !INTERACTIVE_PAGES.has(page))) {
@@ -124,6 +145,17 @@ export class PortalBudget {
         this.proxiedInFlight--;
       }
     };
+  }
+
+  private async chargeIp(clientIp: string, perIp: number, how: 'hit' | 'peek'): Promise<void> {
+    const { count, resetMs } = await this.counter[how](`ip:${clientIp}`, MINUTE);
+    if (count > perIp) {
+      this.onReject('ip');
+      throw new RateLimitedError(
+        `this client has caused ${perIp} exchange fetches this minute; cached data is still served`,
+        seconds(resetMs),
+      );
+    }
   }
 }
 

@@ -12,6 +12,10 @@ if n == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
 local ttl = redis.call('PTTL', KEYS[1])
 if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]); ttl = tonumber(ARGV[1]) end
 return {n, ttl}`;
+const PEEK = `
+local n = tonumber(redis.call('GET', KEYS[1]) or '0')
+local ttl = redis.call('PTTL', KEYS[1])
+return {n, ttl}`;
 
 export class RedisWindowCounter implements WindowCounter {
   private readonly local: MemoryWindowCounter;
@@ -29,5 +33,14 @@ export class RedisWindowCounter implements WindowCounter {
     );
     if (shared) return { count: Number(shared[0]), resetMs: Number(shared[1]) };
     return this.local.hit(key, windowMs);
+  }
+
+  async peek(key: string, windowMs: number): Promise<{ count: number; resetMs: number }> {
+    const shared = await this.link.call(
+      (r) => r.eval(PEEK, 1, `${KEY_PREFIX}win:${key}`) as Promise<[number, number]>,
+    );
+    if (!shared) return this.local.peek(key, windowMs);
+    const ttl = Number(shared[1]);
+    return ttl > 0 ? { count: Number(shared[0]), resetMs: ttl } : { count: 0, resetMs: windowMs };
   }
 }

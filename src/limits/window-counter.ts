@@ -5,6 +5,8 @@
 export interface WindowCounter {
   /** Adds one to `key`'s current window and returns the new count and ms until the window resets. */
   hit(key: string, windowMs: number): Promise<{ count: number; resetMs: number }>;
+  /** `key`'s count in its current window (0 when none is open) and ms until it resets, adding nothing. */
+  peek(key: string, windowMs: number): Promise<{ count: number; resetMs: number }>;
 }
 
 export class MemoryWindowCounter implements WindowCounter {
@@ -22,6 +24,13 @@ export class MemoryWindowCounter implements WindowCounter {
       this.windows.set(key, w);
     }
     w.count++;
+    return Promise.resolve({ count: w.count, resetMs: w.resetAt - now });
+  }
+
+  peek(key: string, windowMs: number): Promise<{ count: number; resetMs: number }> {
+    const now = this.now();
+    const w = this.windows.get(key);
+    if (!w || w.resetAt <= now) return Promise.resolve({ count: 0, resetMs: windowMs });
     return Promise.resolve({ count: w.count, resetMs: w.resetAt - now });
   }
 

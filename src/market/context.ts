@@ -8,4 +8,13 @@ export interface RequestContext {
    * Resolved (DNS, address policy, dialer) only when the portal must actually be fetched.
    */
   proxy?: { display: string; resolveRoute: () => Promise<Route> };
+  /** The reader's page the request is for: its fetches count once a minute per client (limits). */
+  page?: string;
+  /** A part fewer readers need: fetched only while the server's budget has room (limits). */
+  spare?: boolean;
+}
+
+/** `ctx` for the symbol page of `symbol` (its overview, performance and indicators). */
+export function symbolPage(ctx: RequestContext, symbol: string): RequestContext {
+  return { ...ctx, page: `stock:${symbol}` };
 }

@@ -9,7 +9,8 @@ import { memoByDataset } from '../cache/memo.ts';
 import { BadRequestError, ValidationError } from '../errors.ts';
 import { denoise } from '../exchange/parsers/cells.ts';
 import { answerKey, type Answer } from './answer.ts';
-import type { RequestContext } from './context.ts';
+import { symbolPage, type RequestContext } from './context.ts';
+import { normaliseSymbol } from './symbols.ts';
 import type { Datasets } from './datasets.ts';
 import { stockSeries } from './analytics-rows.ts';
 import { selectRange } from './history.ts';
@@ -128,7 +129,12 @@ export async function stockIndicators(
   if (query.start && query.end && query.start > query.end) {
     throw new BadRequestError(`start (${query.start}) is after end (${query.end})`);
   }
-  const series = await stockSeries(datasets, symbol, { adjusted: query.adjusted, dividends: false }, ctx);
+  const series = await stockSeries(
+    datasets,
+    symbol,
+    { adjusted: query.adjusted, dividends: false },
+    symbolPage(ctx, normaliseSymbol(symbol)),
+  );
   const all = indicatorTable(series.bars, specs);
   const canonical = specs.map((s) => s.text).join(',');
   const meta: Record<string, unknown> = { indicators: specs.map((s) => s.text) };

@@ -12,7 +12,8 @@ import type { Bar } from '../analytics/series.ts';
 import { NotFoundError, ServiceError, clientText } from '../errors.ts';
 import { denoise } from '../exchange/parsers/cells.ts';
 import { answerKey, type Answer } from './answer.ts';
-import type { RequestContext } from './context.ts';
+import { symbolPage, type RequestContext } from './context.ts';
+import { normaliseSymbol } from './symbols.ts';
 import type { Datasets } from './datasets.ts';
 import { resolveIndexCode } from './indices.ts';
 import { indexSeriesOf, stockSeries, type Series } from './analytics-rows.ts';
@@ -220,8 +221,10 @@ export async function stockPerformance(
 ): Promise<Answer<PerformanceT>> {
   const code = benchmarkCode(query.benchmark);
   const [series, benchmark] = await Promise.all([
-    stockSeries(datasets, symbol, query, ctx),
-    code === null ? Promise.resolve(null) : benchmarkOf(datasets, code, ctx),
+    stockSeries(datasets, symbol, query, symbolPage(ctx, normaliseSymbol(symbol))),
+    code === null
+      ? Promise.resolve(null)
+      : benchmarkOf(datasets, code, symbolPage(ctx, normaliseSymbol(symbol))),
   ]);
   const bench = benchmark !== null && 'bench' in benchmark ? benchmark.bench : null;
   const table = memoTable(series, bench);

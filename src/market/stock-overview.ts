@@ -7,7 +7,7 @@ import { NotFoundError, ServiceError } from '../errors.ts';
 import { answerKey, type Answer } from './answer.ts';
 import { addDays } from '../time/karachi.ts';
 import { announcements, financials, profile } from './company.ts';
-import type { RequestContext } from './context.ts';
+import { symbolPage, type RequestContext } from './context.ts';
 import { corporateActions } from './corporate-actions.ts';
 import type { Datasets } from './datasets.ts';
 import { fundamentals } from './fundamentals.ts';
@@ -53,12 +53,17 @@ const delay = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
 export async function stockOverview(
   datasets: Datasets,
   rawSymbol: string,
-  ctx: RequestContext,
+  client: RequestContext,
   clock: OverviewClock,
   companyWaitMs = COMPANY_WAIT_MS,
 ): Promise<Answer<StockOverviewT>> {
   const symbol = normaliseSymbol(rawSymbol);
   const now = clock.now;
+  // One page for the client's exchange-fetch budget, however many parts it fetches; the parts
+  // below the chart are spare, so a reader clicking through symbols gets each one's price, chart
+  // and 52-week range before the exchange fetches of the minute go on the parts below them.
+  const ctx = symbolPage(client, symbol);
+  const spare: RequestContext = { ...ctx, spare: true };
   // An unknown symbol is a 404 for the whole; when the lists cannot be had, the parts say why.
   // The quote's two shared pages come first: a client short of exchange fetches spends them on
   // the price before the symbol's own pages.
@@ -90,9 +95,9 @@ export async function stockOverview(
     settle(() => financials(datasets, symbol, 'annual', ctx), now),
   );
   const later = Promise.all([profilePart, historyPart]);
-  const intradayPart = later.then(() => settle(() => stockIntraday(datasets, symbol, '5m', ctx), now));
-  const actionsPart = later.then(() => settle(() => corporateActions(datasets, symbol, ctx), now));
-  const reportsPart = later.then(() => settle(() => fundamentals(datasets, symbol, ctx), now));
+  const intradayPart = later.then(() => settle(() => stockIntraday(datasets, symbol, '5m', spare), now));
+  const actionsPart = later.then(() => settle(() => corporateActions(datasets, symbol, spare), now));
+  const reportsPart = later.then(() => settle(() => fundamentals(datasets, symbol, spare), now));
 
   const settled = await Promise.all([
     quotePart,

@@ -68,8 +68,15 @@ describe('GET /stocks/{symbol}/overview', () => {
   });
 
   it('marks the parts a spent exchange-fetch budget cannot pay for, with when to ask again, and serves the rest', async () => {
-    // Three fetches: the symbol list, the screener and the market watch; none left for the symbol’s pages.
-    const svc = await harness.fresh({ EXCHANGE_FETCH_LIMIT_PER_IP: '3' });
+    // A page counts once against the client's budget, however many of its parts fetch: two pages
+    // are served whole, and the third finds none left for the symbol's own pages.
+    const svc = await harness.fresh({ EXCHANGE_FETCH_LIMIT_PER_IP: '2' });
+    for (const symbol of ['HBL', 'OGDC']) {
+      const whole = (await http(svc.url, `/stocks/${symbol}/overview`)).json.data;
+      for (const name of ['quote', 'profile', 'history', 'intraday', 'corporate_actions', 'reports']) {
+        assert.equal(whole[name].error, null, `${symbol} ${name}`);
+      }
+    }
     const res = await http(svc.url, '/stocks/LUCK/overview');
     assert.equal(res.status, 200);
     const { data } = res.json;

@@ -48,6 +48,49 @@ describe('PortalBudget', () => {
     await b.admit(direct('a')); // a new window
   });
 
+  it('counts a client’s fetches for one page once a minute, each of them globally', async () => {
+    const { b, rejected, advance } = budget({ perIp: 2, global: 7 });
+    const page = { ...direct('a'), page: 'stock:HBL' };
+    await Promise.all([b.admit(page), b.admit(page), b.admit(page)]);
+    await b.admit(page); // a later request of the same page
+    await b.admit(direct('a')); // the page was one of two
+    const next = { ...direct('a'), page: 'stock:OGDC' };
+    const refused = await Promise.allSettled([b.admit(next), b.admit(next)]);
+    assert.deepEqual(
+      refused.map((r) => r.status === 'rejected' && r.reason instanceof RateLimitedError),
+      [true, true],
+    );
+    // A page paid for is refused too once the client is over.
+    await assert.rejects(b.admit(page), RateLimitedError);
+    assert.deepEqual(rejected, ['ip', 'ip', 'ip']);
+    // Globally the page was four fetches: with client a's other one, two are left in all.
+    await b.admit(direct('b'));
+    await b.admit(direct('c'));
+    await assert.rejects(b.admit(direct('d')), ExchangeUnavailableError);
+    advance(60_000);
+    await b.admit(page); // a new minute: the page is paid for again
+  });
+
+  it('fetches spare parts only while less than half the global budget is spent, saying until when', async () => {
+    const { b, rejected, advance } = budget({ global: 4 });
+    const spare = { ...direct('a'), spare: true };
+    await b.admit(spare);
+    await b.admit(direct('b'));
+    advance(15_000);
+    await assert.rejects(b.admit(spare), (err: ExchangeUnavailableError) => {
+      assert.ok(err instanceof ExchangeUnavailableError);
+      assert.equal(err.retryAfter, 45);
+      return true;
+    });
+    // A refused spare fetch spends nothing: the first parts of pages still get both fetches left.
+    await b.admit(direct('c'));
+    await b.admit(direct('d'));
+    await assert.rejects(b.admit(direct('e')), ExchangeUnavailableError);
+    assert.deepEqual(rejected, ['spare', 'global']);
+    advance(45_000);
+    await b.admit(spare);
+  });
+
   it('refuses every client with 503 once the global budget is spent', async () => {
     const { b, rejected } = budget({ global: 2 });
     await b.admit(direct('a'));

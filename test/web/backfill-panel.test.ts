@@ -3,7 +3,7 @@
 // backfill of the fake market (124 symbols) is under way for the whole test: the panel shows it,
 // its progressbar says what /archive/status says, it fits a phone, it asks again only while shown
 // (the page's timers on Playwright's clock), and with the archive off the page asks once and
-// shows nothing.
+// shows nothing. The panel asks once the reader has scrolled to the sectors above it.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -27,6 +27,11 @@ const PHONE = { width: 390, height: 844 };
 const WAIT = { timeout: 20_000 };
 /** The panel's poll (web/src/backfill-panel.ts POLL_MS). */
 const POLL_MS = 20_000;
+
+/** The reader scrolls down to the sectors, under which the panel sits: it asks from then on. */
+async function reachBackfill(page: Page): Promise<void> {
+  await page.locator('#sectors-panel').scrollIntoViewIfNeeded(WAIT);
+}
 
 /** Every /archive/status request the page makes. */
 function statusRequests(page: Page): string[] {
@@ -83,6 +88,7 @@ describe('backfill panel while the archiver backfills', { skip }, () => {
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
     await page.goto(`${service.url}/`);
+    await reachBackfill(page);
     await marketShown(page);
     const bar = page.getByRole('progressbar', { name: 'Archive backfill' });
     await bar.waitFor(WAIT);
@@ -138,6 +144,7 @@ describe('backfill panel while the archiver backfills', { skip }, () => {
     const { context } = await offlineContext(browser, PHONE);
     const page = await context.newPage();
     await page.goto(`${service.url}/`);
+    await reachBackfill(page);
     await marketShown(page);
     const panel = page.locator('#backfill-panel');
     await panel.getByRole('progressbar').waitFor(WAIT);
@@ -156,6 +163,7 @@ describe('backfill panel while the archiver backfills', { skip }, () => {
     await page.clock.install();
     const asked = statusRequests(page);
     await page.goto(`${service.url}/`);
+    await reachBackfill(page);
     await marketShown(page);
     await page.getByRole('progressbar', { name: 'Archive backfill' }).waitFor(WAIT);
     assert.equal(asked.length, 1);
@@ -184,6 +192,7 @@ describe('backfill panel while the archiver backfills', { skip }, () => {
     await page.evaluate(() => (location.hash = '#/week'));
     await page.locator('h1', { hasText: /^This week/ }).waitFor(WAIT);
     await page.evaluate(() => (location.hash = '#/'));
+    await reachBackfill(page);
     await marketShown(page);
     await page.getByRole('progressbar', { name: 'Archive backfill' }).waitFor(WAIT);
     await page.waitForTimeout(300);
@@ -223,6 +232,7 @@ describe('backfill panel refused by the request limit', { skip }, () => {
       if (new URL(r.url()).pathname === '/archive/status' && r.status() === 429) refused.push(r.status());
     });
     await page.goto(`${service.url}/`);
+    await reachBackfill(page);
     await marketShown(page);
     const bar = page.getByRole('progressbar', { name: 'Archive backfill' });
     await bar.waitFor(WAIT);
@@ -273,6 +283,7 @@ describe('backfill panel once the backfill is done', { skip }, () => {
     await page.clock.install();
     const asked = statusRequests(page);
     await page.goto(`${service.url}/`);
+    await reachBackfill(page);
     await marketShown(page);
     const summary = page.locator('#backfill-panel .backfill-summary');
     await summary.waitFor(WAIT);
@@ -311,6 +322,7 @@ describe('backfill panel with the archive off', { skip }, () => {
     const page = await context.newPage();
     const asked = statusRequests(page);
     await page.goto(`${service.url}/`);
+    await reachBackfill(page);
     await marketShown(page);
     await until(() => asked.length >= 1);
     await page.waitForTimeout(300);
@@ -320,6 +332,7 @@ describe('backfill panel with the archive off', { skip }, () => {
     await page.evaluate(() => (location.hash = '#/week'));
     await page.locator('h1', { hasText: /^This week/ }).waitFor(WAIT);
     await page.evaluate(() => (location.hash = '#/'));
+    await reachBackfill(page);
     await marketShown(page);
     await page.waitForTimeout(500);
     assert.equal(asked.length, 1);

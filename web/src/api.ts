@@ -119,15 +119,26 @@ export async function requirePath(template: string): Promise<void> {
  * GET a JSON endpoint the typed client does not know yet. `template` is its OpenAPI path
  * (`/stocks/{symbol}/profile`); when the service does not have it, NotAvailable.
  */
-export async function getJson<T>(template: string, path: string): Promise<Fetched<T>> {
+export async function getJson<T>(
+  template: string,
+  path: string,
+  urgency: 'default' | 'low' = 'default',
+): Promise<Fetched<T>> {
   await requirePath(template);
-  const response = await fetch(path, { headers: { accept: 'application/json' } });
+  // Low: a section below the fold (RFC 9218 urgency 6 of 0–7). The service then fetches from the
+  // exchange for it only while its budget has room, and otherwise says how long to wait (503).
+  const headers: Record<string, string> = { accept: 'application/json' };
+  if (urgency === 'low') headers.priority = 'u=6';
+  const response = await fetch(path, { headers, priority: urgency === 'low' ? 'low' : 'auto' });
   const body: unknown = await response.json().catch(() => null);
   if (!response.ok || body === null) throw failure(response, body);
   return settle<T>(response, body);
 }
 
 /** What the page says when a call fails: plain words, and how long to wait when the service said. */
+/** What the service says when its own exchange-fetch budget, not the exchange, makes a request wait. */
+export const SERVICE_BUDGET = /\bbudget\b|exchange fetches/i;
+
 export function describeError(err: unknown, what: string): { message: string; detail: string } {
   if (err instanceof ServiceError) {
     switch (err.code) {
@@ -137,6 +148,11 @@ export function describeError(err: unknown, what: string): { message: string; de
           detail: 'It will try again by itself.',
         };
       case 'exchange_unavailable':
+        if (SERVICE_BUDGET.test(err.message))
+          return {
+            message: `The service keeps this minute’s exchange fetches for the top of readers’ pages; ${what} follows when the minute turns.`,
+            detail: 'It will try again by itself.',
+          };
         return {
           message: 'The exchange’s data portal cannot be reached and the service has no copy of this yet.',
           detail: 'This usually passes within a minute or two.',

@@ -6,7 +6,7 @@
 // and every POLL_MS while a backfill runs, the view is shown and the tab is visible (a return to
 // the view within a poll shows what the page knows and asks when the poll is due); a refusal
 // (429, at its Retry-After) or an unavailable archive (503) stretches the wait.
-import { api, NotAvailable, ServiceError, viaClient, type Fetched } from './api.ts';
+import { api, NotAvailable, SERVICE_BUDGET, ServiceError, viaClient, type Fetched } from './api.ts';
 import type { components } from 'psx-market-data-client';
 import { h, replace } from './dom.ts';
 import { DASH, fmtWhen, fmtWhole } from './format.ts';
@@ -35,10 +35,17 @@ const PHASE_TEXT: Record<ArchiveStatus['archiver'], string> = {
   starting: 'starting',
   backfill: 'backfilling',
   idle: 'up to date',
-  backoff: 'paused: the portal asked it to wait',
+  backoff: 'paused: the exchange refused or failed a fetch, and it tries again shortly',
   follower: 'another replica is archiving',
   stopped: 'stopped',
 };
+
+/** What the archiver is doing, in words; a pause for the service's own budget is not the exchange's doing. */
+function phaseText(s: ArchiveStatus): string {
+  if (s.archiver === 'backoff' && s.last_error && SERVICE_BUDGET.test(s.last_error))
+    return 'paused: readers’ pages have the service’s exchange fetches this minute, and it goes on after them';
+  return PHASE_TEXT[s.archiver];
+}
 
 /** A backfill is under way (or about to be): the full panel, and the polling. */
 function isRunning(s: ArchiveStatus): boolean {
@@ -177,8 +184,8 @@ function draw(p: Parts, s: ArchiveStatus, asOf: string | null): void {
   const pct = total ? Math.min(100, (s.symbols_done / total) * 100) : null;
   p.summary.textContent =
     total === null
-      ? `${fmtWhole(s.symbols_done)} symbols archived; ${PHASE_TEXT[s.archiver]}.`
-      : `${fmtWhole(s.symbols_done)} of ${fmtWhole(total)} symbols (${Math.floor(pct ?? 0)}%); ${PHASE_TEXT[s.archiver]}.`;
+      ? `${fmtWhole(s.symbols_done)} symbols archived; ${phaseText(s)}.`
+      : `${fmtWhole(s.symbols_done)} of ${fmtWhole(total)} symbols (${Math.floor(pct ?? 0)}%); ${phaseText(s)}.`;
   p.note.textContent = '';
   // Done or not running: one quiet line (the bar and the figures are for a backfill under way).
   p.bar.parentElement!.classList.toggle('quiet', !running);
@@ -197,7 +204,7 @@ function draw(p: Parts, s: ArchiveStatus, asOf: string | null): void {
     p.fill.style.width = `${pct}%`;
   }
   if (!running) {
-    p.summary.textContent = `Archive: ${fmtWhole(s.symbols_done)}${total === null ? '' : ` of ${fmtWhole(total)}`} symbols, ${fmtWhole(s.rows)} daily bars over ${fmtWhole(s.days)} trading days; ${quietPhase(s)}${s.last_error ? ` (last error: ${s.last_error})` : ''}. As of ${fmtWhen(asOf)}.`;
+    p.summary.textContent = `Archive: ${fmtWhole(s.symbols_done)}${total === null ? '' : ` of ${fmtWhole(total)}`} symbols, ${fmtWhole(s.rows)} daily bars over ${fmtWhole(s.days)} trading days; ${quietPhase(s)}${s.last_error && s.archiver === 'backoff' ? ` (last error: ${s.last_error})` : ''}. As of ${fmtWhen(asOf)}.`;
     return;
   }
   const fact = (name: string, value: string, wide = false): HTMLElement =>
@@ -223,7 +230,7 @@ function draw(p: Parts, s: ArchiveStatus, asOf: string | null): void {
 const quietPhase = (s: ArchiveStatus): string =>
   s.archiver === 'backfill' || s.archiver === 'starting' || s.archiver === 'backoff'
     ? 'every history backfilled'
-    : PHASE_TEXT[s.archiver];
+    : phaseText(s);
 
 const fmtRate = (n: number): string => (n >= 10 ? fmtWhole(n) : String(Math.round(n * 10) / 10));
 

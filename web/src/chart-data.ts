@@ -16,8 +16,16 @@ export const RANGES: { id: RangeId; label: string; months: number | null; spoken
 
 const REASON_TEXT = new Map(ANOMALY_REASONS.map((r) => [r.code as string, r.description]));
 
+/** Where the API's description speaks to a developer (a query parameter), the reader's words. */
+const READER_TEXT = new Map([
+  [
+    'corporate_action',
+    'The ex-date of a capital change (bonus, rights, split) that the portal’s adjusted prices record and the traded prices confirm: the gap is the action, not a data problem.',
+  ],
+]);
+
 export function reasonText(code: string): string {
-  return REASON_TEXT.get(code) ?? code;
+  return READER_TEXT.get(code) ?? REASON_TEXT.get(code) ?? code;
 }
 
 /**

@@ -12,3 +12,15 @@ export const COLORS = {
 
 /** Pixels for the volume pane under a price pane. */
 export const VOLUME_PANE_HEIGHT = 70;
+
+/** The indicator chart's lines (indicator-chart.ts), also the swatches of its toggles. */
+export const INDICATOR_COLORS: Record<string, string> = {
+  sma_20: '#1d4ed8',
+  ema_50: '#b45309',
+  bb_upper_20_2: '#7c3aed',
+  bb_middle_20_2: '#a78bfa',
+  bb_lower_20_2: '#7c3aed',
+  rsi_14: '#0f766e',
+  macd_12_26_9: '#1d4ed8',
+  macd_signal_12_26_9: '#b45309',
+};

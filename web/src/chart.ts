@@ -54,8 +54,6 @@ export function createPriceChart(
     grid: { vertLines: { color: COLORS.grid }, horzLines: { color: COLORS.grid } },
     rightPriceScale: { scaleMargins: { top: 0.08, bottom: 0.04 }, borderVisible: false },
     timeScale: { borderVisible: false },
-    // Axis labels written like the headline's price (thousands separators, two decimals).
-    localization: { priceFormatter: (p: number) => fmtPrice(p) },
   });
   const candles = chart.addSeries(CandlestickSeries, {
     upColor: COLORS.up,
@@ -63,7 +61,9 @@ export function createPriceChart(
     wickUpColor: COLORS.up,
     wickDownColor: COLORS.down,
     borderVisible: false,
-    priceFormat: { type: 'price', precision: 2, minMove: 0.01 },
+    // Axis labels written like the headline's price (thousands separators, two decimals); the
+    // volume pane keeps its own (whole shares), which a chart-wide price formatter would override.
+    priceFormat: { type: 'custom', formatter: (p: number) => fmtPrice(p), minMove: 0.01 },
   });
   // Pane 1: volume with its own labelled scale, so a bar's height can be read in shares.
   const volume = chart.addSeries(

@@ -227,7 +227,7 @@ export const adjustedHistory = (symbol: string): Promise<Fetched<AdjustedRow[]>>
 export type Performance = components['schemas']['Performance'];
 
 export const stockPerformance = (symbol: string): Promise<Fetched<Performance>> =>
-  getJson('/stocks/{symbol}/performance', `/stocks/${seg(symbol)}/performance`);
+  getJson('/stocks/{symbol}/performance', `/stocks/${seg(symbol)}/performance`, 'low');
 
 export const stockIndicators = (
   symbol: string,
@@ -236,6 +236,7 @@ export const stockIndicators = (
   getJson(
     '/stocks/{symbol}/indicators',
     `/stocks/${seg(symbol)}/indicators?i=${encodeURIComponent('sma:20,ema:50,bbands:20:2,rsi:14,macd:12:26:9')}&start=${start}`,
+    'low',
   );
 
 /** The live stream's URL: `event: quote`, `data:` one quote object (FullQuote) per change. */

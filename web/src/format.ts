@@ -74,14 +74,3 @@ export function fmtWhen(iso: string | null | undefined, now = Date.now()): strin
   const sameDay = dayKey.format(t) === dayKey.format(now);
   return `${(sameDay ? timeOnly : dayAndTime).format(t)} PKT`;
 }
-
-const clockSeconds = new Intl.DateTimeFormat('en-GB', {
-  timeZone: KARACHI,
-  hour: '2-digit',
-  minute: '2-digit',
-  second: '2-digit',
-  hour12: false,
-});
-
-/** `14:05:30` Karachi time: when the page will ask again. */
-export const fmtClockSeconds = (ms: number): string => `${clockSeconds.format(ms)} PKT`;

@@ -8,7 +8,7 @@ import {
   type ISeriesApi,
   type Time,
 } from 'lightweight-charts';
-import { COLORS } from './chart-theme.ts';
+import { COLORS, INDICATOR_COLORS } from './chart-theme.ts';
 
 export type IndicatorRow = { date: string; close: number } & Record<string, number | string | null>;
 export type Overlay = 'sma' | 'ema' | 'bbands';
@@ -18,17 +18,16 @@ const OVERLAY_COLUMNS: Record<Overlay, string[]> = {
   ema: ['ema_50'],
   bbands: ['bb_upper_20_2', 'bb_middle_20_2', 'bb_lower_20_2'],
 };
-const LINE_COLORS: Record<string, string> = {
-  sma_20: '#1d4ed8',
-  ema_50: '#b45309',
-  bb_upper_20_2: '#7c3aed',
-  bb_middle_20_2: '#a78bfa',
-  bb_lower_20_2: '#7c3aed',
-  rsi_14: '#0f766e',
-  macd_12_26_9: '#1d4ed8',
-  macd_signal_12_26_9: '#b45309',
+/** Each indicator pane's share of the drawing against the closes' (set as stretch factors, not
+ * pixels: the panes keep their shares whatever size the chart takes once laid out). */
+const PANE_SHARE = 0.22;
+/** Names on the lower panes' axes; the overlays are named by their toggles' swatches instead, as
+ * their labels on the closes' axis would sit on each other wherever the lines run close. */
+const LINE_TITLES: Record<string, string> = {
+  rsi_14: 'RSI 14',
+  macd_12_26_9: 'MACD',
+  macd_signal_12_26_9: 'Signal',
 };
-const PANE_HEIGHT = 90;
 
 export interface IndicatorChart {
   show(overlay: Overlay, visible: boolean): void;
@@ -62,18 +61,18 @@ export function createIndicatorChart(host: HTMLElement, rows: IndicatorRow[]): I
     const s = chart.addSeries(
       LineSeries,
       {
-        color: LINE_COLORS[column] ?? COLORS.text,
+        color: INDICATOR_COLORS[column] ?? COLORS.text,
         lineWidth: width,
         priceLineVisible: false,
         lastValueVisible: false,
-        title: column.replace(/_\d.*$/, ''),
+        title: LINE_TITLES[column] ?? '',
       },
       pane,
     );
     s.setData(points(rows, column));
     return s;
   };
-  line('close', 0, 2).applyOptions({ color: COLORS.text, title: 'close' });
+  line('close', 0, 2).applyOptions({ color: COLORS.text });
   const overlays = new Map<Overlay, ISeriesApi<'Line'>[]>();
   for (const [name, columns] of Object.entries(OVERLAY_COLUMNS) as [Overlay, string[]][]) {
     overlays.set(
@@ -88,7 +87,8 @@ export function createIndicatorChart(host: HTMLElement, rows: IndicatorRow[]): I
       color: COLORS.muted,
       lineStyle: 2,
       lineWidth: 1,
-      axisLabelVisible: true,
+      // Not labelled on the axis (over its own ticks): the legend says 30 and 70 are marked.
+      axisLabelVisible: false,
       title: '',
     });
   const hist = chart.addSeries(
@@ -106,8 +106,10 @@ export function createIndicatorChart(host: HTMLElement, rows: IndicatorRow[]): I
   );
   line('macd_12_26_9', 2);
   line('macd_signal_12_26_9', 2);
-  chart.panes()[1]?.setHeight(PANE_HEIGHT);
-  chart.panes()[2]?.setHeight(PANE_HEIGHT);
+  const [closes, rsiPane, macdPane] = chart.panes();
+  closes?.setStretchFactor(1 - 2 * PANE_SHARE);
+  rsiPane?.setStretchFactor(PANE_SHARE);
+  macdPane?.setStretchFactor(PANE_SHARE);
   chart.timeScale().fitContent();
   return {
     show: (overlay, visible) => overlays.get(overlay)?.forEach((s) => s.applyOptions({ visible })),

@@ -2,7 +2,7 @@
 // in plain words with a way to try again. What a panel already shows is never taken away by a
 // failed refresh: it stays, marked with its age, with a line that says what happened and when the
 // page will try again (after a rate limit, when the service said: Retry-After) by itself.
-import { describeError, NotAvailable, ServiceError } from './api.ts';
+import { describeError, NotAvailable, SERVICE_BUDGET, ServiceError } from './api.ts';
 import { h, replace } from './dom.ts';
 import { fmtWhen } from './format.ts';
 
@@ -58,8 +58,12 @@ export function notAvailable(what: string): HTMLElement {
 
 /** Seconds to wait after `err`, when it is the service asking to slow down. */
 function waitOf(err: unknown): number | null {
-  if (!(err instanceof ServiceError) || err.code !== 'rate_limited') return null;
-  return err.retryAfterSec ?? DEFAULT_WAIT_SEC;
+  if (!(err instanceof ServiceError)) return null;
+  if (err.code === 'rate_limited') return err.retryAfterSec ?? DEFAULT_WAIT_SEC;
+  // The service's own budget for the minute: it said when, and the page asks again by itself then.
+  if (err.code === 'exchange_unavailable' && err.retryAfterSec !== null && SERVICE_BUDGET.test(err.message))
+    return err.retryAfterSec;
+  return null;
 }
 
 /**

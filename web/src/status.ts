@@ -1,6 +1,8 @@
 // The header's status line: the market state from the service's clock, the as-of time of the
 // prices the page shows, and whether prices are arriving live. The state comes with every overview
-// (a view's one request); /market/status is asked only when no overview has said it for a minute.
+// (a view's one request) and says when it changes next; the header turns then by asking
+// /market/status once. A view without an overview (the week, the debt market) asks it once
+// (askMarketState) when nothing has said the state yet; nothing polls it.
 import { onAsOf } from './asof.ts';
 import { marketStatus, type MarketState } from './data.ts';
 import { fmtWhen } from './format.ts';
@@ -11,13 +13,19 @@ const STATE_TEXT: Record<MarketState['state'], string> = {
   break: 'Friday break',
   closed: 'Market closed',
 };
-const POLL_MS = 60_000;
+/** The state is asked again this long after its next change was due (the clocks may differ a little). */
+const AFTER_CHANGE_MS = 2_000;
+/** A view that has not said the market state by then has it asked for. */
+const UNSAID_MS = 5_000;
+/** After a failed ask: again this much later. */
+const FAILED_AGAIN_MS = 60_000;
 
 export type LiveState = 'live' | 'delayed';
 
 let liveEl: HTMLElement;
 let stateEl: HTMLElement | undefined;
 let poll: ReturnType<typeof setTimeout> | undefined;
+let known = false;
 
 export function startStatus(): void {
   stateEl = document.getElementById('market-state') as HTMLElement;
@@ -28,15 +36,20 @@ export function startStatus(): void {
     asOfEl.textContent = asOf ? `Data as of ${fmtWhen(asOf)}${stale ? ' (saved copy)' : ''}` : 'Data as of —';
     asOfEl.dataset.asOf = asOf ?? '';
   });
-  // Every view's first request (an overview) brings the state; the clock's own endpoint is asked
-  // only when none has said it for a minute.
-  schedule(POLL_MS);
   setLive('delayed');
+  // Any other view that brings no state: asked once, after its own requests had their turn.
+  setTimeout(askMarketState, UNSAID_MS);
+}
+
+/** For a view whose requests do not bring the market state: asks for it when nothing has said it. */
+export function askMarketState(): void {
+  if (!known && poll === undefined) void refresh();
 }
 
 function schedule(ms: number): void {
   clearTimeout(poll);
-  poll = setTimeout(() => void refresh(), ms);
+  // Timers cannot wait longer than about 24.8 days; a state changes well before.
+  poll = setTimeout(() => void refresh(), Math.min(Math.max(ms, 1_000), 2 ** 31 - 1));
 }
 
 async function refresh(): Promise<void> {
@@ -47,21 +60,26 @@ async function refresh(): Promise<void> {
       stateEl.dataset.state = 'unknown';
       stateEl.textContent = 'Market state unknown';
     }
-    schedule(POLL_MS);
+    schedule(FAILED_AGAIN_MS);
   }
 }
 
-/** The market state an answer carried; the header shows it and needs no request of its own for a minute. */
+/** The market state an answer carried; the header shows it, and asks again only when it changes. */
 export function noteMarketState(data: MarketState): void {
-  schedule(POLL_MS);
+  known = true;
+  const open = data.state === 'open' || data.state === 'pre_open';
+  const changesAt = Date.parse((open ? (data.session?.close ?? data.next_close) : data.next_open) ?? '');
+  clearTimeout(poll);
+  poll = undefined;
+  // Without the exchange's timetable (clock_followed false) the state never changes by itself.
+  if (data.clock_followed && !Number.isNaN(changesAt)) schedule(changesAt - Date.now() + AFTER_CHANGE_MS);
   if (!stateEl) return;
   stateEl.dataset.state = data.state;
   stateEl.textContent = STATE_TEXT[data.state];
-  const next =
-    data.state === 'open' || data.state === 'pre_open'
-      ? data.clock_followed
-        ? `closes ${fmtWhen(data.session?.close ?? data.next_close)}`
-        : 'clock off: always open'
+  const next = !data.clock_followed
+    ? 'open around the clock'
+    : open
+      ? `closes ${fmtWhen(data.session?.close ?? data.next_close)}`
       : `opens ${fmtWhen(data.next_open)}`;
   stateEl.title = `${STATE_TEXT[data.state]} · ${next}`;
   (document.getElementById('market-next') as HTMLElement).textContent = next;

@@ -2,6 +2,8 @@
 // and bonds board where it has one today. Two calls plus the service's OpenAPI document.
 import type { components } from 'psx-market-data-client';
 import { getJson } from '../api.ts';
+import { noteAsOf } from '../asof.ts';
+import { askMarketState } from '../status.ts';
 import { h } from '../dom.ts';
 import { fmtCompact, fmtPrice } from '../format.ts';
 import { load } from '../load.ts';
@@ -13,9 +15,19 @@ const pct = (v: number | null): string => (v === null ? '—' : `${v.toFixed(2)}
 
 function debtTable(instruments: Instrument[], quotes: Map<string, BoardQuote>): Node {
   if (instruments.length === 0) return h('p', { class: 'empty' }, 'The debt market lists no instruments.');
+  // Nine columns do not fit a phone: the table scrolls sideways under a hint, the symbol kept in view.
   return h(
     'div',
-    { class: 'table-scroll' },
+    {},
+    h('p', { class: 'scroll-hint' }, 'Swipe the table sideways for more columns →'),
+    debtRows(instruments, quotes),
+  );
+}
+
+function debtRows(instruments: Instrument[], quotes: Map<string, BoardQuote>): Node {
+  return h(
+    'div',
+    { class: 'table-scroll debt-scroll', tabindex: '0', 'aria-label': 'Debt instruments, scrolls sideways' },
     h(
       'table',
       { class: 'data compact' },
@@ -63,6 +75,7 @@ function debtTable(instruments: Instrument[], quotes: Map<string, BoardQuote>): 
 }
 
 export function debtView(main: HTMLElement): void {
+  askMarketState();
   const panel = h('div', { class: 'panel', id: 'debt-panel' });
   main.append(
     h('h1', { tabindex: '-1' }, 'Debt market'),
@@ -81,6 +94,7 @@ export function debtView(main: HTMLElement): void {
         getJson<Instrument[]>('/debt', '/debt'),
         getJson<BoardQuote[]>('/boards/{board}', '/boards/bills-and-bonds').catch(() => null),
       ]);
+      noteAsOf(board?.asOf ?? list.asOf, board?.stale ?? list.stale);
       return { instruments: list.data, quotes: new Map((board?.data ?? []).map((q) => [q.symbol, q])) };
     },
     ({ instruments, quotes }) => debtTable(instruments, quotes),

@@ -2,15 +2,16 @@
 // bands (20, 2) to switch on and off, RSI 14 and MACD (12, 26, 9) in panes of their own. Hidden
 // when the service has no indicators endpoint.
 import { NotAvailable } from '../api.ts';
+import { INDICATOR_COLORS } from '../chart-theme.ts';
 import { stockIndicators } from '../data.ts';
 import { h, replace, whenVisible } from '../dom.ts';
 import { load } from '../load.ts';
 import type { IndicatorChart, IndicatorRow, Overlay } from '../indicator-chart.ts';
 
-const OVERLAYS: [Overlay, string][] = [
-  ['sma', 'SMA 20'],
-  ['ema', 'EMA 50'],
-  ['bbands', 'Bollinger 20, 2σ'],
+const OVERLAYS: [Overlay, string, string][] = [
+  ['sma', 'SMA 20', 'sma_20'],
+  ['ema', 'EMA 50', 'ema_50'],
+  ['bbands', 'Bollinger 20, 2σ', 'bb_upper_20_2'],
 ];
 
 /** `start`: the first day shown (a year before the last day, from the caller). */
@@ -43,14 +44,16 @@ export function indicatorSection(symbol: string, start: string): { el: HTMLEleme
           role: 'img',
           'aria-label': `${symbol} closes with indicators, RSI and MACD`,
         });
-        const toggles = OVERLAYS.map(([id, label]) => {
+        const toggles = OVERLAYS.map(([id, label, column]) => {
           const input = h('input', {
             type: 'checkbox',
             checked: true,
             'data-overlay': id,
           }) as HTMLInputElement;
           input.addEventListener('change', () => chart?.show(id, input.checked));
-          return h('label', { class: 'overlay-toggle' }, input, ' ', label);
+          const swatch = h('span', { class: 'swatch', 'aria-hidden': 'true' });
+          swatch.style.background = INDICATOR_COLORS[column] ?? '';
+          return h('label', { class: 'overlay-toggle' }, input, ' ', swatch, label);
         });
         void import('../indicator-chart.ts').then(({ createIndicatorChart }) => {
           if (!gone) chart = createIndicatorChart(canvas, rows);
@@ -63,7 +66,7 @@ export function indicatorSection(symbol: string, start: string): { el: HTMLEleme
           h(
             'p',
             { class: 'chart-legend' },
-            'Panes below: RSI 14 (30 and 70 marked), MACD 12, 26, 9 with its signal and histogram. Adjusted closes.',
+            'Closes in black, the overlays in their toggles’ colours. Panes below: RSI 14 (dotted at 30 and 70), MACD 12, 26, 9 with its signal and histogram. Closes adjusted for corporate actions.',
           ),
         );
       },

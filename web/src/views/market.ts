@@ -16,7 +16,7 @@ import {
   type Mover,
   type Part,
 } from '../data.ts';
-import { h, nextTask, replace } from '../dom.ts';
+import { h, nextTask, replace, whenVisible } from '../dom.ts';
 import { startBackfillPanel } from '../backfill-panel.ts';
 import { arrow, direction, fmtPct, fmtPrice, fmtSigned, SPOKEN_DIRECTION } from '../format.ts';
 import { dailyPoints, intradayPoints } from '../chart-data.ts';
@@ -275,9 +275,14 @@ export function marketView(main: HTMLElement): () => void {
     if (!disposed && next > 0) refresh = setTimeout(() => void read(true), next);
   };
   let stopBackfill: (() => void) | undefined;
-  // Asked once the overview is drawn: the view's own data goes first.
-  void read(false).finally(() => {
-    if (!disposed) stopBackfill = startBackfillPanel(backfill);
+  // The backfill's progress sits at the bottom (it may be hidden until the archive is known to be
+  // on): asked once the reader reaches the sectors above it, and after the overview, so the view's
+  // first load is its overview and the screener.
+  const overviewRead = read(false);
+  const stopWatching = whenVisible(sectorPanel, () => {
+    void overviewRead.finally(() => {
+      if (!disposed) stopBackfill = startBackfillPanel(backfill);
+    });
   });
 
   void load(
@@ -291,6 +296,7 @@ export function marketView(main: HTMLElement): () => void {
   return () => {
     disposed = true;
     clearTimeout(refresh);
+    stopWatching();
     stopBackfill?.();
     chart?.destroy();
   };

@@ -92,7 +92,6 @@ export function symbolView(main: HTMLElement, rawSymbol: string): (() => void) |
     performance.el,
     company.el,
   );
-  watch([symbol]);
 
   let daily: PriceChart | undefined;
   let intraday: LineChart | undefined;
@@ -108,6 +107,7 @@ export function symbolView(main: HTMLElement, rawSymbol: string): (() => void) |
   let sectorName: string | null = null;
   let again: ReturnType<typeof setTimeout> | undefined;
   let extrasAsked = 0;
+  let watched = false;
   /** Parts already on screen: a later answer does not redraw them (the chart keeps its place). */
   const shown = new Set<PartName>();
 
@@ -187,6 +187,9 @@ export function symbolView(main: HTMLElement, rawSymbol: string): (() => void) |
     try {
       const { data, asOf, stale } = await stockOverview(symbol, fresh);
       if (disposed) return;
+      // Streamed once the service knows the symbol: an unknown one never enters the stream.
+      if (!watched) watch([symbol]);
+      watched = true;
       replace(banner);
       noteMarketState(data.market);
       show(data, asOf, stale);
@@ -450,8 +453,7 @@ function actionList(actions: CorporateAction[]): HTMLElement {
           'li',
           { 'data-date': a.ex_date },
           h('span', { class: 'flag-date' }, a.ex_date),
-          ` ${a.kind.replace(/_/g, ' ')}`,
-          a.ratio !== null ? ` · ratio ${a.ratio}` : '',
+          ` ${actionWords(a)}`,
           a.amount !== null ? ` · PKR ${fmtPrice(a.amount)}` : '',
           a.applied ? ' · applied in adjusted prices' : ' · not applied',
           a.note ? h('span', { class: 'quiet' }, ` (${a.note})`) : null,
@@ -459,6 +461,15 @@ function actionList(actions: CorporateAction[]): HTMLElement {
       ),
     ),
   );
+}
+
+/** A corporate action in a reader's words, its ratio said as what it does to the prices. */
+function actionWords(a: CorporateAction): string {
+  if (a.kind === 'cash_dividend') return 'cash dividend';
+  if (a.kind === 'other') return 'payout (its details could not be read)';
+  const what = 'change in share capital (bonus, rights or split)';
+  // The ratio is what the adjusted series divides earlier prices by (1.1 for a 10 % bonus).
+  return a.ratio === null ? what : `${what}; adjusted prices before it are divided by ${fmtRatio(a.ratio)}`;
 }
 
 function flaggedList(

@@ -3,6 +3,8 @@
 // the week's calendar) plus the service's OpenAPI document, read once per page load.
 import type { components } from 'psx-market-data-client';
 import { getJson } from '../api.ts';
+import { noteAsOf } from '../asof.ts';
+import { askMarketState } from '../status.ts';
 import { h } from '../dom.ts';
 import { fmtPrice } from '../format.ts';
 import { load } from '../load.ts';
@@ -119,6 +121,7 @@ function meetingTable(rows: Meeting[]): Node {
 }
 
 export function weekView(main: HTMLElement): void {
+  askMarketState();
   const week = karachiWeek();
   const payouts = h('div', { class: 'panel', id: 'week-payouts' });
   const meetings = h('div', { class: 'panel', id: 'week-meetings' });
@@ -146,7 +149,11 @@ export function weekView(main: HTMLElement): void {
   void load(
     payouts,
     'this week’s ex-dates',
-    () => getJson<Payout[]>('/market/payouts', `/market/payouts?from=${from}&to=${week.today}`),
+    async () => {
+      const r = await getJson<Payout[]>('/market/payouts', `/market/payouts?from=${from}&to=${week.today}`);
+      noteAsOf(r.asOf, r.stale);
+      return r;
+    },
     (r) => payoutTable(r.data, week),
   );
   void load(
