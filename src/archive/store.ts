@@ -7,6 +7,7 @@
 // Two backends behind this one interface: SQLite in CACHE_DIR (embedded, the default) and
 // PostgreSQL when DATABASE_URL is set (shared by replicas). Both pass the same test suite.
 import { formatDay, parseIsoDay } from '../time/karachi.ts';
+import type { DailyFileStore } from './daily-files.ts';
 
 /** A daily bar as the portal printed it, with the flags the market layer gave it. */
 export interface DailyBar {
@@ -147,6 +148,8 @@ export interface ArchiveStats {
 
 export interface ArchiveStore {
   readonly backend: 'sqlite' | 'postgres';
+  /** The exchange's daily closing files (daily-files.ts). */
+  readonly files: DailyFileStore;
   /**
    * A symbol's backfilled history and its "done" mark, in one transaction: after a crash either
    * both are there or neither, so a restart refetches exactly the symbols not marked done.
