@@ -228,6 +228,7 @@ export async function createService(
         backoffMs: config.archive.backoffMs,
         maxBackoffMs: config.archive.maxBackoffMs,
         idleMs: config.archive.idleMs,
+        filesFrom: config.archive.filesFrom,
         now,
         logger,
         onFetch: (outcome) => archiveMetrics.fetches.inc({ outcome }),
