@@ -16,6 +16,7 @@ export const BENCH_NAMES = [
   'mcp',
   'analytics',
   'archive',
+  'archive-files',
 ] as const;
 export type BenchName = (typeof BENCH_NAMES)[number];
 

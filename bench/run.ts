@@ -22,6 +22,7 @@ import { runServe } from './serve.ts';
 import { runStartup } from './startup.ts';
 import { runStream } from './stream.ts';
 import { runArchive } from './archive.ts';
+import { runArchiveFiles } from './archive-files.ts';
 import { sleep } from './stats.ts';
 
 const RUNNERS: Record<BenchName, () => Promise<Section>> = {
@@ -34,6 +35,7 @@ const RUNNERS: Record<BenchName, () => Promise<Section>> = {
   mcp: runMcp,
   analytics: runAnalytics,
   archive: runArchive,
+  'archive-files': runArchiveFiles,
 };
 
 function selected(args: string[]): BenchName[] {
