@@ -3,67 +3,9 @@
 // and the bars where a file and a symbol's portal history disagree. Like every archived row, a
 // file's rows are written once and never changed (past files never change).
 import type { DailyFileKind, DailyFileRow } from '../exchange/types.ts';
-import type { WriteResult } from './store.ts';
-
 export type { DailyFileKind, DailyFileRow } from '../exchange/types.ts';
-
-/** A day the archiver asked the portal for. */
-export interface FileDayState {
-  date: string;
-  /** A file was stored; false: the portal answered its 404 page (no session that day). */
-  found: boolean;
-  /** When it was last asked (epoch ms). */
-  checkedAt: number;
-  rows: number;
-}
-
-/** A bar the closing file and the symbol's portal history print differently: both are kept. */
-export interface FileDisagreement {
-  symbol: string;
-  date: string;
-  field: 'open' | 'high' | 'low' | 'close' | 'volume';
-  /** The closing file's value. */
-  file: number | null;
-  /** The portal history's (the bar `/market/daily` and `/historical` serve). */
-  history: number | null;
-}
-
-export interface DailyFileStats {
-  /** Days with a stored file. */
-  files: number;
-  /** Days the portal answered without a file (weekends are never asked). */
-  noSession: number;
-  firstDate: string | null;
-  lastDate: string | null;
-  rows: number;
-}
-
-export interface DailyFileStore {
-  /**
-   * A day's file, every row and the day's mark in one transaction, so a kill -9 leaves the day
-   * whole or absent. The file's equity rows are compared with the bars held for that day; each
-   * differing field is kept as a disagreement. A day stored already is left as it is.
-   */
-  writeFile(date: string, rows: readonly DailyFileRow[], fetchedAt: number): Promise<WriteResult>;
-  /** The portal's 404 for `date`: no session (asked again only while recent). */
-  markNoSession(date: string, checkedAt: number): Promise<void>;
-  /** Every day asked for, oldest first. */
-  fileDays(): Promise<FileDayState[]>;
-  /** A day's rows of `kinds` (every kind when absent), by symbol. */
-  fileRows(date: string, kinds?: readonly DailyFileKind[]): Promise<DailyFileRow[]>;
-  /** A symbol's rows within [start, end], oldest first. */
-  symbolRows(symbol: string, start?: string, end?: string): Promise<DailyFileRow[]>;
-  /** Which of `symbols` appear in any file. */
-  symbolsInFiles(symbols: readonly string[]): Promise<Set<string>>;
-  /** Days with a file within [from, to], oldest first. */
-  fileDates(from: string, to: string): Promise<string[]>;
-  /** The disagreements, newest day first (at most `limit`), and how many there are. */
-  disagreements(limit: number): Promise<{ total: number; rows: FileDisagreement[] }>;
-  stats(): Promise<DailyFileStats>;
-}
-
-export const FILE_ROW_COLUMNS =
-  'day, symbol, kind, sector, name, marker, open, high, low, close, volume, ldcp, underlying, contract_month, cash_settled, series';
+export type { DailyFileStats, DailyFileStore, FileDayState, FileDisagreement } from './store.ts';
+import type { FileDisagreement } from './store.ts';
 
 export const SQLITE_FILE_SCHEMA = `
 CREATE TABLE IF NOT EXISTS file_days (day INTEGER PRIMARY KEY, found INTEGER NOT NULL, checked_at INTEGER NOT NULL, rows INTEGER NOT NULL);

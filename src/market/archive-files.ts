@@ -12,11 +12,6 @@ import type { MarketArchive } from './archive.ts';
 import type { RequestContext } from './context.ts';
 import type { Datasets } from './datasets.ts';
 import type { ContractDailyRowT, UniverseRowT } from './models-files.ts';
-import type { AdjustedHistoricalRowT, HistoricalRowT } from './models.ts';
-import { answerKey, type Answer } from './answer.ts';
-import { historicalRowOf } from './archive-adjusted.ts';
-import { closeOf } from './archive-answers.ts';
-import { karachiTime } from '../time/karachi.ts';
 
 export type DailyMarket = 'equities' | 'futures' | 'index_futures' | 'debt';
 
@@ -129,56 +124,4 @@ export async function universe(
     marker: r.marker,
     listed_today: listed.has(r.symbol),
   }));
-}
-
-/**
- * `/stocks/{symbol}/historical` of a symbol the exchange no longer lists: its rows from the closing
- * files that carried it (raw; adjusted prices are unavailable: no adjusted series or payouts page
- * exists for it any more). Undefined when no file carried it (the caller's 404 stands).
- */
-export async function delistedHistorical(
-  archive: MarketArchive,
-  symbol: string,
-  query: { start?: string; end?: string; order?: 'asc' | 'desc'; limit?: number; adjusted: boolean },
-  now: number,
-): Promise<Answer<Array<HistoricalRowT | AdjustedHistoricalRowT>> | undefined> {
-  const bars = await fileBars(archive, symbol, query.start, query.end);
-  if (bars.length === 0) {
-    const anywhere = await archive.dailyFiles((f) => f.symbolsInFiles([symbol]));
-    if (!anywhere.has(symbol)) return undefined;
-  }
-  let rows: Array<HistoricalRowT | AdjustedHistoricalRowT> = bars.map((b) => {
-    const row = historicalRowOf(b);
-    return query.adjusted ? { ...row, adjustment_factor: null } : row;
-  });
-  if (query.limit !== undefined && rows.length > query.limit) rows = rows.slice(rows.length - query.limit);
-  if (query.order === 'desc') rows.reverse();
-  const last = bars.at(-1)?.date;
-  const meta: Record<string, unknown> = {
-    delisted: true,
-    source: 'daily_files',
-    last_traded: (await archive.dailyFiles((f) => f.symbolRows(symbol))).at(-1)?.date ?? null,
-  };
-  if (query.adjusted) {
-    meta.adjustment = {
-      status: 'unavailable',
-      series_start: null,
-      partial_before: null,
-      dividends: false,
-      dividends_from: null,
-      reason: `${symbol} is no longer listed: the exchange publishes no adjusted series or payouts for it, so prices are raw (from its closing files)`,
-    };
-  }
-  return {
-    key: answerKey('historical-delisted', symbol, { ...query }),
-    data: rows,
-    provenance: {
-      state: 'HIT',
-      fetchedAt: now,
-      freshUntil: now + 3_600_000,
-      version: `${symbol}:${rows.length}:${last ?? ''}`,
-    },
-    asOf: last ? closeOf(last) : karachiTime(now),
-    meta,
-  };
 }

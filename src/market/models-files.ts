@@ -101,4 +101,3 @@ export type MarketDailyBarT = Static<typeof MarketDailyBar>;
 export type AdjustedMarketDailyBarT = Static<typeof AdjustedMarketDailyBar>;
 export type ContractDailyRowT = Static<typeof ContractDailyRow>;
 export type UniverseRowT = Static<typeof UniverseRow>;
-export type FileDisagreementRowT = Static<typeof FileDisagreementRow>;

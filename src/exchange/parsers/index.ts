@@ -19,4 +19,4 @@ export { parseAnnouncements } from './announcements.ts';
 export { parseDebtMarket } from './debt-market.ts';
 export { parseTradingBoard } from './trading-board.ts';
 export { parseEligibleScrips } from './eligible-scrips.ts';
-export { decodeDailyFile, parseDailyFile, parseDailyFileBody } from './daily-file.ts';
+export { parseDailyFileBody } from './daily-file.ts';

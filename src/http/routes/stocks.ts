@@ -4,7 +4,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { fundamentals } from '../../market/fundamentals.ts';
 import { adjustedHistorical, parseAdjustedFlags } from '../../market/adjusted-history.ts';
 import { historical } from '../../market/history.ts';
-import { delistedHistorical } from '../../market/archive-files.ts';
+import { delistedHistorical } from '../../market/archive-answers.ts';
 import { NotFoundError } from '../../errors.ts';
 import { AdjustmentMeta } from '../../market/models.ts';
 import { quote } from '../../market/quotes.ts';
