@@ -228,7 +228,9 @@ function readRow(fields: string[], date: string): DailyFileRow | string {
   }
   let name = fields[3]!.trim();
   let marker: DailyFileRow['marker'] = null;
-  const m = MARKER.exec(name);
+  // Most names carry no marker: the regex runs only on a name ending in X + D/B/R.
+  const tail = name.length > 2 ? name.charCodeAt(name.length - 2) : 0;
+  const m = tail === 88 ? MARKER.exec(name) : null;
   if (m) {
     name = m[1]!.trim();
     marker = m[2] as DailyFileRow['marker'];
