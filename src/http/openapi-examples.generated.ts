@@ -1595,6 +1595,20 @@ export const GENERATED_EXAMPLES: GeneratedExamples = {
       },
     },
   },
+  '/market/universe': {
+    ok: {
+      data: [
+        { symbol: '786', name: '786 Investments Ltd', sector_code: '0813', marker: null, listed_today: true },
+        { symbol: 'ABL', name: 'Allied Bank Ltd', sector_code: '0807', marker: null, listed_today: true },
+      ],
+      meta: {
+        timestamp: '2026-11-20T11:35:00+00:00',
+        cached: true,
+        count: 2,
+        as_of: '2026-11-19T15:30:00+05:00',
+      },
+    },
+  },
   '/historical': {
     ok: {
       data: [{ date: '2026-11-19', ENGRO: 426.83, HBL: 311.48 }],
@@ -2161,6 +2175,25 @@ export const GENERATED_ERRORS: GeneratedErrors = {
     ],
   },
   '/market/daily': {
+    '400': [
+      { code: 'bad_request', message: 'date 2026-12-01 is in the future (today in Karachi is 2026-11-20)' },
+    ],
+    '404': [
+      {
+        code: 'not_found',
+        message:
+          'no session on 2026-11-14 in the archive: the previous trading day is 2026-11-13, the next 2026-11-16',
+      },
+    ],
+    '503': [
+      {
+        code: 'not_ready',
+        message:
+          'the archive is unavailable right now; endpoints that do not read it keep working, try again shortly',
+      },
+    ],
+  },
+  '/market/universe': {
     '400': [
       { code: 'bad_request', message: 'date 2026-12-01 is in the future (today in Karachi is 2026-11-20)' },
     ],

@@ -1227,6 +1227,18 @@ export interface paths {
     /**
      * Every equity in one day's closing file, delisted ones included
      * @description The equities in the exchange's closing file of `date` (every symbol that traded that day), with the name as the file abbreviates it (ex-marker removed), the sector code, the marker and whether the exchange still lists the symbol today: the survivorship-free universe of that day. A date without a file (weekend, holiday, not archived yet) is a 404 naming the previous and next trading days.
+     *
+     *     **Example request**
+     *
+     *     ```http
+     *     GET /market/universe?date=2026-11-19
+     *     ```
+     *
+     *     **Typed client**
+     *
+     *     ```ts
+     *     const { data, error } = await api.GET('/market/universe', { params: { query: { date: '2026-11-19' } } });
+     *     ```
      */
     get: operations['listMarketUniverse'];
     put?: never;
@@ -8888,9 +8900,15 @@ export interface operations {
   listMarketUniverse: {
     parameters: {
       query: {
-        /** @description the trading day, YYYY-MM-DD (Karachi), e.g. date=2015-06-15 */
+        /**
+         * @description the trading day, YYYY-MM-DD (Karachi), e.g. date=2015-06-15
+         * @example 2026-11-19
+         */
         date: string;
-        /** @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON. */
+        /**
+         * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
+         * @example json
+         */
         format?: 'json' | 'csv';
       };
       header?: never;
@@ -8927,6 +8945,11 @@ export interface operations {
               as_of: string;
             };
           };
+          /**
+           * @example symbol,name,sector_code,marker,listed_today
+           *     786,786 Investments Ltd,0813,,true
+           *     ABL,Allied Bank Ltd,0807,,true
+           */
           'text/csv': string;
         };
       };
