@@ -125,10 +125,10 @@ export class Archiver {
     }
     await this.recordClosedDay();
     await this.recordPayouts();
-    // The recent files first (the day's file after its close), then the symbols, then the old files.
-    if (!(await this.dailyFiles(true))) return 'stopped';
     const finished = (await this.backfill()) && (await this.backfillActions());
     if (!finished) return 'stopped';
+    // The recent files (the day's file after its close) once the symbols are in, then the old ones.
+    if (!(await this.dailyFiles(true))) return 'stopped';
     if (!this.indicesDone) await this.backfillIndices();
     if (!(await this.dailyFiles(false))) return 'stopped';
     this.state.phase = 'idle';
