@@ -9,6 +9,8 @@
 //   every symbol's bar and every index's level for the day (a few fetches, not one per symbol),
 //   and each index's ticks of the day are kept.
 // - Payouts: once a day, the market-wide payouts page's last week (a few pages).
+// - Daily closing files (daily-files.ts): every weekday's file back to 2013-11-04, one fetch each,
+//   and the new day's file after each close until it appears.
 // - Backs off while the portal is down, answers 429 or the budget says no, and while the archive
 //   cannot be written; the last error is in the status.
 // - Runs on one replica at a time (a Redis lease, like the stream poller's).
