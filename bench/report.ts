@@ -18,6 +18,7 @@ export const BENCH_NAMES = [
   'archive',
   'parquet',
   'soak',
+  'archive-files',
 ] as const;
 export type BenchName = (typeof BENCH_NAMES)[number];
 

@@ -24,6 +24,7 @@ import { runStream } from './stream.ts';
 import { runArchive } from './archive.ts';
 import { runParquet } from './parquet.ts';
 import { runSoak } from './soak.ts';
+import { runArchiveFiles } from './archive-files.ts';
 import { sleep } from './stats.ts';
 
 const RUNNERS: Record<BenchName, () => Promise<Section>> = {
@@ -38,6 +39,7 @@ const RUNNERS: Record<BenchName, () => Promise<Section>> = {
   archive: runArchive,
   parquet: runParquet,
   soak: runSoak,
+  'archive-files': runArchiveFiles,
 };
 
 function selected(args: string[]): BenchName[] {

@@ -82,6 +82,8 @@ export interface Config {
     backoffMs: number;
     maxBackoffMs: number;
     idleMs: number;
+    /** The oldest daily closing file the archiver keeps (ARCHIVE_FILES_FROM). */
+    filesFrom: string;
   };
   /** POST /mcp's DNS-rebinding protection (src/mcp/access.ts). */
   mcp: {
@@ -158,6 +160,15 @@ function fraction(env: Env, name: string, fallback: number, zero = false): numbe
   return value;
 }
 
+function isoDay(env: Env, name: string, fallback: string): string {
+  const raw = env[name]?.trim();
+  if (!raw) return fallback;
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(raw) || Number.isNaN(Date.parse(`${raw}T00:00:00Z`))) {
+    throw new ConfigError(`${name} must be a date as YYYY-MM-DD, got "${raw}"`);
+  }
+  return raw;
+}
+
 function databaseUrl(env: Env): string | undefined {
   const raw = env.DATABASE_URL?.trim();
   if (!raw) return undefined;
@@ -228,6 +239,7 @@ export function loadConfig(env: Env = process.env): Config {
       backoffMs: int(env, 'ARCHIVE_BACKOFF_MS', 30_000, 1),
       maxBackoffMs: int(env, 'ARCHIVE_MAX_BACKOFF_MS', 600_000, 1),
       idleMs: int(env, 'ARCHIVE_IDLE_MS', 300_000, 1),
+      filesFrom: isoDay(env, 'ARCHIVE_FILES_FROM', '2013-11-04'),
     },
   };
 }

@@ -378,6 +378,7 @@ async function startArchiving(
     backoffMs: config.archive.backoffMs,
     maxBackoffMs: config.archive.maxBackoffMs,
     idleMs: config.archive.idleMs,
+    filesFrom: config.archive.filesFrom,
     now,
     logger,
     onFetch: (outcome) => archiveMetrics.fetches.inc({ outcome }),

@@ -4,7 +4,8 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 
-export type GateRejection = 'user-agent' | 'origin' | 'x-requested-with' | 'token' | 'refuse-token';
+export type GateRejection =
+  'user-agent' | 'origin' | 'x-requested-with' | 'token' | 'refuse-token' | 'referer';
 
 const PORTAL_ORIGIN = 'https://dps.psx.com.pk';
 const MAX_BODY = 1 << 20;
@@ -28,6 +29,22 @@ export function gateRefusal(
   if (header(req, 'x-requested-with') !== 'XMLHttpRequest')
     return { status: 403, reason: 'x-requested-with' };
   if (header(req, 'x-req-id') !== token) return { status: 403, reason: 'token' };
+  return null;
+}
+
+/**
+ * The rule of `/download/*` (upstream.md §7): no token, but a browser User-Agent and the portal's
+ * Referer; without the Referer the portal answers 403.
+ */
+export function downloadRefusal(
+  req: IncomingMessage,
+  ownOrigin: string,
+): { status: number; reason: GateRejection } | null {
+  if (!(header(req, 'user-agent') ?? '').includes('Mozilla/')) return { status: 404, reason: 'user-agent' };
+  const referer = header(req, 'referer') ?? '';
+  if (!(referer.startsWith(PORTAL_ORIGIN) || (ownOrigin !== '' && referer.startsWith(ownOrigin)))) {
+    return { status: 403, reason: 'referer' };
+  }
   return null;
 }
 

@@ -3,6 +3,7 @@
 // per market step). A path nothing answers gets the portal's Not Found page.
 import { renderCompanyPage } from './company.ts';
 import { renderEod, renderPayouts } from './corporate-actions.ts';
+import { dailyFileBody, hasDailyFile } from './daily-files.ts';
 import type { Dataset } from './dataset.ts';
 import { renderFeed } from './feeds.ts';
 import type { MarketMotion } from './intraday.ts';
@@ -22,7 +23,12 @@ import {
 
 export type Router = (method: string, path: string, form: URLSearchParams) => Page;
 
-export function createRouter(dataset: Dataset, motion: MarketMotion, cache: PageCache): Router {
+export function createRouter(
+  dataset: Dataset,
+  motion: MarketMotion,
+  cache: PageCache,
+  now: () => number = () => Date.parse(`${dataset.asOfDate}T23:59:59Z`),
+): Router {
   const html = (key: string, status: number, render: () => string): Page =>
     cache.get(key, () => page(status, HTML, render()));
   const notFound = (path: string, status: number): Page =>
@@ -88,8 +94,19 @@ export function createRouter(dataset: Dataset, motion: MarketMotion, cache: Page
       const symbol = form.get('symbol') ?? '';
       return html(`historical:${symbol}`, 200, () => renderHistorical(dataset, symbol));
     }
+    const daily = method === 'GET' ? /^\/download\/mkt_summary\/([^/]+)\.Z$/.exec(path) : null;
+    if (daily) {
+      const date = daily[1] as string;
+      // A day without a file: the portal's 404 HTML page (~47 KB on the real one).
+      if (!hasDailyFile(dataset, date, now())) return notFound(path, 404);
+      return cache.get(`daily-file:${date}`, () => binaryPage(dailyFileBody(dataset, date)));
+    }
     const feed = renderFeed(dataset, method, path, form);
     if (feed) return page(feed.status, feed.type === 'json' ? JSON_TYPE : HTML, feed.text);
     return notFound(path, 404);
   };
+}
+
+function binaryPage(body: Buffer): Page {
+  return { status: 200, type: 'application/octet-stream', parts: [body], bytes: body.length };
 }

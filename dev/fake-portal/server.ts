@@ -5,7 +5,7 @@
 // gate and tokens (gate.ts), failure rules (failures.ts), rendered pages and their cache
 // (page-cache.ts), the control API (control.ts) and the portal's day (portal-clock.ts); this file
 // counts, delays and wires them to one server.
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { isMarketOpen } from '../../src/time/market-clock.ts';
 import { handleControl } from './control.ts';
@@ -13,7 +13,7 @@ import { createDataset, type Dataset } from './dataset.ts';
 import { DriftRules, parseDriftRule, type DriftRule } from './drift.ts';
 import { FailureRules, parseFailureRule, type FailureMode, type FailureRule } from './failures.ts';
 import { RateGate } from './rate-gate.ts';
-import { gateRefusal, makeToken, readBody, type GateRejection } from './gate.ts';
+import { downloadRefusal, gateRefusal, makeToken, readBody, type GateRejection } from './gate.ts';
 import { createMarketMotion, type MarketMotion } from './intraday.ts';
 import { HTML, page, PageCache, writePage, type Page } from './page-cache.ts';
 import { renderErrorPage, renderGarbagePage } from './pages.ts';
@@ -140,15 +140,8 @@ export async function startFakePortal(options: FakePortalOptions = {}): Promise<
   const sockets = new Set<Socket>();
   const timers = new Set<NodeJS.Timeout>();
   const motion = createMarketMotion(dataset, now);
-  const route = createRouter(dataset, motion, cache);
-  const clocked = options.now !== undefined;
-  const ticking =
-    options.tickMs && options.tickMs > 0
-      ? setInterval(() => {
-          if (!clocked || isMarketOpen(now())) motion.tick();
-        }, options.tickMs)
-      : null;
-  ticking?.unref();
+  const route = createRouter(dataset, motion, cache, now);
+  const ticking = startTicking(options, motion, now);
 
   const rotateToken = (): string => {
     tokenNumber += 1;
@@ -161,42 +154,8 @@ export async function startFakePortal(options: FakePortalOptions = {}): Promise<
       : null;
   rotation?.unref();
 
-  /**
-   * Writes `p` once `delay` ms have passed since the request arrived (`arrivedAt`, performance.now()):
-   * a page delay is the time a client waits, rendering included, as with the real portal; counted
-   * from after rendering, a busy machine made a 300 ms page arrive 350 ms after it was asked for.
-   */
-  function send(res: ServerResponse, p: Page, delay: number, arrivedAt: number): void {
-    const write = (): void => {
-      if (res.destroyed || res.writableEnded) return;
-      writePage(res, p, currentToken);
-    };
-    const wait = delay - (performance.now() - arrivedAt);
-    if (wait <= 0) {
-      write();
-      return;
-    }
-    const timer = setTimeout(() => {
-      timers.delete(timer);
-      write();
-    }, wait);
-    timers.add(timer);
-  }
-
-  /** The page a failure rule answers with, or null to go on (`down` is handled before the body is read). */
-  function injectedPage(rule: FailureRule): Page | null {
-    bump(counts.injected, rule.mode);
-    if (rule.mode === 'status') {
-      const status = rule.status ?? 503;
-      return page(status, HTML, renderErrorPage(status));
-    }
-    if (rule.mode === 'garbage') return cache.get('garbage', () => page(200, HTML, renderGarbagePage()));
-    if (rule.mode === 'refuse-token') {
-      bump(counts.rejected, 'refuse-token');
-      return page(403, HTML, renderErrorPage(403));
-    }
-    return null;
-  }
+  const send = (res: ServerResponse, p: Page, delay: number, arrivedAt: number): void =>
+    sendAfter(res, p, delay, arrivedAt, () => currentToken, timers);
 
   async function handlePortal(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
     const arrivedAt = performance.now();
@@ -217,14 +176,17 @@ export async function startFakePortal(options: FakePortalOptions = {}): Promise<
     if (method === 'POST' && path === '/historical') bump(counts.historical, form.get('symbol') ?? '');
 
     const totalDelay = baseDelay + delay;
-    const injected = rule ? injectedPage(rule) : null;
+    const injected = rule ? injectedPage(rule, counts, cache) : null;
     if (injected) return send(res, injected, totalDelay, arrivedAt);
     if (isData && rateGate && !rateGate.admit()) {
       counts.limited += 1;
       return send(res, page(429, HTML, renderErrorPage(429)), totalDelay, arrivedAt);
     }
     if (isData) {
-      const refused = gateRefusal(req, currentToken, ownOrigin);
+      // Downloads carry no token: a browser User-Agent and the portal's Referer instead.
+      const refused = path.startsWith('/download/')
+        ? downloadRefusal(req, ownOrigin)
+        : gateRefusal(req, currentToken, ownOrigin);
       if (refused) {
         bump(counts.rejected, refused.reason);
         return send(res, page(refused.status, HTML, renderErrorPage(refused.status)), totalDelay, arrivedAt);
@@ -279,13 +241,7 @@ export async function startFakePortal(options: FakePortalOptions = {}): Promise<
     socket.on('close', () => sockets.delete(socket));
   });
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, '127.0.0.1', () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
+  await listen(server, options.port ?? 0);
   const port = (server.address() as AddressInfo).port;
   const url = `http://127.0.0.1:${port}`;
   ownOrigin = url;
@@ -313,4 +269,73 @@ export async function startFakePortal(options: FakePortalOptions = {}): Promise<
         for (const s of sockets) s.destroy();
       }),
   };
+}
+
+/** The page a failure rule answers with, or null to go on (`down` is handled before the body is read). */
+function injectedPage(rule: FailureRule, counts: MutableCounts, cache: PageCache): Page | null {
+  bump(counts.injected, rule.mode);
+  if (rule.mode === 'status') {
+    const status = rule.status ?? 503;
+    return page(status, HTML, renderErrorPage(status));
+  }
+  if (rule.mode === 'garbage') return cache.get('garbage', () => page(200, HTML, renderGarbagePage()));
+  if (rule.mode === 'refuse-token') {
+    bump(counts.rejected, 'refuse-token');
+    return page(403, HTML, renderErrorPage(403));
+  }
+  return null;
+}
+
+function listen(server: Server, port: number): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+}
+
+/**
+ * Writes `p` once `delay` ms have passed since the request arrived (`arrivedAt`, performance.now()):
+ * a page delay is the time a client waits, rendering included, as with the real portal; counted
+ * from after rendering, a busy machine made a 300 ms page arrive 350 ms after it was asked for.
+ */
+function sendAfter(
+  res: ServerResponse,
+  p: Page,
+  delay: number,
+  arrivedAt: number,
+  token: () => string,
+  timers: Set<NodeJS.Timeout>,
+): void {
+  const write = (): void => {
+    if (res.destroyed || res.writableEnded) return;
+    writePage(res, p, token());
+  };
+  const wait = delay - (performance.now() - arrivedAt);
+  if (wait <= 0) {
+    write();
+    return;
+  }
+  const timer = setTimeout(() => {
+    timers.delete(timer);
+    write();
+  }, wait);
+  timers.add(timer);
+}
+
+/** Moves the market every `tickMs` (with a clock given, only during a session). */
+function startTicking(
+  options: FakePortalOptions,
+  motion: MarketMotion,
+  now: () => number,
+): NodeJS.Timeout | null {
+  if (!options.tickMs || options.tickMs <= 0) return null;
+  const clocked = options.now !== undefined;
+  const ticking = setInterval(() => {
+    if (!clocked || isMarketOpen(now())) motion.tick();
+  }, options.tickMs);
+  ticking.unref();
+  return ticking;
 }

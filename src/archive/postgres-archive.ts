@@ -12,6 +12,8 @@ import {
   type CoverageRow,
   type FactorRow,
 } from './adjustments.ts';
+import { POSTGRES_FILE_SCHEMA, type DailyFileStore } from './daily-files.ts';
+import { PostgresDailyFiles } from './postgres-files.ts';
 import {
   announcedBounds,
   ArchiveUnavailableError,
@@ -92,6 +94,10 @@ export class PostgresArchive implements ArchiveStore {
   readonly backend = 'postgres' as const;
   private readonly sql: postgres.Sql;
   private schema: Promise<void> | undefined;
+  readonly files: DailyFileStore = new PostgresDailyFiles(
+    (query) => this.read(query),
+    (work) => this.write(work),
+  );
 
   constructor(url: string) {
     this.sql = postgres(url, {
@@ -439,7 +445,7 @@ export class PostgresArchive implements ArchiveStore {
 
   private async ready(): Promise<void> {
     this.schema ??= this.sql
-      .unsafe(SCHEMA + POSTGRES_ADJUSTMENT_SCHEMA)
+      .unsafe(SCHEMA + POSTGRES_ADJUSTMENT_SCHEMA + POSTGRES_FILE_SCHEMA)
       .then(() => undefined)
       .catch((err: unknown) => {
         this.schema = undefined;

@@ -14,6 +14,8 @@ import {
   type CoverageRow,
   type FactorRow,
 } from './adjustments.ts';
+import { SQLITE_FILE_SCHEMA, type DailyFileStore } from './daily-files.ts';
+import { SqliteDailyFiles } from './sqlite-files.ts';
 import {
   announcedBounds,
   ArchiveUnavailableError,
@@ -86,6 +88,7 @@ export class SqliteArchive implements ArchiveStore {
   private readonly s: Record<string, StatementSync>;
   private closed = false;
   private readonly fieldStatements: Record<BarField, StatementSync>;
+  readonly files: DailyFileStore;
 
   constructor(dir: string) {
     mkdirSync(dir, { recursive: true });
@@ -95,6 +98,12 @@ export class SqliteArchive implements ArchiveStore {
     this.db.exec('PRAGMA busy_timeout = 5000');
     this.db.exec(SCHEMA);
     this.db.exec(SQLITE_ADJUSTMENT_SCHEMA);
+    this.db.exec(SQLITE_FILE_SCHEMA);
+    this.files = new SqliteDailyFiles(
+      this.db,
+      (work) => this.transaction(work),
+      (work) => this.read(work),
+    );
     const p = (sql: string) => this.db.prepare(sql);
     const fieldStatement = (f: BarField) => {
       // The column name is one of five fixed words, never input.

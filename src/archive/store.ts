@@ -7,6 +7,7 @@
 // Two backends behind this one interface: SQLite in CACHE_DIR (embedded, the default) and
 // PostgreSQL when DATABASE_URL is set (shared by replicas). Both pass the same test suite.
 import { formatDay, parseIsoDay } from '../time/karachi.ts';
+import type { DailyFileKind, DailyFileRow } from '../exchange/types.ts';
 
 /** A daily bar as the portal printed it, with the flags the market layer gave it. */
 export interface DailyBar {
@@ -147,6 +148,8 @@ export interface ArchiveStats {
 
 export interface ArchiveStore {
   readonly backend: 'sqlite' | 'postgres';
+  /** The exchange's daily closing files (daily-files.ts). */
+  readonly files: DailyFileStore;
   /**
    * A symbol's backfilled history and its "done" mark, in one transaction: after a crash either
    * both are there or neither, so a restart refetches exactly the symbols not marked done.
@@ -277,4 +280,61 @@ const CLEAN: readonly string[] = Object.freeze([]);
 /** A clean row's reasons are one shared frozen empty list (most rows are clean). */
 export function reasonsList(text: string): string[] {
   return text === '' ? (CLEAN as string[]) : text.split(',');
+}
+
+// The exchange's daily closing files as kept (daily-files.ts has the schemas and helpers).
+
+/** A day the archiver asked the portal for. */
+export interface FileDayState {
+  date: string;
+  /** A file was stored; false: the portal answered its 404 page (no session that day). */
+  found: boolean;
+  /** When it was last asked (epoch ms). */
+  checkedAt: number;
+  rows: number;
+}
+
+/** A bar the closing file and the symbol's portal history print differently: both are kept. */
+export interface FileDisagreement {
+  symbol: string;
+  date: string;
+  field: 'open' | 'high' | 'low' | 'close' | 'volume';
+  /** The closing file's value. */
+  file: number | null;
+  /** The portal history's (the bar `/market/daily` and `/historical` serve). */
+  history: number | null;
+}
+
+export interface DailyFileStats {
+  /** Days with a stored file. */
+  files: number;
+  /** Days the portal answered without a file (weekends are never asked). */
+  noSession: number;
+  firstDate: string | null;
+  lastDate: string | null;
+  rows: number;
+}
+
+export interface DailyFileStore {
+  /**
+   * A day's file, every row and the day's mark in one transaction, so a kill -9 leaves the day
+   * whole or absent. The file's equity rows are compared with the bars held for that day; each
+   * differing field is kept as a disagreement. A day stored already is left as it is.
+   */
+  writeFile(date: string, rows: readonly DailyFileRow[], fetchedAt: number): Promise<WriteResult>;
+  /** The portal's 404 for `date`: no session (asked again only while recent). */
+  markNoSession(date: string, checkedAt: number): Promise<void>;
+  /** Every day asked for, oldest first. */
+  fileDays(): Promise<FileDayState[]>;
+  /** A day's rows of `kinds` (every kind when absent), by symbol. */
+  fileRows(date: string, kinds?: readonly DailyFileKind[]): Promise<DailyFileRow[]>;
+  /** A symbol's rows within [start, end], oldest first. */
+  symbolRows(symbol: string, start?: string, end?: string): Promise<DailyFileRow[]>;
+  /** Which of `symbols` appear in any file. */
+  symbolsInFiles(symbols: readonly string[]): Promise<Set<string>>;
+  /** Days with a file within [from, to], oldest first. */
+  fileDates(from: string, to: string): Promise<string[]>;
+  /** The disagreements, newest day first (at most `limit`), and how many there are. */
+  disagreements(limit: number): Promise<{ total: number; rows: FileDisagreement[] }>;
+  stats(): Promise<DailyFileStats>;
 }

@@ -9,6 +9,8 @@
 //   every symbol's bar and every index's level for the day (a few fetches, not one per symbol),
 //   and each index's ticks of the day are kept.
 // - Payouts: once a day, the market-wide payouts page's last week (a few pages).
+// - Daily closing files (daily-files.ts): every weekday's file back to 2013-11-04, one fetch each,
+//   and the new day's file after each close until it appears.
 // - Backs off while the portal is down, answers 429 or the budget says no, and while the archive
 //   cannot be written; the last error is in the status.
 // - Runs on one replica at a time (a Redis lease, like the stream poller's).
@@ -25,6 +27,7 @@ import { analyseActions } from '../market/corporate-actions.ts';
 import type { HistoryRow, PayoutRow } from '../exchange/types.ts';
 import { addDays } from '../time/karachi.ts';
 import { karachiDate, sessionsOfDay } from '../time/market-clock.ts';
+import { fetchDailyFiles, FIRST_FILE_DATE } from './daily-files.ts';
 import type { Lease } from './lease.ts';
 
 // The archiver's fetches are the service's own: one budget address for all of them, and spare, so
@@ -53,6 +56,8 @@ export interface ArchiverOptions {
   maxBackoffMs: number;
   /** Wait between rounds once everything is archived (new listings, the next close). */
   idleMs: number;
+  /** The oldest daily closing file to keep (default the exchange's first, 2013-11-04). */
+  filesFrom?: string;
   now: () => number;
   logger?: Logger;
   onFetch?: (outcome: 'ok' | 'failed') => void;
@@ -88,6 +93,8 @@ export class Archiver {
       perMinute: opts.perMinute,
       lastError: null,
       lastRecordedDay: null,
+      filesDone: 0,
+      filesTotal: 0,
       unreadable: [],
     };
   }
@@ -120,7 +127,10 @@ export class Archiver {
     await this.recordPayouts();
     const finished = (await this.backfill()) && (await this.backfillActions());
     if (!finished) return 'stopped';
+    // The recent files (the day's file after its close) once the symbols are in, then the old ones.
+    if (!(await this.dailyFiles(true))) return 'stopped';
     if (!this.indicesDone) await this.backfillIndices();
+    if (!(await this.dailyFiles(false))) return 'stopped';
     this.state.phase = 'idle';
     return 'done';
   }
@@ -278,6 +288,36 @@ export class Archiver {
     return true;
   }
 
+  /** The daily closing files due (only the last two weeks' when `recentOnly`): daily-files.ts. */
+  private dailyFiles(recentOnly: boolean): Promise<boolean> {
+    const { archive, datasets, now } = this.opts;
+    return fetchDailyFiles(
+      {
+        archive,
+        datasets,
+        context: ARCHIVER,
+        from: this.opts.filesFrom ?? FIRST_FILE_DATE,
+        now,
+        pace: async () => {
+          if (!recentOnly) this.state.phase = 'backfill';
+          this.started ??= { at: performance.now(), done: this.state.symbolsDone, fetches: this.fetches };
+          await this.pace();
+        },
+        keepGoing: async () => (this.running || this.loop === undefined) && (await this.opts.lease.lead()),
+        onFetch: this.opts.onFetch,
+        onProgress: (done, total) => {
+          this.state.filesDone = done;
+          this.state.filesTotal = total;
+          this.updateRate();
+        },
+        onUnreadable: (date, message) => {
+          this.state.lastError = { at: now(), message: `daily file ${date}: ${message}` };
+        },
+      },
+      recentOnly,
+    );
+  }
+
   private async backfillIndices(): Promise<void> {
     const { archive, datasets } = this.opts;
     for (const code of INDEX_CODES) {
@@ -384,8 +424,8 @@ export class Archiver {
   }
 
   /**
-   * Symbols a minute, and the time left: the fetches still to make (a history each, then two for
-   * each symbol's corporate actions) at the pace this process has fetched so far.
+   * Symbols a minute, and the time left: the fetches still to make (a history each, two for each
+   * symbol's corporate actions, one per daily file) at the pace this process has fetched so far.
    */
   private updateRate(): void {
     if (!this.started) return;
@@ -394,7 +434,11 @@ export class Archiver {
     const fetchedHere = this.fetches - this.started.fetches;
     if (minutes <= 0 || fetchedHere <= 0) return;
     if (doneHere > 0) this.state.ratePerMinute = Math.round((doneHere / minutes) * 100) / 100;
-    const fetchesLeft = this.state.symbolsTotal - this.state.symbolsDone + 2 * (this.state.actionsLeft ?? 0);
+    const fetchesLeft =
+      this.state.symbolsTotal -
+      this.state.symbolsDone +
+      2 * (this.state.actionsLeft ?? 0) +
+      (this.state.filesTotal - this.state.filesDone);
     this.state.etaSeconds = Math.round((fetchesLeft / (fetchedHere / minutes)) * 60);
   }
 

@@ -221,6 +221,81 @@ export class ExchangeClient {
     await this.tokens.get(route.scope, route.dispatcher);
   }
 
+  /**
+   * A daily closing file (`/download/mkt_summary/YYYY-MM-DD.Z`) as bytes, or `no_session` for the
+   * portal's 404 HTML page (a weekend or holiday). A download, as a browser makes it: its
+   * User-Agent and the portal's Referer (the portal refuses `/download/*` without them), no token.
+   */
+  async fetchDailyFile(
+    date: string,
+    route: Route = this.direct,
+  ): Promise<{ found: true; body: Uint8Array } | { found: false }> {
+    const kind: PageKind = 'daily-file';
+    let retries = 0;
+    for (;;) {
+      this.assertNotCoolingDown();
+      const started = this.now();
+      let res: Dispatcher.ResponseData;
+      let body: Uint8Array;
+      try {
+        res = await request(`${this.opts.baseUrl}/download/mkt_summary/${date}.Z`, {
+          method: 'GET',
+          headers: { 'user-agent': BROWSER_UA, referer: `${this.opts.baseUrl}/`, accept: '*/*' },
+          dispatcher: route.dispatcher,
+          signal: AbortSignal.timeout(this.opts.requestTimeoutMs),
+        });
+        body = new Uint8Array(await res.body.arrayBuffer());
+      } catch (err) {
+        this.opts.onFetch?.(kind, 'network_error', this.now() - started);
+        if (err instanceof ServiceError) throw err;
+        const mapped = route.mapNetworkError?.(err);
+        if (mapped) throw mapped;
+        if (retries < this.opts.maxRetries) {
+          await this.backoff(retries++);
+          continue;
+        }
+        throw new ExchangeUnavailableError(`the exchange could not be reached (${describe(err)})`, 30);
+      }
+      const status = res.statusCode;
+      const elapsed = this.now() - started;
+      if (status >= 200 && status < 300) {
+        this.opts.onFetch?.(kind, 'ok', elapsed);
+        return { found: true, body };
+      }
+      if (status === 404) {
+        this.opts.onFetch?.(kind, 'http_other', elapsed);
+        const type = String(res.headers['content-type'] ?? '');
+        const head = Buffer.from(body.subarray(0, 512)).toString('latin1').toLowerCase();
+        if (type.includes('html') || head.includes('<html') || head.includes('<!doctype'))
+          return { found: false };
+        throw new UpstreamDataError(kind, `the exchange answered 404 without its error page for ${date}`);
+      }
+      if (status === 429) {
+        this.opts.onFetch?.(kind, 'http_429', elapsed);
+        this.cooldownUntil = this.now() + this.opts.cooldownAfter429Ms;
+        throw new ExchangeUnavailableError(
+          'the exchange is rate-limiting this server',
+          Math.ceil(this.opts.cooldownAfter429Ms / 1000),
+          status,
+        );
+      }
+      if (status === 403) {
+        this.opts.onFetch?.(kind, 'http_403', elapsed);
+        throw new ExchangeUnavailableError('the exchange refused the download (403)', 60, status);
+      }
+      if (status >= 500) {
+        this.opts.onFetch?.(kind, 'http_5xx', elapsed);
+        if (retries < this.opts.maxRetries) {
+          await this.backoff(retries++);
+          continue;
+        }
+        throw new ExchangeUnavailableError(`the exchange answered ${status}`, 30, status);
+      }
+      this.opts.onFetch?.(kind, 'http_other', elapsed);
+      throw new UpstreamDataError(kind, `the exchange answered ${status} for the daily file of ${date}`);
+    }
+  }
+
   async close(): Promise<void> {
     await this.direct.dispatcher.close();
   }

@@ -23,7 +23,8 @@ export type PageKind =
   | 'announcements'
   | 'debt-market'
   | 'trading-board'
-  | 'eligible-scrips';
+  | 'eligible-scrips'
+  | 'daily-file';
 
 /** One item of `GET /symbols`. */
 export interface PortalSymbol {
@@ -334,4 +335,41 @@ export interface IndexSeriesRow {
   open: number | null;
   close: number;
   volume: number | null;
+}
+
+/** What a daily closing file's row is, by its sector code (40, 41, 36; the rest are equities). */
+export type DailyFileKind = 'equity' | 'futures' | 'index_futures' | 'debt';
+
+/** One line of a daily closing file (`closing11.lis`), as traded: never adjusted. */
+export interface DailyFileRow {
+  date: string;
+  symbol: string;
+  /** 4-digit sector code such as `0813`. */
+  sectorCode: string;
+  /** The name with its ex-marker taken off. */
+  name: string;
+  /** The ex-marker the name carried (`XD` ex-dividend, `XB` ex-bonus, `XR` ex-right), or null. */
+  marker: 'XD' | 'XB' | 'XR' | null;
+  /** null where the file prints 0 (a contract that did not trade). */
+  open: number | null;
+  high: number | null;
+  low: number | null;
+  close: number | null;
+  volume: number | null;
+  ldcp: number | null;
+  kind: DailyFileKind;
+  /** Futures only: the underlying symbol (`HBL` of `HBL-SEP`), the contract month `YYYY-MM`,
+   *  whether it settles in cash (`HBL-CSEP`) and its series (`B` for `HBL-SEPB`). */
+  underlying: string | null;
+  contractMonth: string | null;
+  cashSettled: boolean | null;
+  series: 'B' | null;
+}
+
+/** One day's closing file read. */
+export interface DailyFile {
+  date: string;
+  rows: DailyFileRow[];
+  /** Lines that did not read (at most 1 % of the file). */
+  skipped: { line: number; reason: string }[];
 }

@@ -27,6 +27,16 @@ export const ARCHIVE_OPERATION_EXAMPLES: Readonly<Record<string, OperationExampl
       503: UNAVAILABLE,
     },
   },
+  '/market/universe': {
+    params: { date: '2026-11-19' },
+    request: '/market/universe?date=2026-11-19',
+    client: "await api.GET('/market/universe', { params: { query: { date: '2026-11-19' } } })",
+    errors: {
+      400: [{ request: '/market/universe?date=2026-12-01' }],
+      404: [{ request: '/market/universe?date=2026-11-14' }],
+      503: UNAVAILABLE,
+    },
+  },
   '/historical': {
     params: {
       symbols: 'ENGRO,HBL',

@@ -1751,6 +1751,8 @@ export const GENERATED_EXAMPLES: GeneratedExamples = {
           volume: 68951,
           is_anomaly: false,
           anomaly_reasons: [],
+          marker: null,
+          source: 'history',
         },
         {
           symbol: 'HBL',
@@ -1762,7 +1764,23 @@ export const GENERATED_EXAMPLES: GeneratedExamples = {
           volume: 1078713,
           is_anomaly: false,
           anomaly_reasons: [],
+          marker: null,
+          source: 'history',
         },
+      ],
+      meta: {
+        timestamp: '2026-11-20T11:35:00+00:00',
+        cached: true,
+        count: 2,
+        as_of: '2026-11-19T15:30:00+05:00',
+      },
+    },
+  },
+  '/market/universe': {
+    ok: {
+      data: [
+        { symbol: '786', name: '786 Investments Ltd', sector_code: '0813', marker: null, listed_today: true },
+        { symbol: 'ABL', name: 'Allied Bank Ltd', sector_code: '0807', marker: null, listed_today: true },
       ],
       meta: {
         timestamp: '2026-11-20T11:35:00+00:00',
@@ -1782,7 +1800,7 @@ export const GENERATED_EXAMPLES: GeneratedExamples = {
         as_of: '2026-11-19T15:30:00+05:00',
         not_found: ['NOSUCH'],
         incomplete: [],
-        sources: { archive: ['ENGRO', 'HBL'], portal: [] },
+        sources: { archive: ['ENGRO', 'HBL'], portal: [], files: [] },
       },
     },
   },
@@ -1832,6 +1850,17 @@ export const GENERATED_EXAMPLES: GeneratedExamples = {
         last_recorded_day: null,
         last_error: null,
         last_error_at: null,
+        files_done: 3405,
+        files_total: 3405,
+        files_kept: 3402,
+        files_no_session: 3,
+        files_first_date: '2013-11-04',
+        files_last_date: '2026-11-20',
+        file_rows: 90146,
+        file_disagreements_total: 1,
+        file_disagreements: [
+          { symbol: 'HBL', date: '2026-10-23', field: 'close', file: 356.6, history: 356.55 },
+        ],
       },
       meta: { timestamp: '2026-11-20T11:35:00+00:00', cached: true, as_of: '2026-11-20T16:35:00+05:00' },
     },
@@ -2331,6 +2360,25 @@ export const GENERATED_ERRORS: GeneratedErrors = {
     ],
   },
   '/market/daily': {
+    '400': [
+      { code: 'bad_request', message: 'date 2026-12-01 is in the future (today in Karachi is 2026-11-20)' },
+    ],
+    '404': [
+      {
+        code: 'not_found',
+        message:
+          'no session on 2026-11-14 in the archive: the previous trading day is 2026-11-13, the next 2026-11-16',
+      },
+    ],
+    '503': [
+      {
+        code: 'not_ready',
+        message:
+          'the archive is unavailable right now; endpoints that do not read it keep working, try again shortly',
+      },
+    ],
+  },
+  '/market/universe': {
     '400': [
       { code: 'bad_request', message: 'date 2026-12-01 is in the future (today in Karachi is 2026-11-20)' },
     ],

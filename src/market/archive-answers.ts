@@ -28,6 +28,21 @@ import {
   type SymbolAdjustment,
 } from './archive-adjusted.ts';
 import type { AdjustedDailyBarT } from './models-archive.ts';
+import type { AdjustedHistoricalRowT, HistoricalRowT } from './models.ts';
+import {
+  barsFromFile,
+  contractRow,
+  fileBars,
+  fileKindOf,
+  noSession,
+  type DailyMarket,
+} from './archive-files.ts';
+import type {
+  AdjustedMarketDailyBarT,
+  ContractDailyRowT,
+  MarketDailyBarT,
+  UniverseRowT,
+} from './models-files.ts';
 
 /** An archive answer is as fresh as the next write could make it: a minute. */
 const ARCHIVE_FRESH_MS = 60_000;
@@ -72,6 +87,8 @@ export interface DailyQuery {
   adjusted?: boolean;
   /** With adjusted: cash dividends too. */
   dividends?: boolean;
+  /** equities (default), futures, index_futures or debt (the closing files' rows). */
+  market?: DailyMarket;
 }
 
 /** Every symbol's bar on one date (grouped daily), optionally narrowed to an index, a sector or a list. */
@@ -81,21 +98,27 @@ export async function marketDaily(
   query: DailyQuery,
   ctx: RequestContext,
   now: number,
-): Promise<Answer<DailyBarT[]>> {
+): Promise<Answer<MarketDailyBarT[] | AdjustedMarketDailyBarT[] | ContractDailyRowT[]>> {
   const { date } = query;
   const today = karachiDate(now);
   if (date > today) throw new BadRequestError(`date ${date} is in the future (today in Karachi is ${today})`);
-  const bars = await archive.dailyBars(date);
-  if (bars.length === 0) {
-    const { previous, next } = await archive.neighbours(date);
-    if (previous === null && next === null)
-      throw new NotFoundError(`the archive holds no trading day yet (see GET /archive/status)`);
-    if (previous === null)
-      throw new NotFoundError(`${date} is before the archive's first trading day, ${next}`);
-    throw new NotFoundError(
-      `no session on ${date} in the archive: the previous trading day is ${previous}, the next ${next ?? 'not yet archived'}`,
-    );
-  }
+  const market = query.market ?? 'equities';
+  if (market !== 'equities') return contractsDaily(archive, { ...query, market }, now);
+  const [held, fileRows] = await Promise.all([
+    archive.dailyBars(date),
+    archive.dailyFiles((f) => f.fileRows(date, ['equity'])),
+  ]);
+  if (held.length === 0 && fileRows.length === 0) throw await noSession(archive, date);
+  // The history's bar where both have one (the file's differences are in /archive/status).
+  const fromHistory = new Set(held.map((b) => b.symbol));
+  const markers = new Map(fileRows.map((r) => [r.symbol, r.marker]));
+  const bars = [...held, ...barsFromFile(fileRows.filter((r) => !fromHistory.has(r.symbol)))].sort((a, b) =>
+    a.symbol < b.symbol ? -1 : a.symbol > b.symbol ? 1 : 0,
+  );
+  const extras = (symbol: string) => ({
+    marker: markers.get(symbol) ?? null,
+    source: fromHistory.has(symbol) ? ('history' as const) : ('file' as const),
+  });
   let wanted: Set<string> | undefined;
   let index: string | undefined;
   if (query.index !== undefined) {
@@ -109,6 +132,8 @@ export async function marketDaily(
     const inSector = new Set(
       (await datasets.screener(ctx)).value.filter((r) => r.sectorCode === code).map((r) => r.symbol),
     );
+    // A past day's file names each row's sector: symbols delisted since are in their sector too.
+    for (const r of fileRows) if (r.sectorCode === code) inSector.add(r.symbol);
     if (inSector.size === 0) throw new NotFoundError(`sector ${code} not found`);
     wanted = wanted ? new Set([...wanted].filter((s) => inSector.has(s))) : inSector;
   }
@@ -123,16 +148,43 @@ export async function marketDaily(
     symbols: query.symbols?.join(','),
     ...(query.adjusted ? { adjusted: true, dividends: query.dividends === true } : {}),
   });
-  if (!query.adjusted) return archiveAnswer(key, kept.map(apiBar), now, closeOf(date));
+  if (!query.adjusted)
+    return archiveAnswer(
+      key,
+      kept.map((b) => ({ ...apiBar(b), ...extras(b.symbol) })),
+      now,
+      closeOf(date),
+    );
   const dividends = query.dividends === true;
   const records = await archive.adjustments(wanted ? kept.map((b) => b.symbol) : undefined);
   const parts: SymbolAdjustment[] = [];
   const rows = kept.map((bar) => {
     const one = adjustArchived(bar.symbol, [bar], records.get(bar.symbol), dividends);
     parts.push(one.adjustment);
-    return one.rows[0]!;
+    return { ...one.rows[0]!, ...extras(bar.symbol) };
   });
   return archiveAnswer(key, rows, now, closeOf(date), { adjustment: adjustmentSummary(parts, dividends) });
+}
+
+/** A day's futures, index futures or debt, from the day's closing file. */
+async function contractsDaily(
+  archive: MarketArchive,
+  query: DailyQuery & { market: Exclude<DailyMarket, 'equities'> },
+  now: number,
+): Promise<Answer<ContractDailyRowT[]>> {
+  const { date, market } = query;
+  if (query.index !== undefined || query.sector !== undefined || query.adjusted) {
+    throw new BadRequestError(`index=, sector= and adjusted= apply to market=equities, not market=${market}`);
+  }
+  const [rows, days] = await Promise.all([
+    archive.dailyFiles((f) => f.fileRows(date, [fileKindOf(market)])),
+    archive.dailyFiles((f) => f.fileDates(date, date)),
+  ]);
+  if (days.length === 0) throw await noSession(archive, date);
+  const wanted = query.symbols ? new Set(query.symbols) : undefined;
+  const kept = wanted ? rows.filter((r) => wanted.has(r.symbol) || wanted.has(r.underlying ?? '')) : rows;
+  const key = answerKey('market-daily', date, { market, symbols: query.symbols?.join(',') });
+  return archiveAnswer(key, kept.map(contractRow), now, closeOf(date));
 }
 
 export interface PanelQuery {
@@ -149,8 +201,8 @@ export interface PanelMeta {
   not_found: string[];
   /** Symbols whose rows are missing or partial, and why. */
   incomplete: Array<{ symbol: string; reason: string }>;
-  /** Where each symbol's rows came from. */
-  sources: { archive: string[]; portal: string[] };
+  /** Where each symbol's rows came from (files: symbols no longer listed, from the closing files). */
+  sources: { archive: string[]; portal: string[]; files: string[] };
 }
 
 export type PanelRow = DailyBarT | AdjustedDailyBarT | Record<string, string | number | null>;
@@ -167,13 +219,30 @@ export async function historicalPanel(
   if (start && end && start > end) throw new BadRequestError(`start (${start}) is after end (${end})`);
   const known: string[] = [];
   const notFound: string[] = [];
-  for (const s of query.symbols) ((await isKnownSymbol(datasets, s, ctx)) ? known : notFound).push(s);
+  const unlisted: string[] = [];
+  for (const s of query.symbols) ((await isKnownSymbol(datasets, s, ctx)) ? known : unlisted).push(s);
+  // A symbol no longer listed is read from the closing files that carried it (raw, never adjusted).
+  const inFiles =
+    unlisted.length > 0 ? await archive.dailyFiles((f) => f.symbolsInFiles(unlisted)) : new Set();
+  const delisted = unlisted.filter((s) => inFiles.has(s));
+  notFound.push(...unlisted.filter((s) => !inFiles.has(s)));
+  known.push(...delisted);
   const done = await archive.backfilled();
+  for (const s of delisted) done.add(s);
   const fromArchive = known.filter((s) => done.has(s));
   const fromPortal = known.filter((s) => !done.has(s));
   if (query.adjusted)
-    return adjustedPanel(archive, datasets, query, { known, notFound, fromArchive, fromPortal }, ctx, now);
-  const bars = fromArchive.length > 0 ? await archive.bars(fromArchive, start, end) : [];
+    return adjustedPanel(
+      archive,
+      datasets,
+      query,
+      { known, notFound, fromArchive, fromPortal, delisted },
+      ctx,
+      now,
+    );
+  const listedArchived = fromArchive.filter((s) => !inFiles.has(s));
+  const bars = listedArchived.length > 0 ? await archive.bars(listedArchived, start, end) : [];
+  for (const s of delisted) bars.push(...(await fileBars(archive, s, start, end)));
   const incomplete: PanelMeta['incomplete'] = [];
   const portalDone: string[] = [];
   for (const symbol of fromPortal) {
@@ -197,7 +266,7 @@ export async function historicalPanel(
   const meta: PanelMeta = {
     not_found: notFound,
     incomplete,
-    sources: { archive: fromArchive, portal: portalDone },
+    sources: { archive: listedArchived, portal: portalDone, files: delisted },
   };
   const lastDate = bars.reduce((m, b) => (b.date > m ? b.date : m), '');
   const asOf = lastDate ? closeOf(lastDate) : karachiTime(now);
@@ -221,21 +290,30 @@ async function adjustedPanel(
   archive: MarketArchive,
   datasets: Datasets,
   query: PanelQuery,
-  split: { known: string[]; notFound: string[]; fromArchive: string[]; fromPortal: string[] },
+  split: {
+    known: string[];
+    notFound: string[];
+    fromArchive: string[];
+    fromPortal: string[];
+    delisted: string[];
+  },
   ctx: RequestContext,
   now: number,
 ): Promise<Answer<PanelRow[]>> {
   const { start, end } = query;
   const dividends = query.dividends === true;
-  const { known, notFound, fromArchive, fromPortal } = split;
+  const { known, notFound, fromPortal, delisted } = split;
+  const fromArchive = split.fromArchive.filter((s) => !delisted.includes(s));
   const bySymbol = new Map<string, AdjustedDailyBarT[]>();
   const parts = new Map<string, SymbolAdjustment>();
-  if (fromArchive.length > 0) {
+  if (fromArchive.length > 0 || delisted.length > 0) {
     const [bars, records] = await Promise.all([
       archive.bars(fromArchive, start, end),
       archive.adjustments(fromArchive),
     ]);
-    const grouped = new Map<string, DailyBar[]>(fromArchive.map((s) => [s, []]));
+    for (const s of delisted) bars.push(...(await fileBars(archive, s, start, end)));
+    // A delisted symbol has no kept factors: its rows stay raw and meta.adjustment says unavailable.
+    const grouped = new Map<string, DailyBar[]>([...fromArchive, ...delisted].map((s) => [s, []]));
     for (const b of bars) grouped.get(b.symbol)!.push(b);
     for (const [symbol, held] of grouped) {
       const one = adjustArchived(symbol, held, records.get(symbol), dividends);
@@ -267,7 +345,7 @@ async function adjustedPanel(
   const meta = {
     not_found: notFound,
     incomplete,
-    sources: { archive: fromArchive, portal: portalDone },
+    sources: { archive: fromArchive, portal: portalDone, files: delisted },
     adjustment: adjustmentSummary(
       present.map((s) => parts.get(s)!),
       dividends,
@@ -307,7 +385,12 @@ export async function tradingDays(
   now: number,
 ): Promise<Answer<TradingDayT[]>> {
   if (from > to) throw new BadRequestError(`from (${from}) is after to (${to})`);
-  const days = await archive.tradingDays(from, to);
+  const [held, files] = await Promise.all([
+    archive.tradingDays(from, to),
+    archive.dailyFiles((f) => f.fileDates(from, to)),
+  ]);
+  // A day with bars or a closing file; a weekday with neither is a holiday (or not archived yet).
+  const days = [...new Set([...held, ...files])].sort();
   const rows = days.map((date): TradingDayT => {
     const sessions = sessionsOfDate(date);
     const first = sessions[0];
@@ -325,13 +408,25 @@ export async function tradingDays(
   return archiveAnswer(answerKey('trading-days', { from, to }), rows, now, asOf);
 }
 
+/** A day's universe (archive-files.ts), as an answer. */
+export function universeAnswer(date: string, rows: UniverseRowT[], now: number): Answer<UniverseRowT[]> {
+  return archiveAnswer(answerKey('market-universe', date), rows, now, closeOf(date));
+}
+
+/** The file/history disagreements the status lists (newest first); the total is counted. */
+const STATUS_DISAGREEMENTS = 100;
+
 /** What the archive holds and how far the backfill is. */
 export async function archiveStatus(
   archive: MarketArchive,
   archiver: { status(): ArchiverStatus } | undefined,
   now: number,
 ): Promise<Answer<ArchiveStatusT>> {
-  const stats = await archive.stats();
+  const [stats, files, disagreements] = await Promise.all([
+    archive.stats(),
+    archive.dailyFiles((f) => f.stats()),
+    archive.dailyFiles((f) => f.disagreements(STATUS_DISAGREEMENTS)),
+  ]);
   const s = archiver?.status();
   const data: ArchiveStatusT = {
     backend: archive.backend,
@@ -349,6 +444,15 @@ export async function archiveStatus(
     last_recorded_day: s?.lastRecordedDay ?? null,
     last_error: s?.lastError?.message ?? null,
     last_error_at: s?.lastError ? karachiTime(s.lastError.at) : null,
+    files_done: s ? s.filesDone : files.files + files.noSession,
+    files_total: s && s.filesTotal > 0 ? s.filesTotal : null,
+    files_kept: files.files,
+    files_no_session: files.noSession,
+    files_first_date: files.firstDate,
+    files_last_date: files.lastDate,
+    file_rows: files.rows,
+    file_disagreements_total: disagreements.total,
+    file_disagreements: disagreements.rows,
   };
   const answer = archiveAnswer(answerKey('archive-status'), data, now, karachiTime(now));
   // Progress changes by the second: never a cached answer.
@@ -399,4 +503,56 @@ export async function pastIntraday(
       : toBars(ticks, BAR_SECONDS[interval]);
   const key = answerKey(`${kind}-intraday-past`, code, { date, interval });
   return archiveAnswer(key, rows, now, closeOf(date));
+}
+
+/**
+ * `/stocks/{symbol}/historical` of a symbol the exchange no longer lists: its rows from the closing
+ * files that carried it (raw; adjusted prices are unavailable: no adjusted series or payouts page
+ * exists for it any more). Undefined when no file carried it (the caller's 404 stands).
+ */
+export async function delistedHistorical(
+  archive: MarketArchive,
+  symbol: string,
+  query: { start?: string; end?: string; order?: 'asc' | 'desc'; limit?: number; adjusted: boolean },
+  now: number,
+): Promise<Answer<Array<HistoricalRowT | AdjustedHistoricalRowT>> | undefined> {
+  const bars = await fileBars(archive, symbol, query.start, query.end);
+  if (bars.length === 0) {
+    const anywhere = await archive.dailyFiles((f) => f.symbolsInFiles([symbol]));
+    if (!anywhere.has(symbol)) return undefined;
+  }
+  let rows: Array<HistoricalRowT | AdjustedHistoricalRowT> = bars.map((b) => {
+    const row = historicalRowOf(b);
+    return query.adjusted ? { ...row, adjustment_factor: null } : row;
+  });
+  if (query.limit !== undefined && rows.length > query.limit) rows = rows.slice(rows.length - query.limit);
+  if (query.order === 'desc') rows.reverse();
+  const last = bars.at(-1)?.date;
+  const meta: Record<string, unknown> = {
+    delisted: true,
+    source: 'daily_files',
+    last_traded: (await archive.dailyFiles((f) => f.symbolRows(symbol))).at(-1)?.date ?? null,
+  };
+  if (query.adjusted) {
+    meta.adjustment = {
+      status: 'unavailable',
+      series_start: null,
+      partial_before: null,
+      dividends: false,
+      dividends_from: null,
+      reason: `${symbol} is no longer listed: the exchange publishes no adjusted series or payouts for it, so prices are raw (from its closing files)`,
+    };
+  }
+  return {
+    key: answerKey('historical-delisted', symbol, { ...query }),
+    data: rows,
+    provenance: {
+      state: 'HIT',
+      fetchedAt: now,
+      freshUntil: now + 3_600_000,
+      version: `${symbol}:${rows.length}:${last ?? ''}`,
+    },
+    asOf: last ? closeOf(last) : karachiTime(now),
+    meta,
+  };
 }

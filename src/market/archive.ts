@@ -12,6 +12,7 @@ import {
   type DailyBar,
   type WriteResult,
 } from '../archive/store.ts';
+import type { DailyFileRow, DailyFileStore } from '../archive/daily-files.ts';
 import { NotReadyError } from '../errors.ts';
 import { addDays } from '../time/karachi.ts';
 import type { MarketPayoutRow } from '../exchange/feed-types.ts';
@@ -59,6 +60,9 @@ export interface ArchiverStatus {
   perMinute: number;
   lastError: { at: number; message: string } | null;
   lastRecordedDay: string | null;
+  /** Daily closing files: days settled (a file kept, or the portal's no-session page) of the days to ask. */
+  filesDone: number;
+  filesTotal: number;
   /** Symbols whose page could not be read this round (retried next round). */
   unreadable: string[];
 }
@@ -199,6 +203,16 @@ export class MarketArchive {
     // Disagreements are reported like a bar's; factors are not bars (rows_written counts bars).
     this.report({ ...result, inserted: 0 });
     return result;
+  }
+
+  /** A day's closing file: every row and the day's mark in one transaction (daily-files.ts). */
+  async recordDailyFile(date: string, rows: readonly DailyFileRow[], at: number): Promise<WriteResult> {
+    return this.report(await this.use((s) => s.files.writeFile(date, rows, at)));
+  }
+
+  /** The exchange's daily closing files as kept: the days asked, rows, disagreements, stats. */
+  dailyFiles<T>(read: (files: DailyFileStore) => Promise<T>): Promise<T> {
+    return this.use((s) => read(s.files));
   }
 
   /** Whether the store answers now (readiness). */

@@ -9,6 +9,7 @@ import type { FreshnessKind, FreshnessPolicy } from '../cache/freshness.ts';
 import type { ExchangeClient, PortalRequest } from '../exchange/client.ts';
 import {
   parseCompany,
+  parseDailyFileBody,
   parseEod,
   parseHistory,
   parseIndexConstituents,
@@ -25,6 +26,7 @@ import {
 import type {
   CompanyPage,
   CompanySection,
+  DailyFile,
   EodRow,
   HistoryRow,
   IndexConstituentsPage,
@@ -322,6 +324,22 @@ export class Datasets {
     const page = this.read(`payouts:${symbol}`, 'reports', req, parsePayouts, ctx);
     const keep = this.opts.onPayouts;
     return keep === undefined ? page : page.then(async (p) => (await keep(symbol, p.value), p));
+  }
+
+  /**
+   * The exchange's closing file of `date`, fetched now within the client's budget and not cached
+   * (the archiver keeps it); null when the portal has none (its 404 page: no session that day).
+   */
+  async fetchDailyFile(date: string, ctx: RequestContext): Promise<DailyFile | null> {
+    const { client, budget } = this.opts;
+    const release = budget ? await budget.admit(ctx, 'daily-file') : undefined;
+    try {
+      const route = ctx.proxy ? await ctx.proxy.resolveRoute() : client.direct;
+      const got = await client.fetchDailyFile(date, route);
+      return got.found ? parseDailyFileBody(got.body) : null;
+    } finally {
+      release?.();
+    }
   }
 
   /**

@@ -1,4 +1,5 @@
 // Resources of the whole-market endpoints served from the archive (docs/archive.md).
+import { FileDisagreementRow } from './models-files.ts';
 import { Type, type Static } from 'typebox';
 import { AdjustedHistoricalRow, HistoricalRow } from './models.ts';
 
@@ -114,6 +115,29 @@ export const ArchiveStatus = Type.Object(
     }),
     last_error: Type.Union([Type.String(), Type.Null()]),
     last_error_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+    files_done: Type.Integer({
+      description:
+        "daily closing files settled: kept, or the portal's no-session page (weekdays since ARCHIVE_FILES_FROM)",
+    }),
+    files_total: Type.Union([Type.Integer(), Type.Null()], {
+      description: 'weekdays whose file the archiver asks for (null before it has looked)',
+    }),
+    files_kept: Type.Integer({ description: 'days with a kept closing file' }),
+    files_no_session: Type.Integer({ description: 'weekdays the portal has no file for (holidays)' }),
+    files_first_date: Type.Union([Type.String({ format: 'date' }), Type.Null()], {
+      description: 'the oldest kept closing file',
+    }),
+    files_last_date: Type.Union([Type.String({ format: 'date' }), Type.Null()], {
+      description: 'the newest kept closing file',
+    }),
+    file_rows: Type.Integer({ description: 'rows kept from the closing files (every kind)' }),
+    file_disagreements_total: Type.Integer({
+      description: "bars where a closing file and the symbol's portal history differ (both kept)",
+    }),
+    file_disagreements: Type.Array(FileDisagreementRow, {
+      description:
+        'the newest 100 of them, field by field; the answers serve the history value (the closing file fills in only where the history has no bar)',
+    }),
   },
   { $id: 'ArchiveStatus' },
 );

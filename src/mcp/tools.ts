@@ -12,7 +12,10 @@ import {
   marketDaily,
   pastIntraday,
   tradingDays,
+  universeAnswer,
 } from '../market/archive-answers.ts';
+import { universe } from '../market/archive-files.ts';
+import { UniverseRow } from '../market/models-files.ts';
 import { board } from '../market/boards.ts';
 import { checkRange, dateRange } from '../market/date-range.ts';
 import { debtInstruments, debtQuote } from '../market/debt.ts';
@@ -1025,6 +1028,25 @@ export const TOOLS: readonly Tool[] = [
       return page(answer, a.offset, a.limit ?? 100);
     },
     render: (r) => pageText(`Daily bars${adjustedNote(r)}`, r, barColumns(r)),
+  }),
+  tool({
+    name: 'get_market_universe',
+    title: "Every equity in one day's closing file",
+    description:
+      "The equities in the exchange's closing file of a day (every symbol that traded, delisted ones included): name (ex-marker removed), 4-digit sector code, marker (XD/XB/XR or null) and whether the exchange still lists it today. A survivorship-free universe for backtests. A date without a file is not_found, naming the previous and next trading days. Paged.",
+    needs: 'archive',
+    input: args({
+      date: Type.String({ format: 'date', description: 'the trading day, YYYY-MM-DD (Karachi)' }),
+      ...paging(200, 2000),
+    }),
+    output: list(UniverseRow),
+    run: async (a, t) => {
+      const { archive, now } = archiveOf(t);
+      const at = now();
+      const rows = await universe(archive, t.datasets, a.date, t.ctx, karachiDate(at));
+      return page(universeAnswer(a.date, rows, at), a.offset, a.limit ?? 200);
+    },
+    render: (r) => pageText('Universe', r, ['symbol', 'name', 'sector_code', 'marker', 'listed_today']),
   }),
   tool({
     name: 'get_panel',

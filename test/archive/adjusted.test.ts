@@ -104,7 +104,9 @@ function suite(name: string, env: () => Record<string, string>) {
       const daily = await http(svc.url, `/market/daily?date=${dayBefore.date}&adjusted=true`);
       assert.equal(daily.status, 200, daily.text);
       const luck = (daily.json.data as Row[]).find((r) => r.symbol === 'LUCK')!;
-      const { symbol: _s, ...rest } = luck;
+      // Each daily row also carries the day's ex-marker and where its bar is from.
+      const { symbol: _s, marker: _m, source, ...rest } = luck;
+      assert.equal(source, 'history');
       assert.deepEqual(rest, dayBefore);
       const raw = await http(svc.url, `/market/daily?date=${dayBefore.date}&symbols=LUCK`);
       assert.ok(
@@ -122,7 +124,7 @@ function suite(name: string, env: () => Record<string, string>) {
       );
       assert.match(
         csv.text,
-        /^symbol,date,open,high,low,close,volume,is_anomaly,anomaly_reasons,adjustment_factor\r\n/,
+        /^symbol,date,open,high,low,close,volume,is_anomaly,anomaly_reasons,adjustment_factor,marker,source\r\n/,
       );
     });
 

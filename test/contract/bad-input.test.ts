@@ -51,6 +51,7 @@ const QUERY_VALUES: Record<string, { good: string; bad: string }> = {
   movers: { good: '5', bad: 'abc' },
   layout: { good: 'long', bad: 'tall' },
   field: { good: 'close', bad: 'price' },
+  market: { good: 'equities', bad: 'bonds' },
 };
 
 /** Where one endpoint takes other values under a shared name (`path?name`). */

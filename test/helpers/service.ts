@@ -32,6 +32,9 @@ export async function startService(
     PARSER_WARM_UP: 'false',
     // A cached dataset mutated by mistake throws in every test (src/cache/immutable.ts).
     CACHE_FREEZE_DATASETS: 'true',
+    // The daily closing files of the fake market's last week only (test/archive/daily-files.test.ts
+    // asks for more); the default reaches back to 2013: about 3,400 fetches.
+    ARCHIVE_FILES_FROM: '2026-11-16',
     ...env,
   });
   const destination = options.logLines

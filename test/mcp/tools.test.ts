@@ -172,6 +172,11 @@ const ARCHIVE_CASES: Case[] = [
     rest: '/market/daily?date=2026-11-19&index=KSE30&adjusted=true',
   },
   {
+    tool: 'get_market_universe',
+    args: { date: '2026-11-19', limit: 2000 },
+    rest: '/market/universe?date=2026-11-19',
+  },
+  {
     tool: 'get_panel',
     args: { symbols: ['ENGRO', 'HBL', 'NOSUCH'], start: '2026-11-01', limit: 5000 },
     rest: '/historical?symbols=ENGRO,HBL,NOSUCH&start=2026-11-01',

@@ -1249,6 +1249,38 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/market/universe': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Every equity in one day's closing file, delisted ones included
+     * @description The equities in the exchange's closing file of `date` (every symbol that traded that day), with the name as the file abbreviates it (ex-marker removed), the sector code, the marker and whether the exchange still lists the symbol today: the survivorship-free universe of that day. A date without a file (weekend, holiday, not archived yet) is a 404 naming the previous and next trading days.
+     *
+     *     **Example request**
+     *
+     *     ```http
+     *     GET /market/universe?date=2026-11-19
+     *     ```
+     *
+     *     **Typed client**
+     *
+     *     ```ts
+     *     const { data, error } = await api.GET('/market/universe', { params: { query: { date: '2026-11-19' } } });
+     *     ```
+     */
+    get: operations['listMarketUniverse'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/historical': {
     parameters: {
       query?: never;
@@ -2199,6 +2231,151 @@ export interface components {
       last_recorded_day: string | null;
       last_error: string | null;
       last_error_at: string | null;
+      /** @description daily closing files settled: kept, or the portal's no-session page (weekdays since ARCHIVE_FILES_FROM) */
+      files_done: number;
+      /** @description weekdays whose file the archiver asks for (null before it has looked) */
+      files_total: number | null;
+      /** @description days with a kept closing file */
+      files_kept: number;
+      /** @description weekdays the portal has no file for (holidays) */
+      files_no_session: number;
+      /** @description the oldest kept closing file */
+      files_first_date: string | null;
+      /** @description the newest kept closing file */
+      files_last_date: string | null;
+      /** @description rows kept from the closing files (every kind) */
+      file_rows: number;
+      /** @description bars where a closing file and the symbol's portal history differ (both kept) */
+      file_disagreements_total: number;
+      /** @description the newest 100 of them, field by field; the answers serve the history value (the closing file fills in only where the history has no bar) */
+      file_disagreements: {
+        symbol: string;
+        /** Format: date */
+        date: string;
+        field: 'open' | 'high' | 'low' | 'close' | 'volume';
+        /** @description the closing file's value */
+        file: number | null;
+        /** @description the portal history's value: the one the answers serve */
+        history: number | null;
+      }[];
+    };
+    /** @description one equity's raw daily bar (as traded) on the day asked, with its ex-marker */
+    MarketDailyBar: {
+      symbol: string;
+      /**
+       * Format: date
+       * @description trading day, YYYY-MM-DD (Asia/Karachi)
+       */
+      date: string;
+      /** @description PKR */
+      open: number | null;
+      /** @description PKR */
+      high: number | null;
+      /** @description PKR */
+      low: number | null;
+      /** @description PKR */
+      close: number | null;
+      /** @description shares */
+      volume: number | null;
+      /** @description true flags a data point that may be suspect because of corporate actions or data-feed issues */
+      is_anomaly: boolean;
+      /** @description anomaly codes; empty when the row is clean */
+      anomaly_reasons: (
+        | 'invalid_date'
+        | 'duplicate_date'
+        | 'non_positive_price'
+        | 'ohlc_inconsistent'
+        | 'negative_volume'
+        | 'zero_volume_move'
+        | 'beyond_price_limit'
+        | 'corporate_action'
+      )[];
+      /** @description the ex-marker the exchange's closing file printed on the name that day: XD ex-dividend, XB ex-bonus, XR ex-right; null without one (or no file that day) */
+      marker: 'XD' | 'XB' | 'XR' | null;
+      /** @description history: the symbol's portal history (or the closing record) — served where it and the file disagree (GET /archive/status lists the differences); file: the exchange's closing file (symbols no longer listed, days before the portal's history) */
+      source: 'history' | 'file';
+    };
+    /** @description one equity's daily bar adjusted with the kept corporate-action factors (adjusted=true), with its ex-marker */
+    AdjustedMarketDailyBar: {
+      symbol: string;
+      /**
+       * Format: date
+       * @description trading day, YYYY-MM-DD (Asia/Karachi)
+       */
+      date: string;
+      /** @description PKR, adjusted: raw open × adjustment_factor */
+      open: number | null;
+      /** @description PKR, adjusted */
+      high: number | null;
+      /** @description PKR, adjusted */
+      low: number | null;
+      /** @description PKR, adjusted */
+      close: number | null;
+      /** @description shares, adjusted: raw volume ÷ adjustment_factor, rounded to an integer */
+      volume: number | null;
+      /** @description true flags a data point that may be suspect because of corporate actions or data-feed issues */
+      is_anomaly: boolean;
+      /** @description anomaly codes; empty when the row is clean */
+      anomaly_reasons: (
+        | 'invalid_date'
+        | 'duplicate_date'
+        | 'non_positive_price'
+        | 'ohlc_inconsistent'
+        | 'negative_volume'
+        | 'zero_volume_move'
+        | 'beyond_price_limit'
+        | 'corporate_action'
+      )[];
+      /** @description raw price × adjustment_factor = adjusted price; 1 after the last action; null (and raw prices) when no adjustment could be made, with the reason in meta.adjustment.reason */
+      adjustment_factor: number | null;
+      /** @description the ex-marker the exchange's closing file printed on the name that day: XD ex-dividend, XB ex-bonus, XR ex-right; null without one (or no file that day) */
+      marker: 'XD' | 'XB' | 'XR' | null;
+      /** @description history: the symbol's portal history (or the closing record) — served where it and the file disagree (GET /archive/status lists the differences); file: the exchange's closing file (symbols no longer listed, days before the portal's history) */
+      source: 'history' | 'file';
+    };
+    /** @description a futures, index-futures or debt row of the exchange's closing file */
+    ContractDailyRow: {
+      /** @description as the exchange prints it: HBL-NOV, HBL-CNOV, HBL-NOVB, KSE30-NOV, P05FRR… */
+      symbol: string;
+      /** Format: date */
+      date: string;
+      /** @description 0040 stock futures, 0041 index futures, 0036 government debt */
+      sector_code: string;
+      name: string;
+      /** @description the ex-marker the exchange's closing file printed on the name that day: XD ex-dividend, XB ex-bonus, XR ex-right; null without one (or no file that day) */
+      marker: 'XD' | 'XB' | 'XR' | null;
+      /** @description PKR; null where the file prints 0 (a contract that did not trade) */
+      open: number | null;
+      /** @description PKR; null where the file prints 0 */
+      high: number | null;
+      /** @description PKR; null where the file prints 0 */
+      low: number | null;
+      /** @description PKR */
+      close: number | null;
+      /** @description contracts or units traded */
+      volume: number | null;
+      /** @description the previous close, PKR */
+      ldcp: number | null;
+      /** @description futures: the underlying symbol or index (HBL of HBL-NOV); null otherwise */
+      underlying: string | null;
+      /** @description futures: the contract month, YYYY-MM; null otherwise */
+      contract_month: string | null;
+      /** @description futures: true for a cash-settled contract (HBL-CNOV), false for a deliverable one; null otherwise */
+      cash_settled: boolean | null;
+      /** @description futures: 'B' for the B series (HBL-NOVB) */
+      series: 'B' | null;
+    };
+    /** @description an equity in the exchange's closing file of the day asked */
+    UniverseRow: {
+      symbol: string;
+      /** @description as the closing file abbreviates it, the ex-marker removed */
+      name: string;
+      /** @description 4-digit sector code */
+      sector_code: string;
+      /** @description the ex-marker the exchange's closing file printed on the name that day: XD ex-dividend, XB ex-bonus, XR ex-right; null without one (or no file that day) */
+      marker: 'XD' | 'XB' | 'XR' | null;
+      /** @description whether the exchange lists the symbol today (false: delisted since) */
+      listed_today: boolean;
     };
     ErrorEnvelope: {
       error: {
@@ -3046,6 +3223,12 @@ export interface operations {
                 /** @description why, in words: the portal’s failure for that page */
                 reason: string;
               }[];
+              /** @description true: the exchange no longer lists the symbol; the rows are its bars in the exchange's daily closing files (raw: adjusted prices are unavailable) */
+              delisted?: boolean;
+              /** @enum {string} */
+              source?: 'daily_files';
+              /** @description a delisted symbol: the last day a closing file carried it */
+              last_traded?: string | null;
             };
           };
           /**
@@ -3084,7 +3267,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description unknown symbol */
+      /** @description a symbol neither listed nor in any archived closing file */
       404: {
         headers: {
           'Cache-Control': components['headers']['CacheControl'];
@@ -8658,6 +8841,8 @@ export interface operations {
          * @example ENGRO,HBL
          */
         symbols?: string;
+        /** @description equities (default): every equity's bar; futures, index_futures, debt: the closing file's rows of that market (ContractDailyRow) */
+        market?: 'equities' | 'futures' | 'index_futures' | 'debt';
         /**
          * @description `true`: prices adjusted for capital changes with the factors the archive keeps; `false` (default): raw prices as traded
          * @example false
@@ -8680,7 +8865,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description bars by symbol: DailyBar, or AdjustedDailyBar with adjusted=true */
+      /** @description rows by symbol: MarketDailyBar (AdjustedMarketDailyBar with adjusted=true); ContractDailyRow for market=futures|index_futures|debt */
       200: {
         headers: {
           ETag: components['headers']['ETag'];
@@ -8696,7 +8881,11 @@ export interface operations {
         };
         content: {
           'application/json': {
-            data: (components['schemas']['AdjustedDailyBar'] | components['schemas']['DailyBar'])[];
+            data: (
+              | components['schemas']['AdjustedMarketDailyBar']
+              | components['schemas']['MarketDailyBar']
+              | components['schemas']['ContractDailyRow']
+            )[];
             meta: {
               /** @description server time of the response, ISO 8601 with UTC offset, to the second */
               timestamp: string;
@@ -8732,9 +8921,9 @@ export interface operations {
             };
           };
           /**
-           * @example symbol,date,open,high,low,close,volume,is_anomaly,anomaly_reasons
-           *     ENGRO,2026-11-19,419.22,434.34,412.08,426.83,68951,false,
-           *     HBL,2026-11-19,301.91,317.95,297.91,311.48,1078713,false,
+           * @example symbol,date,open,high,low,close,volume,is_anomaly,anomaly_reasons,marker,source
+           *     ENGRO,2026-11-19,419.22,434.34,412.08,426.83,68951,false,,,history
+           *     HBL,2026-11-19,301.91,317.95,297.91,311.48,1078713,false,,,history
            */
           'text/csv': string;
         };
@@ -8755,7 +8944,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description invalid query (code bad_request): a parameter the endpoint does not take, one given empty or more than once, or parameters that contradict each other; also: date in the future; more than 100 symbols; a malformed sector; dividends=true without adjusted=true */
+      /** @description invalid query (code bad_request): a parameter the endpoint does not take, one given empty or more than once, or parameters that contradict each other; also: date in the future; more than 100 symbols; a malformed sector; dividends=true without adjusted=true; index=, sector= or adjusted= with a market other than equities */
       400: {
         headers: {
           'Cache-Control': components['headers']['CacheControl'];
@@ -8767,6 +8956,176 @@ export interface operations {
         };
       };
       /** @description no session on that date (naming the previous and next), unknown index or sector */
+      404: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description request validation failed (code bad_request): a parameter's value is not accepted (not one of its values, the wrong type or form, out of range), or a required parameter is missing */
+      422: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description more than the allowed requests a minute from this IP, or its exchange-fetch budget is spent */
+      429: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description the request line and headers exceed the server limit (code headers_too_large; the connection is then closed) */
+      431: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unexpected server error (internal_error) */
+      500: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description the exchange page could not be read (upstream_data_error) or a caller proxy failed (proxy_unreachable) */
+      502: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description the archive is unavailable (not_ready, with Retry-After); other endpoints keep working */
+      503: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  listMarketUniverse: {
+    parameters: {
+      query: {
+        /**
+         * @description the trading day, YYYY-MM-DD (Karachi), e.g. date=2015-06-15
+         * @example 2026-11-19
+         */
+        date: string;
+        /**
+         * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
+         * @example json
+         */
+        format?: 'json' | 'csv';
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description equities by symbol */
+      200: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'Last-Modified': components['headers']['LastModified'];
+          Age: components['headers']['Age'];
+          'X-Cache': components['headers']['XCache'];
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['UniverseRow'][];
+            meta: {
+              /** @description server time of the response, ISO 8601 with UTC offset, to the second */
+              timestamp: string;
+              /** @description true when served from cache */
+              cached: boolean;
+              /** @description number of items in data */
+              count: number;
+              /** @description the time the data describes, ISO 8601 with the market's offset (+05:00): the page's own time where the portal prints one (the index levels' `As of …`); for market data otherwise the fetch when it was made during a session, else the end of the last session (prices do not move in between); for the listing and filings the fetch. Part of the cached answer: a stale copy carries its own, older as_of */
+              as_of: string;
+            };
+          };
+          /**
+           * @example symbol,name,sector_code,marker,listed_today
+           *     786,786 Investments Ltd,0813,,true
+           *     ABL,Allied Bank Ltd,0807,,true
+           */
+          'text/csv': string;
+        };
+      };
+      /** @description Not Modified: the If-None-Match ETag still matches (or, without If-None-Match, nothing changed since If-Modified-Since); no body */
+      304: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'Last-Modified': components['headers']['LastModified'];
+          Age: components['headers']['Age'];
+          'X-Cache': components['headers']['XCache'];
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description invalid query (code bad_request): a parameter the endpoint does not take, one given empty or more than once, or parameters that contradict each other; also: date in the future */
+      400: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description no closing file on that date (naming the previous and next trading days) */
       404: {
         headers: {
           'Cache-Control': components['headers']['CacheControl'];
@@ -8945,6 +9304,8 @@ export interface operations {
               sources: {
                 archive: string[];
                 portal: string[];
+                /** @description symbols no longer listed, read from the exchange's closing files (raw prices) */
+                files: string[];
               };
               /** @description per symbol, how far the prices could be adjusted */
               adjustment?: {
@@ -9287,8 +9648,8 @@ export interface operations {
             };
           };
           /**
-           * @example backend,archiver,symbols_done,symbols_total,rows,days,first_date,last_date,rate_per_minute,eta_seconds,actions_left,fetches_per_minute,last_recorded_day,last_error,last_error_at
-           *     sqlite,idle,64,64,71967,2162,2018-08-09,2026-11-20,19.8,0,0,3000,,,
+           * @example backend,archiver,symbols_done,symbols_total,rows,days,first_date,last_date,rate_per_minute,eta_seconds,actions_left,fetches_per_minute,last_recorded_day,last_error,last_error_at,files_done,files_total,files_kept,files_no_session,files_first_date,files_last_date,file_rows,file_disagreements_total,file_disagreements
+           *     sqlite,idle,64,64,71967,2162,2018-08-09,2026-11-20,19.8,0,0,3000,,,,3405,3405,3402,3,2013-11-04,2026-11-20,90146,1,"{""symbol"":""HBL"",""date"":""2026-10-23"",""field"":""close"",""file"":356.6,""history"":356.55}"
            */
           'text/csv': string;
         };

@@ -4,7 +4,21 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { MarketArchive } from '../../market/archive.ts';
-import { archiveStatus, historicalPanel, marketDaily, tradingDays } from '../../market/archive-answers.ts';
+import {
+  archiveStatus,
+  historicalPanel,
+  marketDaily,
+  tradingDays,
+  universeAnswer,
+} from '../../market/archive-answers.ts';
+import { DAILY_MARKETS, universe, type DailyMarket } from '../../market/archive-files.ts';
+import {
+  AdjustedMarketDailyBar,
+  ContractDailyRow,
+  fileModelSchemas,
+  MarketDailyBar,
+  UniverseRow,
+} from '../../market/models-files.ts';
 import { parseAdjustedFlags } from '../../market/adjusted-history.ts';
 import {
   AdjustedDailyBar,
@@ -27,7 +41,7 @@ export interface ArchiveDeps {
   now: () => number;
 }
 
-export const archiveSchemas = archiveModelSchemas;
+export const archiveSchemas = [...archiveModelSchemas, ...fileModelSchemas];
 
 const DateParam = (description: string) => Type.String({ format: 'date', description });
 
@@ -51,15 +65,67 @@ const AdjustFlags = {
   ),
 };
 
-const BarRow = Type.Union([Type.Unsafe({ $ref: 'AdjustedDailyBar#' }), Type.Unsafe({ $ref: 'DailyBar#' })]);
+const DailyRow = Type.Union([
+  Type.Unsafe({ $ref: 'AdjustedMarketDailyBar#' }),
+  Type.Unsafe({ $ref: 'MarketDailyBar#' }),
+  Type.Unsafe({ $ref: 'ContractDailyRow#' }),
+]);
 
-export function archiveRoutes(app: FastifyInstance, deps: RouteDeps & ArchiveDeps): void {
+function universeRoute(app: FastifyInstance, deps: Deps): void {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
-  const { datasets, respond, contextOf, archive, archiver, now } = deps;
-  const unavailable = {
-    503: 'the archive is unavailable (not_ready, with Retry-After); other endpoints keep working',
-  };
+  const { datasets, respond, contextOf, archive, now } = deps;
+  r.get(
+    '/market/universe',
+    {
+      schema: {
+        operationId: 'listMarketUniverse',
+        summary: "Every equity in one day's closing file, delisted ones included",
+        description:
+          "The equities in the exchange's closing file of `date` (every symbol that traded that day), with the name as the file abbreviates it (ex-marker removed), the sector code, the marker and whether the exchange still lists the symbol today: the survivorship-free universe of that day. A date without a file (weekend, holiday, not archived yet) is a 404 naming the previous and next trading days.",
+        tags: ['market'],
+        querystring: query({
+          date: DateParam('the trading day, YYYY-MM-DD (Karachi), e.g. date=2015-06-15'),
+        }),
+        response: {
+          200: listEnvelope('UniverseRow', 'equities by symbol'),
+          ...errorResponses({
+            400: 'date in the future',
+            404: 'no closing file on that date (naming the previous and next trading days)',
+            ...unavailable,
+          }),
+        },
+      },
+    },
+    async (req, reply) => {
+      const { date } = req.query;
+      const at = now();
+      const rows = await universe(archive, datasets, date, contextOf(req), karachiDate(at));
+      const answer = universeAnswer(date, rows, at);
+      return respond.send(req, reply, answer, {
+        filename: `universe-${date}`,
+        columns: columnsOf(UniverseRow),
+      });
+    },
+  );
+}
 
+const unavailable = {
+  503: 'the archive is unavailable (not_ready, with Retry-After); other endpoints keep working',
+};
+
+type Deps = RouteDeps & ArchiveDeps;
+
+export function archiveRoutes(app: FastifyInstance, deps: Deps): void {
+  dailyRoute(app, deps);
+  universeRoute(app, deps);
+  panelRoute(app, deps);
+  tradingDaysRoute(app, deps);
+  statusRoute(app, deps);
+}
+
+function dailyRoute(app: FastifyInstance, deps: Deps): void {
+  const r = app.withTypeProvider<TypeBoxTypeProvider>();
+  const { datasets, respond, contextOf, archive, now } = deps;
   r.get(
     '/market/daily',
     {
@@ -85,14 +151,24 @@ export function archiveRoutes(app: FastifyInstance, deps: RouteDeps & ArchiveDep
               description: `only these, comma-separated, at most ${MAX_BATCH_SYMBOLS}`,
             }),
           ),
+          market: Type.Optional(
+            Type.Enum([...DAILY_MARKETS], {
+              description:
+                "equities (default): every equity's bar; futures, index_futures, debt: the closing file's rows of that market (ContractDailyRow)",
+            }),
+          ),
           ...AdjustFlags,
         }),
         response: {
-          200: listEnvelope(BarRow, 'bars by symbol: DailyBar, or AdjustedDailyBar with adjusted=true', {
-            adjustment: Type.Optional(ArchiveAdjustmentMeta),
-          }),
+          200: listEnvelope(
+            DailyRow,
+            'rows by symbol: MarketDailyBar (AdjustedMarketDailyBar with adjusted=true); ContractDailyRow for market=futures|index_futures|debt',
+            {
+              adjustment: Type.Optional(ArchiveAdjustmentMeta),
+            },
+          ),
           ...errorResponses({
-            400: 'date in the future; more than 100 symbols; a malformed sector; dividends=true without adjusted=true',
+            400: 'date in the future; more than 100 symbols; a malformed sector; dividends=true without adjusted=true; index=, sector= or adjusted= with a market other than equities',
             404: 'no session on that date (naming the previous and next), unknown index or sector',
             ...unavailable,
           }),
@@ -101,22 +177,30 @@ export function archiveRoutes(app: FastifyInstance, deps: RouteDeps & ArchiveDep
     },
     async (req, reply) => {
       const { date, index, sector } = req.query;
+      const market = (req.query.market ?? 'equities') as DailyMarket;
       const flags = parseAdjustedFlags(req.query.adjusted, req.query.dividends);
       const symbols = req.query.symbols === undefined ? undefined : symbolList(req.query.symbols);
       const answer = await marketDaily(
         archive,
         datasets,
-        { date, index, sector, symbols, ...flags },
+        { date, index, sector, symbols, market, ...flags },
         contextOf(req),
         now(),
       );
+      const model =
+        market !== 'equities' ? ContractDailyRow : flags.adjusted ? AdjustedMarketDailyBar : MarketDailyBar;
+      const suffix = market !== 'equities' ? `-${market}` : flags.adjusted ? '-adjusted' : '';
       return respond.send(req, reply, answer, {
-        filename: `market-daily-${date}${flags.adjusted ? '-adjusted' : ''}`,
-        columns: columnsOf(flags.adjusted ? AdjustedDailyBar : DailyBar),
+        filename: `market-daily-${date}${suffix}`,
+        columns: columnsOf(model),
       });
     },
   );
+}
 
+function panelRoute(app: FastifyInstance, deps: Deps): void {
+  const r = app.withTypeProvider<TypeBoxTypeProvider>();
+  const { datasets, respond, contextOf, archive, now } = deps;
   r.get(
     '/historical',
     {
@@ -151,7 +235,14 @@ export function archiveRoutes(app: FastifyInstance, deps: RouteDeps & ArchiveDep
               incomplete: Type.Array(Type.Object({ symbol: Type.String(), reason: Type.String() }), {
                 description: 'symbols whose rows are missing now, and why',
               }),
-              sources: Type.Object({ archive: Type.Array(Type.String()), portal: Type.Array(Type.String()) }),
+              sources: Type.Object({
+                archive: Type.Array(Type.String()),
+                portal: Type.Array(Type.String()),
+                files: Type.Array(Type.String(), {
+                  description:
+                    "symbols no longer listed, read from the exchange's closing files (raw prices)",
+                }),
+              }),
               adjustment: Type.Optional(ArchiveAdjustmentMeta),
             },
           ),
@@ -183,7 +274,11 @@ export function archiveRoutes(app: FastifyInstance, deps: RouteDeps & ArchiveDep
       });
     },
   );
+}
 
+function tradingDaysRoute(app: FastifyInstance, deps: Deps): void {
+  const r = app.withTypeProvider<TypeBoxTypeProvider>();
+  const { respond, archive, now } = deps;
   r.get(
     '/market/trading-days',
     {
@@ -211,7 +306,11 @@ export function archiveRoutes(app: FastifyInstance, deps: RouteDeps & ArchiveDep
       return respond.send(req, reply, answer, { filename: 'trading-days', columns: columnsOf(TradingDay) });
     },
   );
+}
 
+function statusRoute(app: FastifyInstance, deps: Deps): void {
+  const r = app.withTypeProvider<TypeBoxTypeProvider>();
+  const { respond, archive, archiver, now } = deps;
   r.get(
     '/archive/status',
     {

@@ -4,6 +4,8 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { fundamentals } from '../../../market/fundamentals.ts';
 import { adjustedHistorical, parseAdjustedFlags } from '../../../market/adjusted-history.ts';
 import { historical } from '../../../market/history.ts';
+import { delistedHistorical } from '../../../market/archive-answers.ts';
+import { NotFoundError } from '../../../errors.ts';
 import { AdjustmentMeta } from '../../../market/models.ts';
 import { quote } from '../../../market/quotes.ts';
 import { SEARCH_LIMIT, searchStocks } from '../../../market/search.ts';
@@ -146,11 +148,26 @@ export function stockRoutes(app: FastifyInstance, deps: RouteDeps): void {
               Type.Unsafe({ $ref: 'AdjustedHistoricalRow#' }),
             ]),
             'daily rows: HistoricalRow, or AdjustedHistoricalRow with adjusted=true',
-            { adjustment: Type.Optional(AdjustmentMeta), ...MissingMeta },
+            {
+              adjustment: Type.Optional(AdjustmentMeta),
+              ...MissingMeta,
+              delisted: Type.Optional(
+                Type.Boolean({
+                  description:
+                    "true: the exchange no longer lists the symbol; the rows are its bars in the exchange's daily closing files (raw: adjusted prices are unavailable)",
+                }),
+              ),
+              source: Type.Optional(Type.Literal('daily_files')),
+              last_traded: Type.Optional(
+                Type.Union([Type.String({ format: 'date' }), Type.Null()], {
+                  description: 'a delisted symbol: the last day a closing file carried it',
+                }),
+              ),
+            },
           ),
           ...errorResponses({
             400: 'start is after end; dividends=true without adjusted=true',
-            404: 'unknown symbol',
+            404: 'a symbol neither listed nor in any archived closing file',
           }),
         },
       },
@@ -160,9 +177,24 @@ export function stockRoutes(app: FastifyInstance, deps: RouteDeps): void {
       const symbol = req.params.symbol.toUpperCase();
       const flags = parseAdjustedFlags(req.query.adjusted, req.query.dividends);
       const range = { start, end, order, limit };
-      const answer = flags.adjusted
-        ? await adjustedHistorical(datasets, symbol, { ...range, dividends: flags.dividends }, contextOf(req))
-        : await historical(datasets, symbol, range, contextOf(req));
+      const answer = await (
+        flags.adjusted
+          ? adjustedHistorical(datasets, symbol, { ...range, dividends: flags.dividends }, contextOf(req))
+          : historical(datasets, symbol, range, contextOf(req))
+      ).catch(async (err: unknown) => {
+        // A symbol no longer listed: its rows from the exchange's closing files (docs/archive.md).
+        const delisted =
+          err instanceof NotFoundError && deps.archive
+            ? await delistedHistorical(
+                deps.archive,
+                symbol,
+                { ...range, adjusted: flags.adjusted },
+                deps.marketClock.now(),
+              )
+            : undefined;
+        if (delisted === undefined) throw err;
+        return delisted;
+      });
       return respond.send(req, reply, answer, {
         filename: `${symbol}-historical`,
         columns: columnsOf(flags.adjusted ? AdjustedHistoricalRow : HistoricalRow),

@@ -1,0 +1,195 @@
+// The daily closing files in the PostgreSQL archive (daily-files.ts has the rules).
+import type postgres from 'postgres';
+import {
+  compareFileRow,
+  fileRowOf,
+  type DailyFileKind,
+  type DailyFileRow,
+  type DailyFileStats,
+  type DailyFileStore,
+  type FileDayState,
+  type FileDisagreement,
+  type StoredFileRow,
+} from './daily-files.ts';
+import { dayNumber, dayText, type WriteResult } from './store.ts';
+
+type Read = <T>(query: (sql: postgres.Sql) => Promise<T>) => Promise<T>;
+type Write = <T>(work: (tx: postgres.TransactionSql) => Promise<T>) => Promise<T>;
+
+export class PostgresDailyFiles implements DailyFileStore {
+  constructor(
+    private readonly read: Read,
+    private readonly write: Write,
+  ) {}
+
+  writeFile(date: string, rows: readonly DailyFileRow[], fetchedAt: number): Promise<WriteResult> {
+    return this.write(async (tx) => {
+      const day = dayNumber(date);
+      // One writer at a time per day: a second replica's write of the same day waits, then sees it.
+      await tx`SELECT pg_advisory_xact_lock(${0x46494c45}, ${day})`;
+      const held = await tx<
+        Array<{ found: boolean }>
+      >`SELECT found FROM archive_file_days WHERE day = ${day}`;
+      if (held[0]?.found) return { inserted: 0, unchanged: rows.length, disagreements: [] };
+      const values = rows.map((r) => [
+        day,
+        r.symbol,
+        r.kind,
+        r.sectorCode,
+        r.name,
+        r.marker,
+        r.open,
+        r.high,
+        r.low,
+        r.close,
+        r.volume,
+        r.ldcp,
+        r.underlying,
+        r.contractMonth,
+        r.cashSettled,
+        r.series,
+      ]);
+      // Rows in chunks: a statement carries at most 65,535 parameters.
+      for (let i = 0; i < values.length; i += 2000) {
+        const chunk = values.slice(i, i + 2000);
+        await tx.unsafe(
+          `INSERT INTO archive_file_rows (day, symbol, kind, sector, name, marker, open, high, low, close, volume, ldcp, underlying, contract_month, cash_settled, series)
+           SELECT * FROM unnest($1::int[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::float8[], $8::float8[], $9::float8[], $10::float8[], $11::float8[], $12::float8[], $13::text[], $14::text[], $15::bool[], $16::text[])
+           ON CONFLICT DO NOTHING`,
+          Array.from({ length: 16 }, (_, c) => chunk.map((v) => v[c])) as never,
+        );
+      }
+      await tx`INSERT INTO archive_file_days (day, found, checked_at, rows) VALUES (${day}, true, ${fetchedAt}, ${rows.length})
+               ON CONFLICT (day) DO UPDATE SET found = true, checked_at = EXCLUDED.checked_at, rows = EXCLUDED.rows`;
+      const bars = new Map<string, Pick<DailyFileRow, 'open' | 'high' | 'low' | 'close' | 'volume'>>();
+      for (const b of await tx<
+        Array<DailyFileRow>
+      >`SELECT symbol, open, high, low, close, volume FROM archive_bars WHERE day = ${day}`)
+        bars.set(b.symbol, b);
+      const found: FileDisagreement[] = [];
+      for (const r of rows) {
+        const bar = r.kind === 'equity' ? bars.get(r.symbol) : undefined;
+        if (bar) found.push(...compareFileRow(r, bar));
+      }
+      for (const d of found) {
+        await tx`INSERT INTO archive_file_disagreements (symbol, day, field, file_value, history_value)
+                 VALUES (${d.symbol}, ${day}, ${d.field}, ${d.file}, ${d.history}) ON CONFLICT DO NOTHING`;
+      }
+      return {
+        inserted: rows.length,
+        unchanged: 0,
+        disagreements: found.map((d) => ({
+          key: d.symbol,
+          date: d.date,
+          field: `file ${d.field}`,
+          stored: d.history,
+          seen: d.file,
+        })),
+      };
+    });
+  }
+
+  markNoSession(date: string, checkedAt: number): Promise<void> {
+    return this.write(async (tx) => {
+      await tx`INSERT INTO archive_file_days (day, found, checked_at, rows) VALUES (${dayNumber(date)}, false, ${checkedAt}, 0)
+               ON CONFLICT (day) DO UPDATE SET checked_at = EXCLUDED.checked_at WHERE archive_file_days.found = false`;
+    });
+  }
+
+  fileDays(): Promise<FileDayState[]> {
+    return this.read(async (sql) =>
+      (
+        await sql<
+          Array<{ day: number; found: boolean; checked_at: string; rows: number }>
+        >`SELECT day, found, checked_at, rows FROM archive_file_days ORDER BY day`
+      ).map((r) => ({ date: dayText(r.day), found: r.found, checkedAt: Number(r.checked_at), rows: r.rows })),
+    );
+  }
+
+  fileRows(date: string, kinds?: readonly DailyFileKind[]): Promise<DailyFileRow[]> {
+    return this.read(async (sql) => {
+      const rows = kinds
+        ? await sql<
+            StoredFileRow[]
+          >`SELECT * FROM archive_file_rows WHERE day = ${dayNumber(date)} AND kind = ANY(${kinds as string[]}) ORDER BY symbol`
+        : await sql<
+            StoredFileRow[]
+          >`SELECT * FROM archive_file_rows WHERE day = ${dayNumber(date)} ORDER BY symbol`;
+      return rows.map((r) => fileRowOf(r, date));
+    });
+  }
+
+  symbolRows(symbol: string, start?: string, end?: string): Promise<DailyFileRow[]> {
+    const from = start ? dayNumber(start) : -1e6;
+    const to = end ? dayNumber(end) : 1e6;
+    return this.read(async (sql) =>
+      (
+        await sql<
+          StoredFileRow[]
+        >`SELECT * FROM archive_file_rows WHERE symbol = ${symbol} AND day BETWEEN ${from} AND ${to} ORDER BY day`
+      ).map((r) => fileRowOf(r, dayText(r.day))),
+    );
+  }
+
+  symbolsInFiles(symbols: readonly string[]): Promise<Set<string>> {
+    if (symbols.length === 0) return Promise.resolve(new Set());
+    return this.read(async (sql) => {
+      const rows = await sql<Array<{ symbol: string }>>`
+        SELECT s.symbol FROM unnest(${symbols as string[]}::text[]) AS s(symbol)
+        WHERE EXISTS (SELECT 1 FROM archive_file_rows f WHERE f.symbol = s.symbol)`;
+      return new Set(rows.map((r) => r.symbol));
+    });
+  }
+
+  fileDates(from: string, to: string): Promise<string[]> {
+    return this.read(async (sql) =>
+      (
+        await sql<
+          Array<{ day: number }>
+        >`SELECT day FROM archive_file_days WHERE found AND day BETWEEN ${dayNumber(from)} AND ${dayNumber(to)} ORDER BY day`
+      ).map((r) => dayText(r.day)),
+    );
+  }
+
+  disagreements(limit: number): Promise<{ total: number; rows: FileDisagreement[] }> {
+    return this.read(async (sql) => {
+      const [count] = await sql<Array<{ n: string }>>`SELECT count(*) AS n FROM archive_file_disagreements`;
+      const rows = await sql<
+        Array<{
+          symbol: string;
+          day: number;
+          field: FileDisagreement['field'];
+          file_value: number | null;
+          history_value: number | null;
+        }>
+      >`SELECT symbol, day, field, file_value, history_value FROM archive_file_disagreements ORDER BY day DESC, symbol, field LIMIT ${limit}`;
+      return {
+        total: Number(count?.n ?? 0),
+        rows: rows.map((r) => ({
+          symbol: r.symbol,
+          date: dayText(r.day),
+          field: r.field,
+          file: r.file_value,
+          history: r.history_value,
+        })),
+      };
+    });
+  }
+
+  stats(): Promise<DailyFileStats> {
+    return this.read(async (sql) => {
+      const [r] = await sql<
+        Array<{ files: string; none: string; first: number | null; last: number | null; rows: string | null }>
+      >`SELECT count(*) FILTER (WHERE found) AS files, count(*) FILTER (WHERE NOT found) AS none,
+               min(day) FILTER (WHERE found) AS first, max(day) FILTER (WHERE found) AS last, sum(rows) AS rows
+        FROM archive_file_days`;
+      return {
+        files: Number(r?.files ?? 0),
+        noSession: Number(r?.none ?? 0),
+        firstDate: r?.first == null ? null : dayText(r.first),
+        lastDate: r?.last == null ? null : dayText(r.last),
+        rows: Number(r?.rows ?? 0),
+      };
+    });
+  }
+}
