@@ -482,7 +482,7 @@ export interface paths {
     };
     /**
      * Quotes of many symbols
-     * @description The quote of each symbol asked, in the order asked, each once, built from the same two cached exchange pages as the single quote (one exchange fetch per page however many symbols). Symbols the exchange does not list are named in meta.not_found instead of failing the call.
+     * @description The quote of each symbol asked, in the order asked, each once, built from the same two cached exchange pages as the single quote (one exchange fetch per page however many symbols). Symbols the exchange does not list are named in meta.not_found instead of failing the call. The extras follow the single quote: null while a symbol’s company page is on its way (the batch is then cacheable for seconds only), and meta.missing names `extras` with the symbol and why when its fetch failed.
      *
      *     **Example request**
      *
@@ -1290,7 +1290,7 @@ export interface paths {
     };
     /**
      * Many symbols' daily history as one panel
-     * @description Up to 100 symbols' raw daily bars over [start, end]. layout=long (default): rows of DailyBar by symbol then date. layout=wide: one row per date with one column per symbol holding `field` (close by default); as CSV, `pandas.read_csv(url, index_col=0, parse_dates=True)` reads it as a panel. Symbols the archive holds are read from it; the rest come from the portal within the budget. meta.not_found lists symbols the exchange does not list, meta.incomplete those whose rows could not be had now (and why), meta.sources where each came from. With adjusted=true each row is an AdjustedDailyBar: prices × adjustment_factor from the corporate-action factors the archive keeps for the symbol (recorded by the archiver with each backfilled symbol, and whenever the service analyses a symbol’s actions), exactly as /stocks/{symbol}/historical?adjusted=true applies them; dividends=true also folds in the cash dividends kept. meta.adjustment says per symbol whether that was full, partial (and why: rows older than the adjusted series seen, or newer than the last check) or unavailable (no kept record: raw prices, adjustment_factor null). A symbol not in the archive is adjusted as its own adjusted history is (from the portal, within the budget).
+     * @description Up to 100 symbols' raw daily bars over [start, end]. layout=long (default): rows of DailyBar by symbol then date. layout=wide: one row per date, `date` first, then one column per symbol in the order asked (a numeric-looking symbol such as 786 too, in JSON and CSV), holding `field` (close by default); as CSV, `pandas.read_csv(url, index_col=0, parse_dates=True)` reads it as a panel. Symbols the archive holds are read from it; the rest come from the portal within the budget. meta.not_found lists symbols the exchange does not list, meta.incomplete those whose rows could not be had now (and why), meta.sources where each came from. With adjusted=true each row is an AdjustedDailyBar: prices × adjustment_factor from the corporate-action factors the archive keeps for the symbol (recorded by the archiver with each backfilled symbol, and whenever the service analyses a symbol’s actions), exactly as /stocks/{symbol}/historical?adjusted=true applies them; dividends=true also folds in the cash dividends kept. meta.adjustment says per symbol whether that was full, partial (and why: rows older than the adjusted series seen, or newer than the last check) or unavailable (no kept record: raw prices, adjustment_factor null). A symbol not in the archive is adjusted as its own adjusted history is (from the portal, within the budget).
      *
      *     **Example request**
      *
@@ -1590,7 +1590,7 @@ export interface components {
       low: number | null;
       /** @description PKR, adjusted */
       close: number | null;
-      /** @description shares, adjusted: raw volume ÷ adjustment_factor, rounded to an integer */
+      /** @description shares (a count, not PKR), adjusted: raw volume ÷ adjustment_factor, rounded to the nearest whole share on each row (halves up), so a sum over rows may differ from the raw sum ÷ factor by up to half a share a row; with dividends=true the factor includes the dividends too, and the volume is divided by it as well */
       volume: number | null;
       /** @description true flags a data point that may be suspect because of corporate actions or data-feed issues */
       is_anomaly: boolean;
@@ -2170,7 +2170,7 @@ export interface components {
       low: number | null;
       /** @description PKR, adjusted */
       close: number | null;
-      /** @description shares, adjusted: raw volume ÷ adjustment_factor, rounded to an integer */
+      /** @description shares (a count, not PKR), adjusted: raw volume ÷ adjustment_factor, rounded to the nearest whole share on each row (halves up), so a sum over rows may differ from the raw sum ÷ factor by up to half a share a row; with dividends=true the factor includes the dividends too, and the volume is divided by it as well */
       volume: number | null;
       /** @description true flags a data point that may be suspect because of corporate actions or data-feed issues */
       is_anomaly: boolean;
@@ -2311,7 +2311,7 @@ export interface components {
       low: number | null;
       /** @description PKR, adjusted */
       close: number | null;
-      /** @description shares, adjusted: raw volume ÷ adjustment_factor, rounded to an integer */
+      /** @description shares (a count, not PKR), adjusted: raw volume ÷ adjustment_factor, rounded to the nearest whole share on each row (halves up), so a sum over rows may differ from the raw sum ÷ factor by up to half a share a row; with dividends=true the factor includes the dividends too, and the volume is divided by it as well */
       volume: number | null;
       /** @description true flags a data point that may be suspect because of corporate actions or data-feed issues */
       is_anomaly: boolean;
@@ -2494,7 +2494,7 @@ export interface components {
       symbol?: string;
       /** @description the index code (index performance) */
       index?: string;
-      /** @description closes adjusted for confirmed capital changes (meta.adjustment) */
+      /** @description true: closes adjusted for confirmed capital changes (meta.adjustment); false: raw closes, because adjusted=false was asked or no adjustment could be made (meta.adjustment.status `unavailable` says why) */
       adjusted: boolean;
       /** @description cash dividends also in the adjustment: returns are total returns */
       dividends: boolean;
@@ -2527,7 +2527,9 @@ export interface components {
       /** @description 1 = the highest return; null for a member without a return over the period */
       rank: number | null;
       symbol: string;
-      /** @description (end_close / start_close − 1) × 100 on adjusted closes, percent */
+      /** @description true: the closes are adjusted for the capital changes the evidence confirms; false: raw closes, the adjustment was unavailable (meta.coverage.raw says why), so a bonus or split in the period shows as a loss */
+      adjusted: boolean;
+      /** @description (end_close / start_close − 1) × 100 on adjusted closes (raw when adjusted is false), percent */
       return_pct: number | null;
       /** @description the period’s start row (as on /stocks/{symbol}/performance) */
       start_date: string | null;
@@ -2537,7 +2539,7 @@ export interface components {
       end_date: string | null;
       /** @description close on end_date */
       end_close: number | null;
-      /** @description shares traded over the period: the sum of the daily volumes after start_date through end_date (adjusted for capital changes) */
+      /** @description shares (a count, not PKR and not millions) traded over the period: the sum of the daily volumes after start_date through end_date, each day adjusted for capital changes (raw ÷ adjustment_factor, rounded to a whole share that day), so in today’s shares: a split in the period does not inflate it; raw volumes when adjusted is false */
       volume: number | null;
       /** @description why a value above is null (a period longer than the history, too few rows…); null when every value is there */
       reason: string | null;
@@ -2564,7 +2566,7 @@ export interface components {
   parameters: never;
   requestBodies: never;
   headers: {
-    /** @description validator of this representation (JSON and CSV differ); send it back in If-None-Match */
+    /** @description validator of this representation (JSON, CSV and Parquet differ); send it back in If-None-Match */
     ETag: string;
     /** @description when the portal data behind the answer was fetched (HTTP date); send it back in If-Modified-Since */
     LastModified: string;
@@ -2584,6 +2586,12 @@ export interface components {
     RetryAfter: number;
     /** @description this request's id (the caller's X-Request-Id when it is a sane token) */
     XRequestId: string;
+    /** @description meta.as_of: when the data is from, ISO 8601 with +05:00 (every data answer, any format) */
+    XAsOf: string;
+    /** @description CSV and Parquet only, when the meta warns: comma-separated tokens adjustment-partial, adjustment-unavailable, incomplete, not-found, coverage-incomplete, missing (docs/api.md, 'the meta in headers') */
+    XWarning: string;
+    /** @description CSV and Parquet only: the data's meta (as_of and the answer's own fields) as JSON, non-ASCII escaped; absent when longer than 8 KB */
+    XMeta: string;
   };
   pathItems: never;
 }
@@ -2688,10 +2696,10 @@ export interface operations {
     parameters: {
       query?: {
         /**
-         * @description 1: readiness check (store, shutdown, Redis) instead of liveness; 0 (default): liveness
+         * @description `true` (or 1): readiness check (store, shutdown, Redis) instead of liveness; `false` (or 0, default): liveness
          * @example 1
          */
-        ready?: '0' | '1';
+        ready?: 'true' | 'false' | '1' | '0';
       };
       header?: never;
       path?: never;
@@ -2784,10 +2792,10 @@ export interface operations {
          */
         q?: string;
         /**
-         * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
+         * @description json (default), csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv, or parquet: Apache Parquet with typed columns (dates DATE, times TIMESTAMP in UTC, prices DOUBLE, volumes INT64, codes and symbols strings) and the meta in the file's key-value metadata (key `meta`); also chosen by Accept: application/vnd.apache.parquet. CSV and Parquet answers carry X-Meta and, when the meta warns, X-Warning. Errors stay JSON.
          * @example json
          */
-        format?: 'json' | 'csv';
+        format?: 'json' | 'csv' | 'parquet';
       };
       header?: never;
       path?: never;
@@ -2799,6 +2807,9 @@ export interface operations {
       200: {
         headers: {
           ETag: components['headers']['ETag'];
+          'X-As-Of': components['headers']['XAsOf'];
+          'X-Warning': components['headers']['XWarning'];
+          'X-Meta': components['headers']['XMeta'];
           'Last-Modified': components['headers']['LastModified'];
           Age: components['headers']['Age'];
           'X-Cache': components['headers']['XCache'];
@@ -2833,12 +2844,16 @@ export interface operations {
            *     ENGRO
            */
           'text/csv': string;
+          'application/vnd.apache.parquet': string;
         };
       };
       /** @description Not Modified: the If-None-Match ETag still matches (or, without If-None-Match, nothing changed since If-Modified-Since); no body */
       304: {
         headers: {
           ETag: components['headers']['ETag'];
+          'X-As-Of': components['headers']['XAsOf'];
+          'X-Warning': components['headers']['XWarning'];
+          'X-Meta': components['headers']['XMeta'];
           'Last-Modified': components['headers']['LastModified'];
           Age: components['headers']['Age'];
           'X-Cache': components['headers']['XCache'];
@@ -2953,10 +2968,10 @@ export interface operations {
     parameters: {
       query?: {
         /**
-         * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
+         * @description json (default), csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv, or parquet: Apache Parquet with typed columns (dates DATE, times TIMESTAMP in UTC, prices DOUBLE, volumes INT64, codes and symbols strings) and the meta in the file's key-value metadata (key `meta`); also chosen by Accept: application/vnd.apache.parquet. CSV and Parquet answers carry X-Meta and, when the meta warns, X-Warning. Errors stay JSON.
          * @example json
          */
-        format?: 'json' | 'csv';
+        format?: 'json' | 'csv' | 'parquet';
       };
       header?: never;
       path: {
@@ -2974,6 +2989,9 @@ export interface operations {
       200: {
         headers: {
           ETag: components['headers']['ETag'];
+          'X-As-Of': components['headers']['XAsOf'];
+          'X-Warning': components['headers']['XWarning'];
+          'X-Meta': components['headers']['XMeta'];
           'Last-Modified': components['headers']['LastModified'];
           Age: components['headers']['Age'];
           'X-Cache': components['headers']['XCache'];
@@ -3008,12 +3026,16 @@ export interface operations {
            *     ENGRO,Engro Corporation Limited,0809,"ALLSHR,KMI30,KMIALLSHR,KSE100,KSE100PR,KSE30,MII30,MZNPI,NBPPGI,NITPGI,PSXDIV20,UPP9",412.35,221267010000,10.0745174688,0,268300000,61754.23,3.17261740936,426.83,426.13,436.43,409.02,22155,-14.48,-3.392,384.15,469.51,409.02,436.43,329.16,515.14,412.3,2400,412.4,700,11,15,-7.08,2026-11-20T16:35:00+05:00,2026-11-20T16:30:00+05:00
            */
           'text/csv': string;
+          'application/vnd.apache.parquet': string;
         };
       };
       /** @description Not Modified: the If-None-Match ETag still matches (or, without If-None-Match, nothing changed since If-Modified-Since); no body */
       304: {
         headers: {
           ETag: components['headers']['ETag'];
+          'X-As-Of': components['headers']['XAsOf'];
+          'X-Warning': components['headers']['XWarning'];
+          'X-Meta': components['headers']['XMeta'];
           'Last-Modified': components['headers']['LastModified'];
           Age: components['headers']['Age'];
           'X-Cache': components['headers']['XCache'];
@@ -3158,10 +3180,10 @@ export interface operations {
          */
         dividends?: boolean;
         /**
-         * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
+         * @description json (default), csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv, or parquet: Apache Parquet with typed columns (dates DATE, times TIMESTAMP in UTC, prices DOUBLE, volumes INT64, codes and symbols strings) and the meta in the file's key-value metadata (key `meta`); also chosen by Accept: application/vnd.apache.parquet. CSV and Parquet answers carry X-Meta and, when the meta warns, X-Warning. Errors stay JSON.
          * @example json
          */
-        format?: 'json' | 'csv';
+        format?: 'json' | 'csv' | 'parquet';
       };
       header?: never;
       path: {
@@ -3179,6 +3201,9 @@ export interface operations {
       200: {
         headers: {
           ETag: components['headers']['ETag'];
+          'X-As-Of': components['headers']['XAsOf'];
+          'X-Warning': components['headers']['XWarning'];
+          'X-Meta': components['headers']['XMeta'];
           'Last-Modified': components['headers']['LastModified'];
           Age: components['headers']['Age'];
           'X-Cache': components['headers']['XCache'];
@@ -3238,12 +3263,16 @@ export interface operations {
            *     2025-06-16,487.77,515.17,479.37,512.83,63210,true,beyond_price_limit
            */
           'text/csv': string;
+          'application/vnd.apache.parquet': string;
         };
       };
       /** @description Not Modified: the If-None-Match ETag still matches (or, without If-None-Match, nothing changed since If-Modified-Since); no body */
       304: {
         headers: {
           ETag: components['headers']['ETag'];
+          'X-As-Of': components['headers']['XAsOf'];
+          'X-Warning': components['headers']['XWarning'];
+          'X-Meta': components['headers']['XMeta'];
           'Last-Modified': components['headers']['LastModified'];
           Age: components['headers']['Age'];
           'X-Cache': components['headers']['XCache'];
@@ -3358,10 +3387,10 @@ export interface operations {
     parameters: {
       query?: {
         /**
-         * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
+         * @description json (default), csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv, or parquet: Apache Parquet with typed columns (dates DATE, times TIMESTAMP in UTC, prices DOUBLE, volumes INT64, codes and symbols strings) and the meta in the file's key-value metadata (key `meta`); also chosen by Accept: application/vnd.apache.parquet. CSV and Parquet answers carry X-Meta and, when the meta warns, X-Warning. Errors stay JSON.
          * @example json
          */
-        format?: 'json' | 'csv';
+        format?: 'json' | 'csv' | 'parquet';
       };
       header?: never;
       path: {
@@ -3379,6 +3408,9 @@ export interface operations {
       200: {
         headers: {
           ETag: components['headers']['ETag'];
+          'X-As-Of': components['headers']['XAsOf'];
+          'X-Warning': components['headers']['XWarning'];
+          'X-Meta': components['headers']['XMeta'];
           'Last-Modified': components['headers']['LastModified'];
           Age: components['headers']['Age'];
           'X-Cache': components['headers']['XCache'];
@@ -3409,12 +3441,16 @@ export interface operations {
            *     ENGRO,2026,Half Yearly,2026-06-30,2026-08-14,https://financials.psx.com.pk/lib/DownloadPDF.php?id=201001
            */
           'text/csv': string;
+          'application/vnd.apache.parquet': string;
         };
       };
       /** @description Not Modified: the If-None-Match ETag still matches (or, without If-None-Match, nothing changed since If-Modified-Since); no body */
       304: {
         headers: {
           ETag: components['headers']['ETag'];
+          'X-As-Of': components['headers']['XAsOf'];
+          'X-Warning': components['headers']['XWarning'];
+          'X-Meta': components['headers']['XMeta'];
           'Last-Modified': components['headers']['LastModified'];
           Age: components['headers']['Age'];
           'X-Cache': components['headers']['XCache'];
@@ -3529,10 +3565,10 @@ export interface operations {
     parameters: {
       query?: {
         /**
-         * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
+         * @description json (default), csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv, or parquet: Apache Parquet with typed columns (dates DATE, times TIMESTAMP in UTC, prices DOUBLE, volumes INT64, codes and symbols strings) and the meta in the file's key-value metadata (key `meta`); also chosen by Accept: application/vnd.apache.parquet. CSV and Parquet answers carry X-Meta and, when the meta warns, X-Warning. Errors stay JSON.
          * @example json
          */
-        format?: 'json' | 'csv';
+        format?: 'json' | 'csv' | 'parquet';
       };
       header?: never;
       path: {
@@ -3550,6 +3586,9 @@ export interface operations {
       200: {
         headers: {
           ETag: components['headers']['ETag'];
+          'X-As-Of': components['headers']['XAsOf'];
+          'X-Warning': components['headers']['XWarning'];
+          'X-Meta': components['headers']['XMeta'];
           'Last-Modified': components['headers']['LastModified'];
           Age: components['headers']['Age'];
           'X-Cache': components['headers']['XCache'];
@@ -3577,12 +3616,16 @@ export interface operations {
            *     ENGRO,Engro Corporation Limited,FERTILIZER,Engro Corporation Limited is incorporated in Pakistan and is listed on the Pakistan Stock Exchange. Its principal activity is in the fertilizer sector.,"{""name"":""Tariq Hussain"",""role"":""CEO""};{""name"":""Farah Sheikh"",""role"":""Chairperson""}","4th Floor, Engro Corporation Limited House, Rawalpindi",http://www.engro.com.pk,"THK Associates (Pvt.) Limited Plot No. 32-C, Jami Commercial Street 2, D.H.A., Phase VII, Karachi",A.F. Ferguson & Co. Chartered Accountants,December,536600000,268300000,50,221267010000
            */
           'text/csv': string;
+          'application/vnd.apache.parquet': string;
         };
       };
       /** @description Not Modified: the If-None-Match ETag still matches (or, without If-None-Match, nothing changed since If-Modified-Since); no body */
       304: {
         headers: {
           ETag: components['headers']['ETag'];
+          'X-As-Of': components['headers']['XAsOf'];
+          'X-Warning': components['headers']['XWarning'];
+          'X-Meta': components['headers']['XMeta'];
           'Last-Modified': components['headers']['LastModified'];
           Age: components['headers']['Age'];
           'X-Cache': components['headers']['XCache'];
@@ -3702,10 +3745,10 @@ export interface operations {
          */
         period?: 'annual' | 'quarterly';
         /**
-         * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
+         * @description json (default), csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv, or parquet: Apache Parquet with typed columns (dates DATE, times TIMESTAMP in UTC, prices DOUBLE, volumes INT64, codes and symbols strings) and the meta in the file's key-value metadata (key `meta`); also chosen by Accept: application/vnd.apache.parquet. CSV and Parquet answers carry X-Meta and, when the meta warns, X-Warning. Errors stay JSON.
          * @example json
          */
-        format?: 'json' | 'csv';
+        format?: 'json' | 'csv' | 'parquet';
       };
       header?: never;
       path: {
@@ -3723,6 +3766,9 @@ export interface operations {
       200: {
         headers: {
           ETag: components['headers']['ETag'];
+          'X-As-Of': components['headers']['XAsOf'];
+          'X-Warning': components['headers']['XWarning'];
+          'X-Meta': components['headers']['XMeta'];
           'Last-Modified': components['headers']['LastModified'];
           Age: components['headers']['Age'];
           'X-Cache': components['headers']['XCache'];
@@ -3753,12 +3799,16 @@ export interface operations {
            *     2024,513698574000,213262415000,22413782000,41.77,4.36,-10.52,-0.94
            */
           'text/csv': string;
+          'application/vnd.apache.parquet': string;
         };
       };
       /** @description Not Modified: the If-None-Match ETag still matches (or, without If-None-Match, nothing changed since If-Modified-Since); no body */
       304: {
         headers: {
           ETag: components['headers']['ETag'];
+          'X-As-Of': components['headers']['XAsOf'];
+          'X-Warning': components['headers']['XWarning'];
+          'X-Meta': components['headers']['XMeta'];
           'Last-Modified': components['headers']['LastModified'];
           Age: components['headers']['Age'];
           'X-Cache': components['headers']['XCache'];
@@ -3878,10 +3928,10 @@ export interface operations {
          */
         category?: 'financial-results' | 'board-meetings' | 'others';
         /**
-         * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
+         * @description json (default), csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv, or parquet: Apache Parquet with typed columns (dates DATE, times TIMESTAMP in UTC, prices DOUBLE, volumes INT64, codes and symbols strings) and the meta in the file's key-value metadata (key `meta`); also chosen by Accept: application/vnd.apache.parquet. CSV and Parquet answers carry X-Meta and, when the meta warns, X-Warning. Errors stay JSON.
          * @example json
          */
-        format?: 'json' | 'csv';
+        format?: 'json' | 'csv' | 'parquet';
       };
       header?: never;
       path: {
@@ -3899,6 +3949,9 @@ export interface operations {
       200: {
         headers: {
           ETag: components['headers']['ETag'];
+          'X-As-Of': components['headers']['XAsOf'];
+          'X-Warning': components['headers']['XWarning'];
+          'X-Meta': components['headers']['XMeta'];
           'Last-Modified': components['headers']['LastModified'];
           Age: components['headers']['Age'];
           'X-Cache': components['headers']['XCache'];
@@ -3929,12 +3982,16 @@ export interface operations {
            *     2026-05-04,,Board Meeting for Agenda Other than Financial Results,board-meetings,https://dps.psx.com.pk/download/document/281004.pdf,281004-1.gif
            */
           'text/csv': string;
+          'application/vnd.apache.parquet': string;
         };
       };
       /** @description Not Modified: the If-None-Match ETag still matches (or, without If-None-Match, nothing changed since If-Modified-Since); no body */
       304: {
         headers: {
           ETag: components['headers']['ETag'];
+          'X-As-Of': components['headers']['XAsOf'];
+          'X-Warning': components['headers']['XWarning'];
+          'X-Meta': components['headers']['XMeta'];
           'Last-Modified': components['headers']['LastModified'];
           Age: components['headers']['Age'];
           'X-Cache': components['headers']['XCache'];
@@ -4049,10 +4106,10 @@ export interface operations {
     parameters: {
       query?: {
         /**
-         * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
+         * @description json (default), csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv, or parquet: Apache Parquet with typed columns (dates DATE, times TIMESTAMP in UTC, prices DOUBLE, volumes INT64, codes and symbols strings) and the meta in the file's key-value metadata (key `meta`); also chosen by Accept: application/vnd.apache.parquet. CSV and Parquet answers carry X-Meta and, when the meta warns, X-Warning. Errors stay JSON.
          * @example json
          */
-        format?: 'json' | 'csv';
+        format?: 'json' | 'csv' | 'parquet';
       };
       header?: never;
       path: {
@@ -4070,6 +4127,9 @@ export interface operations {
       200: {
         headers: {
           ETag: components['headers']['ETag'];
+          'X-As-Of': components['headers']['XAsOf'];
+          'X-Warning': components['headers']['XWarning'];
+          'X-Meta': components['headers']['XMeta'];
           'Last-Modified': components['headers']['LastModified'];
           Age: components['headers']['Age'];
           'X-Cache': components['headers']['XCache'];
@@ -4128,12 +4188,16 @@ export interface operations {
            *     2025-06-16,capital_change,1.25,,adjusted_series_step;raw_gap,true,bonus 25 % on the payouts page
            */
           'text/csv': string;
+          'application/vnd.apache.parquet': string;
         };
       };
       /** @description Not Modified: the If-None-Match ETag still matches (or, without If-None-Match, nothing changed since If-Modified-Since); no body */
       304: {
         headers: {
           ETag: components['headers']['ETag'];
+          'X-As-Of': components['headers']['XAsOf'];
+          'X-Warning': components['headers']['XWarning'];
+          'X-Meta': components['headers']['XMeta'];
           'Last-Modified': components['headers']['LastModified'];
           Age: components['headers']['Age'];
           'X-Cache': components['headers']['XCache'];
@@ -4258,10 +4322,10 @@ export interface operations {
          */
         interval?: 'tick' | '1m' | '5m' | '15m' | '30m' | '60m';
         /**
-         * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
+         * @description json (default), csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv, or parquet: Apache Parquet with typed columns (dates DATE, times TIMESTAMP in UTC, prices DOUBLE, volumes INT64, codes and symbols strings) and the meta in the file's key-value metadata (key `meta`); also chosen by Accept: application/vnd.apache.parquet. CSV and Parquet answers carry X-Meta and, when the meta warns, X-Warning. Errors stay JSON.
          * @example json
          */
-        format?: 'json' | 'csv';
+        format?: 'json' | 'csv' | 'parquet';
       };
       header?: never;
       path: {
@@ -4279,6 +4343,9 @@ export interface operations {
       200: {
         headers: {
           ETag: components['headers']['ETag'];
+          'X-As-Of': components['headers']['XAsOf'];
+          'X-Warning': components['headers']['XWarning'];
+          'X-Meta': components['headers']['XMeta'];
           'Last-Modified': components['headers']['LastModified'];
           Age: components['headers']['Age'];
           'X-Cache': components['headers']['XCache'];
@@ -4309,12 +4376,16 @@ export interface operations {
            *     2026-11-20T09:30:00+05:00,309.14,309.14,306.78,306.78,42391,2
            */
           'text/csv': string;
+          'application/vnd.apache.parquet': string;
         };
       };
       /** @description Not Modified: the If-None-Match ETag still matches (or, without If-None-Match, nothing changed since If-Modified-Since); no body */
       304: {
         headers: {
           ETag: components['headers']['ETag'];
+          'X-As-Of': components['headers']['XAsOf'];
+          'X-Warning': components['headers']['XWarning'];
+          'X-Meta': components['headers']['XMeta'];
           'Last-Modified': components['headers']['LastModified'];
           Age: components['headers']['Age'];
           'X-Cache': components['headers']['XCache'];
@@ -4444,10 +4515,10 @@ export interface operations {
          */
         benchmark?: string;
         /**
-         * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
+         * @description json (default), csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv, or parquet: Apache Parquet with typed columns (dates DATE, times TIMESTAMP in UTC, prices DOUBLE, volumes INT64, codes and symbols strings) and the meta in the file's key-value metadata (key `meta`); also chosen by Accept: application/vnd.apache.parquet. CSV and Parquet answers carry X-Meta and, when the meta warns, X-Warning. Errors stay JSON.
          * @example json
          */
-        format?: 'json' | 'csv';
+        format?: 'json' | 'csv' | 'parquet';
       };
       header?: never;
       path: {
@@ -4465,6 +4536,9 @@ export interface operations {
       200: {
         headers: {
           ETag: components['headers']['ETag'];
+          'X-As-Of': components['headers']['XAsOf'];
+          'X-Warning': components['headers']['XWarning'];
+          'X-Meta': components['headers']['XMeta'];
           'Last-Modified': components['headers']['LastModified'];
           Age: components['headers']['Age'];
           'X-Cache': components['headers']['XCache'];
@@ -4509,12 +4583,16 @@ export interface operations {
            *     ENGRO,true,false,KSE100,2026-11-20,412.35,"{""period"":""1D"",""start_date"":""2026-11-19"",""start_close"":426.83,""end_date"":""2026-11-20"",""end_close"":412.35,""return_pct"":-3.39245132723,""benchmark_start_date"":""2026-11-19"",""benchmark_end_date"":""2026-11-20"",""benchmark_return_pct"":-0.575222008918,""excess_return_pct"":-2.81722931831,""reason"":null};{""period"":""1W"",""start_date"":""2026-11-13"",""start_close"":405.22,""end_date"":""2026-11-20"",""end_close"":412.35,""return_pct"":1.75953802873,""benchmark_start_date"":""2026-11-13"",""benchmark_end_date"":""2026-11-20"",""benchmark_return_pct"":1.03447564777,""excess_return_pct"":0.72506238096,""reason"":null}","{""value_pct"":39.8305995991,""daily_returns"":261,""start_date"":""2025-11-20"",""end_date"":""2026-11-20"",""reason"":null}","{""value_pct"":-30.032434624,""start_date"":""2025-11-20"",""peak_date"":""2026-02-09"",""peak_close"":493.3,""trough_date"":""2026-04-02"",""trough_close"":345.15,""recovery_date"":""2026-07-27"",""reason"":null}","{""value_pct"":-48.4985276225,""start_date"":""2018-08-09"",""peak_date"":""2021-08-13"",""peak_close"":453.688,""trough_date"":""2022-12-27"",""trough_close"":233.656,""recovery_date"":""2024-08-28"",""reason"":null}","{""beta"":-0.146109327067,""correlation"":-0.0513671672758,""daily_returns"":261,""start_date"":""2025-11-20"",""end_date"":""2026-11-20"",""reason"":null}","{""high"":515.14,""high_date"":""2026-08-27"",""low"":329.16,""low_date"":""2026-04-03"",""start_date"":""2025-11-21""}"
            */
           'text/csv': string;
+          'application/vnd.apache.parquet': string;
         };
       };
       /** @description Not Modified: the If-None-Match ETag still matches (or, without If-None-Match, nothing changed since If-Modified-Since); no body */
       304: {
         headers: {
           ETag: components['headers']['ETag'];
+          'X-As-Of': components['headers']['XAsOf'];
+          'X-Warning': components['headers']['XWarning'];
+          'X-Meta': components['headers']['XMeta'];
           'Last-Modified': components['headers']['LastModified'];
           Age: components['headers']['Age'];
           'X-Cache': components['headers']['XCache'];
@@ -4649,10 +4727,10 @@ export interface operations {
          */
         adjusted?: boolean;
         /**
-         * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
+         * @description json (default), csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv, or parquet: Apache Parquet with typed columns (dates DATE, times TIMESTAMP in UTC, prices DOUBLE, volumes INT64, codes and symbols strings) and the meta in the file's key-value metadata (key `meta`); also chosen by Accept: application/vnd.apache.parquet. CSV and Parquet answers carry X-Meta and, when the meta warns, X-Warning. Errors stay JSON.
          * @example json
          */
-        format?: 'json' | 'csv';
+        format?: 'json' | 'csv' | 'parquet';
       };
       header?: never;
       path: {
@@ -4670,6 +4748,9 @@ export interface operations {
       200: {
         headers: {
           ETag: components['headers']['ETag'];
+          'X-As-Of': components['headers']['XAsOf'];
+          'X-Warning': components['headers']['XWarning'];
+          'X-Meta': components['headers']['XMeta'];
           'Last-Modified': components['headers']['LastModified'];
           Age: components['headers']['Age'];
           'X-Cache': components['headers']['XCache'];
@@ -4717,12 +4798,16 @@ export interface operations {
            *     2026-11-20,412.35,426.541,427.216554355,46.4552414622,-5.8138668327,-6.00127373196,0.187406899253,369.678857269,426.541,483.403142731,24.593424547,-2696091,430.704490065
            */
           'text/csv': string;
+          'application/vnd.apache.parquet': string;
         };
       };
       /** @description Not Modified: the If-None-Match ETag still matches (or, without If-None-Match, nothing changed since If-Modified-Since); no body */
       304: {
         headers: {
           ETag: components['headers']['ETag'];
+          'X-As-Of': components['headers']['XAsOf'];
+          'X-Warning': components['headers']['XWarning'];
+          'X-Meta': components['headers']['XMeta'];
           'Last-Modified': components['headers']['LastModified'];
           Age: components['headers']['Age'];
           'X-Cache': components['headers']['XCache'];
@@ -4837,10 +4922,10 @@ export interface operations {
     parameters: {
       query?: {
         /**
-         * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
+         * @description json (default), csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv, or parquet: Apache Parquet with typed columns (dates DATE, times TIMESTAMP in UTC, prices DOUBLE, volumes INT64, codes and symbols strings) and the meta in the file's key-value metadata (key `meta`); also chosen by Accept: application/vnd.apache.parquet. CSV and Parquet answers carry X-Meta and, when the meta warns, X-Warning. Errors stay JSON.
          * @example json
          */
-        format?: 'json' | 'csv';
+        format?: 'json' | 'csv' | 'parquet';
       };
       header?: never;
       path: {
@@ -4858,6 +4943,9 @@ export interface operations {
       200: {
         headers: {
           ETag: components['headers']['ETag'];
+          'X-As-Of': components['headers']['XAsOf'];
+          'X-Warning': components['headers']['XWarning'];
+          'X-Meta': components['headers']['XMeta'];
           'Last-Modified': components['headers']['LastModified'];
           Age: components['headers']['Age'];
           'X-Cache': components['headers']['XCache'];
@@ -4886,12 +4974,16 @@ export interface operations {
            *     2025-11-24,410.1,418.65,397.88,412.94,46872,false,
            */
           'text/csv': string;
+          'application/vnd.apache.parquet': string;
         };
       };
       /** @description Not Modified: the If-None-Match ETag still matches (or, without If-None-Match, nothing changed since If-Modified-Since); no body */
       304: {
         headers: {
           ETag: components['headers']['ETag'];
+          'X-As-Of': components['headers']['XAsOf'];
+          'X-Warning': components['headers']['XWarning'];
+          'X-Meta': components['headers']['XMeta'];
           'Last-Modified': components['headers']['LastModified'];
           Age: components['headers']['Age'];
           'X-Cache': components['headers']['XCache'];
@@ -5011,10 +5103,10 @@ export interface operations {
          */
         symbols: string;
         /**
-         * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
+         * @description json (default), csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv, or parquet: Apache Parquet with typed columns (dates DATE, times TIMESTAMP in UTC, prices DOUBLE, volumes INT64, codes and symbols strings) and the meta in the file's key-value metadata (key `meta`); also chosen by Accept: application/vnd.apache.parquet. CSV and Parquet answers carry X-Meta and, when the meta warns, X-Warning. Errors stay JSON.
          * @example json
          */
-        format?: 'json' | 'csv';
+        format?: 'json' | 'csv' | 'parquet';
       };
       header?: never;
       path?: never;
@@ -5026,6 +5118,9 @@ export interface operations {
       200: {
         headers: {
           ETag: components['headers']['ETag'];
+          'X-As-Of': components['headers']['XAsOf'];
+          'X-Warning': components['headers']['XWarning'];
+          'X-Meta': components['headers']['XMeta'];
           'Last-Modified': components['headers']['LastModified'];
           Age: components['headers']['Age'];
           'X-Cache': components['headers']['XCache'];
@@ -5050,6 +5145,13 @@ export interface operations {
               as_of: string;
               /** @description symbols asked for that the exchange does not list */
               not_found: string[];
+              /** @description present only when a secondary portal page could not be had (unreachable, an error status, or a page that does not parse) and nothing of it is cached: the answer is served from the pages it has, these parts are left out, and it is asked for again within a minute */
+              missing?: {
+                /** @description what the answer lacks: `dividends`, `capital_changes` or `raw_history` (corporate actions; raw_history: the page failed and the archive’s kept bars stood in, through the day the reason names), `adjustment` or `dividends` (adjusted history), `extras` (the quote’s company-page fields), `board` or `eligible_scrips` (a board: its prices, or which symbols are eligible), `debt_market` (a debt quote’s name from the debt-market page) */
+                part: string;
+                /** @description why, in words: the portal’s failure for that page */
+                reason: string;
+              }[];
             };
           };
           /**
@@ -5057,12 +5159,16 @@ export interface operations {
            *     ENGRO,Engro Corporation Limited,0809,"ALLSHR,KMI30,KMIALLSHR,KSE100,KSE100PR,KSE30,MII30,MZNPI,NBPPGI,NITPGI,PSXDIV20,UPP9",412.35,221267010000,10.0745174688,0,268300000,61754.23,3.17261740936,426.83,426.13,436.43,409.02,22155,-14.48,-3.392,384.15,469.51,409.02,436.43,329.16,515.14,412.3,2400,412.4,700,11,15,-7.08,2026-11-20T16:35:00+05:00,2026-11-20T16:30:00+05:00
            */
           'text/csv': string;
+          'application/vnd.apache.parquet': string;
         };
       };
       /** @description Not Modified: the If-None-Match ETag still matches (or, without If-None-Match, nothing changed since If-Modified-Since); no body */
       304: {
         headers: {
           ETag: components['headers']['ETag'];
+          'X-As-Of': components['headers']['XAsOf'];
+          'X-Warning': components['headers']['XWarning'];
+          'X-Meta': components['headers']['XMeta'];
           'Last-Modified': components['headers']['LastModified'];
           Age: components['headers']['Age'];
           'X-Cache': components['headers']['XCache'];
@@ -5294,10 +5400,10 @@ export interface operations {
     parameters: {
       query?: {
         /**
-         * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
+         * @description json (default), csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv, or parquet: Apache Parquet with typed columns (dates DATE, times TIMESTAMP in UTC, prices DOUBLE, volumes INT64, codes and symbols strings) and the meta in the file's key-value metadata (key `meta`); also chosen by Accept: application/vnd.apache.parquet. CSV and Parquet answers carry X-Meta and, when the meta warns, X-Warning. Errors stay JSON.
          * @example json
          */
-        format?: 'json' | 'csv';
+        format?: 'json' | 'csv' | 'parquet';
       };
       header?: never;
       path?: never;
@@ -5309,6 +5415,9 @@ export interface operations {
       200: {
         headers: {
           ETag: components['headers']['ETag'];
+          'X-As-Of': components['headers']['XAsOf'];
+          'X-Warning': components['headers']['XWarning'];
+          'X-Meta': components['headers']['XMeta'];
           'Last-Modified': components['headers']['LastModified'];
           Age: components['headers']['Age'];
           'X-Cache': components['headers']['XCache'];
@@ -5340,12 +5449,16 @@ export interface operations {
            *     ALLSHR,101771.11,102562.48,101759.2,-540.56,-0.528346375345
            */
           'text/csv': string;
+          'application/vnd.apache.parquet': string;
         };
       };
       /** @description Not Modified: the If-None-Match ETag still matches (or, without If-None-Match, nothing changed since If-Modified-Since); no body */
       304: {
         headers: {
           ETag: components['headers']['ETag'];
+          'X-As-Of': components['headers']['XAsOf'];
+          'X-Warning': components['headers']['XWarning'];
+          'X-Meta': components['headers']['XMeta'];
           'Last-Modified': components['headers']['LastModified'];
           Age: components['headers']['Age'];
           'X-Cache': components['headers']['XCache'];
@@ -5449,10 +5562,10 @@ export interface operations {
     parameters: {
       query?: {
         /**
-         * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
+         * @description json (default), csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv, or parquet: Apache Parquet with typed columns (dates DATE, times TIMESTAMP in UTC, prices DOUBLE, volumes INT64, codes and symbols strings) and the meta in the file's key-value metadata (key `meta`); also chosen by Accept: application/vnd.apache.parquet. CSV and Parquet answers carry X-Meta and, when the meta warns, X-Warning. Errors stay JSON.
          * @example json
          */
-        format?: 'json' | 'csv';
+        format?: 'json' | 'csv' | 'parquet';
       };
       header?: never;
       path: {
@@ -5467,6 +5580,9 @@ export interface operations {
       200: {
         headers: {
           ETag: components['headers']['ETag'];
+          'X-As-Of': components['headers']['XAsOf'];
+          'X-Warning': components['headers']['XWarning'];
+          'X-Meta': components['headers']['XMeta'];
           'Last-Modified': components['headers']['LastModified'];
           Age: components['headers']['Age'];
           'X-Cache': components['headers']['XCache'];
@@ -5497,12 +5613,16 @@ export interface operations {
            *     ABOT,Abbott Laboratories (Pakistan) Limited,915.16,0.55,4.2512,19710.71608,910.93,4.23,0.464,560121,21.538
            */
           'text/csv': string;
+          'application/vnd.apache.parquet': string;
         };
       };
       /** @description Not Modified: the If-None-Match ETag still matches (or, without If-None-Match, nothing changed since If-Modified-Since); no body */
       304: {
         headers: {
           ETag: components['headers']['ETag'];
+          'X-As-Of': components['headers']['XAsOf'];
+          'X-Warning': components['headers']['XWarning'];
+          'X-Meta': components['headers']['XMeta'];
           'Last-Modified': components['headers']['LastModified'];
           Age: components['headers']['Age'];
           'X-Cache': components['headers']['XCache'];
@@ -5637,10 +5757,10 @@ export interface operations {
          */
         limit?: number;
         /**
-         * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
+         * @description json (default), csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv, or parquet: Apache Parquet with typed columns (dates DATE, times TIMESTAMP in UTC, prices DOUBLE, volumes INT64, codes and symbols strings) and the meta in the file's key-value metadata (key `meta`); also chosen by Accept: application/vnd.apache.parquet. CSV and Parquet answers carry X-Meta and, when the meta warns, X-Warning. Errors stay JSON.
          * @example json
          */
-        format?: 'json' | 'csv';
+        format?: 'json' | 'csv' | 'parquet';
       };
       header?: never;
       path: {
@@ -5655,6 +5775,9 @@ export interface operations {
       200: {
         headers: {
           ETag: components['headers']['ETag'];
+          'X-As-Of': components['headers']['XAsOf'];
+          'X-Warning': components['headers']['XWarning'];
+          'X-Meta': components['headers']['XMeta'];
           'Last-Modified': components['headers']['LastModified'];
           Age: components['headers']['Age'];
           'X-Cache': components['headers']['XCache'];
@@ -5685,12 +5808,16 @@ export interface operations {
            *     2026-11-17,167246.3359,,,166886.6421,319397464
            */
           'text/csv': string;
+          'application/vnd.apache.parquet': string;
         };
       };
       /** @description Not Modified: the If-None-Match ETag still matches (or, without If-None-Match, nothing changed since If-Modified-Since); no body */
       304: {
         headers: {
           ETag: components['headers']['ETag'];
+          'X-As-Of': components['headers']['XAsOf'];
+          'X-Warning': components['headers']['XWarning'];
+          'X-Meta': components['headers']['XMeta'];
           'Last-Modified': components['headers']['LastModified'];
           Age: components['headers']['Age'];
           'X-Cache': components['headers']['XCache'];
@@ -5815,10 +5942,10 @@ export interface operations {
          */
         interval?: 'tick' | '1m' | '5m' | '15m' | '30m' | '60m';
         /**
-         * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
+         * @description json (default), csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv, or parquet: Apache Parquet with typed columns (dates DATE, times TIMESTAMP in UTC, prices DOUBLE, volumes INT64, codes and symbols strings) and the meta in the file's key-value metadata (key `meta`); also chosen by Accept: application/vnd.apache.parquet. CSV and Parquet answers carry X-Meta and, when the meta warns, X-Warning. Errors stay JSON.
          * @example json
          */
-        format?: 'json' | 'csv';
+        format?: 'json' | 'csv' | 'parquet';
       };
       header?: never;
       path: {
@@ -5833,6 +5960,9 @@ export interface operations {
       200: {
         headers: {
           ETag: components['headers']['ETag'];
+          'X-As-Of': components['headers']['XAsOf'];
+          'X-Warning': components['headers']['XWarning'];
+          'X-Meta': components['headers']['XMeta'];
           'Last-Modified': components['headers']['LastModified'];
           Age: components['headers']['Age'];
           'X-Cache': components['headers']['XCache'];
@@ -5863,12 +5993,16 @@ export interface operations {
            *     2026-11-20T10:00:00+05:00,168745.5415,169187.4,168585.2985,168593.1524,24835670,240
            */
           'text/csv': string;
+          'application/vnd.apache.parquet': string;
         };
       };
       /** @description Not Modified: the If-None-Match ETag still matches (or, without If-None-Match, nothing changed since If-Modified-Since); no body */
       304: {
         headers: {
           ETag: components['headers']['ETag'];
+          'X-As-Of': components['headers']['XAsOf'];
+          'X-Warning': components['headers']['XWarning'];
+          'X-Meta': components['headers']['XMeta'];
           'Last-Modified': components['headers']['LastModified'];
           Age: components['headers']['Age'];
           'X-Cache': components['headers']['XCache'];
@@ -5983,10 +6117,10 @@ export interface operations {
     parameters: {
       query?: {
         /**
-         * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
+         * @description json (default), csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv, or parquet: Apache Parquet with typed columns (dates DATE, times TIMESTAMP in UTC, prices DOUBLE, volumes INT64, codes and symbols strings) and the meta in the file's key-value metadata (key `meta`); also chosen by Accept: application/vnd.apache.parquet. CSV and Parquet answers carry X-Meta and, when the meta warns, X-Warning. Errors stay JSON.
          * @example json
          */
-        format?: 'json' | 'csv';
+        format?: 'json' | 'csv' | 'parquet';
       };
       header?: never;
       path: {
@@ -6001,6 +6135,9 @@ export interface operations {
       200: {
         headers: {
           ETag: components['headers']['ETag'];
+          'X-As-Of': components['headers']['XAsOf'];
+          'X-Warning': components['headers']['XWarning'];
+          'X-Meta': components['headers']['XMeta'];
           'Last-Modified': components['headers']['LastModified'];
           Age: components['headers']['Age'];
           'X-Cache': components['headers']['XCache'];
@@ -6028,12 +6165,16 @@ export interface operations {
            *     KSE100,false,false,,2026-11-20,167978.58,"{""period"":""1D"",""start_date"":""2026-11-19"",""start_close"":168950.42,""end_date"":""2026-11-20"",""end_close"":167978.58,""return_pct"":-0.575222008918,""reason"":null};{""period"":""1W"",""start_date"":""2026-11-13"",""start_close"":166258.6745,""end_date"":""2026-11-20"",""end_close"":167978.58,""return_pct"":1.03447564777,""reason"":null}","{""value_pct"":14.0347592761,""daily_returns"":261,""start_date"":""2025-11-20"",""end_date"":""2026-11-20"",""reason"":null}","{""value_pct"":-19.2517343301,""start_date"":""2025-11-20"",""peak_date"":""2025-11-25"",""peak_close"":193208.4443,""trough_date"":""2026-08-17"",""trough_close"":156012.4679,""recovery_date"":null,""reason"":null}","{""value_pct"":-21.5866885975,""start_date"":""2022-02-07"",""peak_date"":""2025-08-12"",""peak_close"":198961.7134,""trough_date"":""2026-08-17"",""trough_close"":156012.4679,""recovery_date"":null,""reason"":null}","{""high"":193208.4443,""high_date"":""2025-11-25"",""low"":156012.4679,""low_date"":""2026-08-17"",""start_date"":""2025-11-21""}"
            */
           'text/csv': string;
+          'application/vnd.apache.parquet': string;
         };
       };
       /** @description Not Modified: the If-None-Match ETag still matches (or, without If-None-Match, nothing changed since If-Modified-Since); no body */
       304: {
         headers: {
           ETag: components['headers']['ETag'];
+          'X-As-Of': components['headers']['XAsOf'];
+          'X-Warning': components['headers']['XWarning'];
+          'X-Meta': components['headers']['XMeta'];
           'Last-Modified': components['headers']['LastModified'];
           Age: components['headers']['Age'];
           'X-Cache': components['headers']['XCache'];
@@ -6148,10 +6289,10 @@ export interface operations {
     parameters: {
       query?: {
         /**
-         * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
+         * @description json (default), csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv, or parquet: Apache Parquet with typed columns (dates DATE, times TIMESTAMP in UTC, prices DOUBLE, volumes INT64, codes and symbols strings) and the meta in the file's key-value metadata (key `meta`); also chosen by Accept: application/vnd.apache.parquet. CSV and Parquet answers carry X-Meta and, when the meta warns, X-Warning. Errors stay JSON.
          * @example json
          */
-        format?: 'json' | 'csv';
+        format?: 'json' | 'csv' | 'parquet';
       };
       header?: never;
       path?: never;
@@ -6163,6 +6304,9 @@ export interface operations {
       200: {
         headers: {
           ETag: components['headers']['ETag'];
+          'X-As-Of': components['headers']['XAsOf'];
+          'X-Warning': components['headers']['XWarning'];
+          'X-Meta': components['headers']['XMeta'];
           'Last-Modified': components['headers']['LastModified'];
           Age: components['headers']['Age'];
           'X-Cache': components['headers']['XCache'];
@@ -6193,12 +6337,16 @@ export interface operations {
            *     0804,CEMENT,2,6,0,14624855,844.4
            */
           'text/csv': string;
+          'application/vnd.apache.parquet': string;
         };
       };
       /** @description Not Modified: the If-None-Match ETag still matches (or, without If-None-Match, nothing changed since If-Modified-Since); no body */
       304: {
         headers: {
           ETag: components['headers']['ETag'];
+          'X-As-Of': components['headers']['XAsOf'];
+          'X-Warning': components['headers']['XWarning'];
+          'X-Meta': components['headers']['XMeta'];
           'Last-Modified': components['headers']['LastModified'];
           Age: components['headers']['Age'];
           'X-Cache': components['headers']['XCache'];
@@ -6302,10 +6450,10 @@ export interface operations {
     parameters: {
       query?: {
         /**
-         * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
+         * @description json (default), csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv, or parquet: Apache Parquet with typed columns (dates DATE, times TIMESTAMP in UTC, prices DOUBLE, volumes INT64, codes and symbols strings) and the meta in the file's key-value metadata (key `meta`); also chosen by Accept: application/vnd.apache.parquet. CSV and Parquet answers carry X-Meta and, when the meta warns, X-Warning. Errors stay JSON.
          * @example json
          */
-        format?: 'json' | 'csv';
+        format?: 'json' | 'csv' | 'parquet';
       };
       header?: never;
       path: {
@@ -6320,6 +6468,9 @@ export interface operations {
       200: {
         headers: {
           ETag: components['headers']['ETag'];
+          'X-As-Of': components['headers']['XAsOf'];
+          'X-Warning': components['headers']['XWarning'];
+          'X-Meta': components['headers']['XMeta'];
           'Last-Modified': components['headers']['LastModified'];
           Age: components['headers']['Age'];
           'X-Cache': components['headers']['XCache'];
@@ -6356,12 +6507,16 @@ export interface operations {
            *     POWER
            */
           'text/csv': string;
+          'application/vnd.apache.parquet': string;
         };
       };
       /** @description Not Modified: the If-None-Match ETag still matches (or, without If-None-Match, nothing changed since If-Modified-Since); no body */
       304: {
         headers: {
           ETag: components['headers']['ETag'];
+          'X-As-Of': components['headers']['XAsOf'];
+          'X-Warning': components['headers']['XWarning'];
+          'X-Meta': components['headers']['XMeta'];
           'Last-Modified': components['headers']['LastModified'];
           Age: components['headers']['Age'];
           'X-Cache': components['headers']['XCache'];
@@ -6481,10 +6636,10 @@ export interface operations {
          */
         period?: '1D' | '1W' | '1M' | '3M' | '6M' | 'YTD' | '1Y' | '3Y' | '5Y' | 'ALL';
         /**
-         * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
+         * @description json (default), csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv, or parquet: Apache Parquet with typed columns (dates DATE, times TIMESTAMP in UTC, prices DOUBLE, volumes INT64, codes and symbols strings) and the meta in the file's key-value metadata (key `meta`); also chosen by Accept: application/vnd.apache.parquet. CSV and Parquet answers carry X-Meta and, when the meta warns, X-Warning. Errors stay JSON.
          * @example json
          */
-        format?: 'json' | 'csv';
+        format?: 'json' | 'csv' | 'parquet';
       };
       header?: never;
       path?: never;
@@ -6496,6 +6651,9 @@ export interface operations {
       200: {
         headers: {
           ETag: components['headers']['ETag'];
+          'X-As-Of': components['headers']['XAsOf'];
+          'X-Warning': components['headers']['XWarning'];
+          'X-Meta': components['headers']['XMeta'];
           'Last-Modified': components['headers']['LastModified'];
           Age: components['headers']['Age'];
           'X-Cache': components['headers']['XCache'];
@@ -6530,6 +6688,11 @@ export interface operations {
                   symbol: string;
                   reason: string;
                 }[];
+                /** @description members with data whose closes are raw, and why: no adjusted series could be had (a right’s ticker has none), so their returns are not adjusted for capital changes */
+                raw: {
+                  symbol: string;
+                  reason: string;
+                }[];
                 /** @description members with data, by where their series came from (present when the archiver is on) */
                 sources?: {
                   /** @description members whose adjusted closes came from the archive */
@@ -6546,12 +6709,16 @@ export interface operations {
            *     2,0837,EXCHANGE TRADED FUNDS,6.05234460196,3,1,778000000,
            */
           'text/csv': string;
+          'application/vnd.apache.parquet': string;
         };
       };
       /** @description Not Modified: the If-None-Match ETag still matches (or, without If-None-Match, nothing changed since If-Modified-Since); no body */
       304: {
         headers: {
           ETag: components['headers']['ETag'];
+          'X-As-Of': components['headers']['XAsOf'];
+          'X-Warning': components['headers']['XWarning'];
+          'X-Meta': components['headers']['XMeta'];
           'Last-Modified': components['headers']['LastModified'];
           Age: components['headers']['Age'];
           'X-Cache': components['headers']['XCache'];
@@ -6655,10 +6822,10 @@ export interface operations {
     parameters: {
       query?: {
         /**
-         * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
+         * @description json (default), csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv, or parquet: Apache Parquet with typed columns (dates DATE, times TIMESTAMP in UTC, prices DOUBLE, volumes INT64, codes and symbols strings) and the meta in the file's key-value metadata (key `meta`); also chosen by Accept: application/vnd.apache.parquet. CSV and Parquet answers carry X-Meta and, when the meta warns, X-Warning. Errors stay JSON.
          * @example json
          */
-        format?: 'json' | 'csv';
+        format?: 'json' | 'csv' | 'parquet';
       };
       header?: {
         /**
@@ -6676,6 +6843,9 @@ export interface operations {
       200: {
         headers: {
           ETag: components['headers']['ETag'];
+          'X-As-Of': components['headers']['XAsOf'];
+          'X-Warning': components['headers']['XWarning'];
+          'X-Meta': components['headers']['XMeta'];
           'Last-Modified': components['headers']['LastModified'];
           Age: components['headers']['Age'];
           'X-Cache': components['headers']['XCache'];
@@ -6706,12 +6876,16 @@ export interface operations {
            *     786R,813,,12325300,2.47,,0,4990000,594550.83,
            */
           'text/csv': string;
+          'application/vnd.apache.parquet': string;
         };
       };
       /** @description Not Modified: the If-None-Match ETag still matches (or, without If-None-Match, nothing changed since If-Modified-Since); no body */
       304: {
         headers: {
           ETag: components['headers']['ETag'];
+          'X-As-Of': components['headers']['XAsOf'];
+          'X-Warning': components['headers']['XWarning'];
+          'X-Meta': components['headers']['XMeta'];
           'Last-Modified': components['headers']['LastModified'];
           Age: components['headers']['Age'];
           'X-Cache': components['headers']['XCache'];
@@ -6815,10 +6989,10 @@ export interface operations {
     parameters: {
       query?: {
         /**
-         * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
+         * @description json (default), csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv, or parquet: Apache Parquet with typed columns (dates DATE, times TIMESTAMP in UTC, prices DOUBLE, volumes INT64, codes and symbols strings) and the meta in the file's key-value metadata (key `meta`); also chosen by Accept: application/vnd.apache.parquet. CSV and Parquet answers carry X-Meta and, when the meta warns, X-Warning. Errors stay JSON.
          * @example json
          */
-        format?: 'json' | 'csv';
+        format?: 'json' | 'csv' | 'parquet';
       };
       header?: never;
       path?: never;
@@ -6830,6 +7004,9 @@ export interface operations {
       200: {
         headers: {
           ETag: components['headers']['ETag'];
+          'X-As-Of': components['headers']['XAsOf'];
+          'X-Warning': components['headers']['XWarning'];
+          'X-Meta': components['headers']['XMeta'];
           'Last-Modified': components['headers']['LastModified'];
           Age: components['headers']['Age'];
           'X-Cache': components['headers']['XCache'];
@@ -6857,12 +7034,16 @@ export interface operations {
            *     167978.58,50694.02,101771.11,49896.57,239177.06,47019.25,34132.46,65827.98,60783.67,28134.76,34875.74,33754.75,24450.13,18420.24,27881.68,71291.74,19097.05,21708.08
            */
           'text/csv': string;
+          'application/vnd.apache.parquet': string;
         };
       };
       /** @description Not Modified: the If-None-Match ETag still matches (or, without If-None-Match, nothing changed since If-Modified-Since); no body */
       304: {
         headers: {
           ETag: components['headers']['ETag'];
+          'X-As-Of': components['headers']['XAsOf'];
+          'X-Warning': components['headers']['XWarning'];
+          'X-Meta': components['headers']['XMeta'];
           'Last-Modified': components['headers']['LastModified'];
           Age: components['headers']['Age'];
           'X-Cache': components['headers']['XCache'];
@@ -7069,10 +7250,10 @@ export interface operations {
          */
         limit?: number;
         /**
-         * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
+         * @description json (default), csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv, or parquet: Apache Parquet with typed columns (dates DATE, times TIMESTAMP in UTC, prices DOUBLE, volumes INT64, codes and symbols strings) and the meta in the file's key-value metadata (key `meta`); also chosen by Accept: application/vnd.apache.parquet. CSV and Parquet answers carry X-Meta and, when the meta warns, X-Warning. Errors stay JSON.
          * @example json
          */
-        format?: 'json' | 'csv';
+        format?: 'json' | 'csv' | 'parquet';
       };
       header?: never;
       path?: never;
@@ -7084,6 +7265,9 @@ export interface operations {
       200: {
         headers: {
           ETag: components['headers']['ETag'];
+          'X-As-Of': components['headers']['XAsOf'];
+          'X-Warning': components['headers']['XWarning'];
+          'X-Meta': components['headers']['XMeta'];
           'Last-Modified': components['headers']['LastModified'];
           Age: components['headers']['Age'];
           'X-Cache': components['headers']['XCache'];
@@ -7114,12 +7298,16 @@ export interface operations {
            *     FATIMA,Fatima Fertilizer Company Limited,147.38,4.7,3.294,1258777
            */
           'text/csv': string;
+          'application/vnd.apache.parquet': string;
         };
       };
       /** @description Not Modified: the If-None-Match ETag still matches (or, without If-None-Match, nothing changed since If-Modified-Since); no body */
       304: {
         headers: {
           ETag: components['headers']['ETag'];
+          'X-As-Of': components['headers']['XAsOf'];
+          'X-Warning': components['headers']['XWarning'];
+          'X-Meta': components['headers']['XMeta'];
           'Last-Modified': components['headers']['LastModified'];
           Age: components['headers']['Age'];
           'X-Cache': components['headers']['XCache'];
@@ -7223,10 +7411,10 @@ export interface operations {
     parameters: {
       query?: {
         /**
-         * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
+         * @description json (default), csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv, or parquet: Apache Parquet with typed columns (dates DATE, times TIMESTAMP in UTC, prices DOUBLE, volumes INT64, codes and symbols strings) and the meta in the file's key-value metadata (key `meta`); also chosen by Accept: application/vnd.apache.parquet. CSV and Parquet answers carry X-Meta and, when the meta warns, X-Warning. Errors stay JSON.
          * @example json
          */
-        format?: 'json' | 'csv';
+        format?: 'json' | 'csv' | 'parquet';
       };
       header?: never;
       path?: never;
@@ -7238,6 +7426,9 @@ export interface operations {
       200: {
         headers: {
           ETag: components['headers']['ETag'];
+          'X-As-Of': components['headers']['XAsOf'];
+          'X-Warning': components['headers']['XWarning'];
+          'X-Meta': components['headers']['XMeta'];
           'Last-Modified': components['headers']['LastModified'];
           Age: components['headers']['Age'];
           'X-Cache': components['headers']['XCache'];
@@ -7265,12 +7456,16 @@ export interface operations {
            *     24,37,3,64,83267806,15771817735
            */
           'text/csv': string;
+          'application/vnd.apache.parquet': string;
         };
       };
       /** @description Not Modified: the If-None-Match ETag still matches (or, without If-None-Match, nothing changed since If-Modified-Since); no body */
       304: {
         headers: {
           ETag: components['headers']['ETag'];
+          'X-As-Of': components['headers']['XAsOf'];
+          'X-Warning': components['headers']['XWarning'];
+          'X-Meta': components['headers']['XMeta'];
           'Last-Modified': components['headers']['LastModified'];
           Age: components['headers']['Age'];
           'X-Cache': components['headers']['XCache'];
@@ -7394,10 +7589,10 @@ export interface operations {
          */
         symbol?: string;
         /**
-         * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
+         * @description json (default), csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv, or parquet: Apache Parquet with typed columns (dates DATE, times TIMESTAMP in UTC, prices DOUBLE, volumes INT64, codes and symbols strings) and the meta in the file's key-value metadata (key `meta`); also chosen by Accept: application/vnd.apache.parquet. CSV and Parquet answers carry X-Meta and, when the meta warns, X-Warning. Errors stay JSON.
          * @example json
          */
-        format?: 'json' | 'csv';
+        format?: 'json' | 'csv' | 'parquet';
       };
       header?: never;
       path?: never;
@@ -7409,6 +7604,9 @@ export interface operations {
       200: {
         headers: {
           ETag: components['headers']['ETag'];
+          'X-As-Of': components['headers']['XAsOf'];
+          'X-Warning': components['headers']['XWarning'];
+          'X-Meta': components['headers']['XMeta'];
           'Last-Modified': components['headers']['LastModified'];
           Age: components['headers']['Age'];
           'X-Cache': components['headers']['XCache'];
@@ -7469,12 +7667,16 @@ export interface operations {
            *     FFC,Fauji Fertilizer Company Limited,FERTILIZER,cash_dividend,5,i,0.5,2026-11-05T10:29:00+05:00,2026-11-23,2026-11-25,2026-11-20,2026-11-19,T+1,10%(i) (D) - 5%(i) (D),
            */
           'text/csv': string;
+          'application/vnd.apache.parquet': string;
         };
       };
       /** @description Not Modified: the If-None-Match ETag still matches (or, without If-None-Match, nothing changed since If-Modified-Since); no body */
       304: {
         headers: {
           ETag: components['headers']['ETag'];
+          'X-As-Of': components['headers']['XAsOf'];
+          'X-Warning': components['headers']['XWarning'];
+          'X-Meta': components['headers']['XMeta'];
           'Last-Modified': components['headers']['LastModified'];
           Age: components['headers']['Age'];
           'X-Cache': components['headers']['XCache'];
@@ -7598,10 +7800,10 @@ export interface operations {
          */
         symbol?: string;
         /**
-         * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
+         * @description json (default), csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv, or parquet: Apache Parquet with typed columns (dates DATE, times TIMESTAMP in UTC, prices DOUBLE, volumes INT64, codes and symbols strings) and the meta in the file's key-value metadata (key `meta`); also chosen by Accept: application/vnd.apache.parquet. CSV and Parquet answers carry X-Meta and, when the meta warns, X-Warning. Errors stay JSON.
          * @example json
          */
-        format?: 'json' | 'csv';
+        format?: 'json' | 'csv' | 'parquet';
       };
       header?: never;
       path?: never;
@@ -7613,6 +7815,9 @@ export interface operations {
       200: {
         headers: {
           ETag: components['headers']['ETag'];
+          'X-As-Of': components['headers']['XAsOf'];
+          'X-Warning': components['headers']['XWarning'];
+          'X-Meta': components['headers']['XMeta'];
           'Last-Modified': components['headers']['LastModified'];
           Age: components['headers']['Age'];
           'X-Cache': components['headers']['XCache'];
@@ -7643,12 +7848,16 @@ export interface operations {
            *     ENGRO,Engro Corporation Limited,EOGM,2026-11-25,15:00,Faisalabad,2024-12-31
            */
           'text/csv': string;
+          'application/vnd.apache.parquet': string;
         };
       };
       /** @description Not Modified: the If-None-Match ETag still matches (or, without If-None-Match, nothing changed since If-Modified-Since); no body */
       304: {
         headers: {
           ETag: components['headers']['ETag'];
+          'X-As-Of': components['headers']['XAsOf'];
+          'X-Warning': components['headers']['XWarning'];
+          'X-Meta': components['headers']['XMeta'];
           'Last-Modified': components['headers']['LastModified'];
           Age: components['headers']['Age'];
           'X-Cache': components['headers']['XCache'];
@@ -7767,10 +7976,10 @@ export interface operations {
          */
         sector?: string;
         /**
-         * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
+         * @description json (default), csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv, or parquet: Apache Parquet with typed columns (dates DATE, times TIMESTAMP in UTC, prices DOUBLE, volumes INT64, codes and symbols strings) and the meta in the file's key-value metadata (key `meta`); also chosen by Accept: application/vnd.apache.parquet. CSV and Parquet answers carry X-Meta and, when the meta warns, X-Warning. Errors stay JSON.
          * @example json
          */
-        format?: 'json' | 'csv';
+        format?: 'json' | 'csv' | 'parquet';
       };
       header?: never;
       path?: never;
@@ -7782,6 +7991,9 @@ export interface operations {
       200: {
         headers: {
           ETag: components['headers']['ETag'];
+          'X-As-Of': components['headers']['XAsOf'];
+          'X-Warning': components['headers']['XWarning'];
+          'X-Meta': components['headers']['XMeta'];
           'Last-Modified': components['headers']['LastModified'];
           Age: components['headers']['Age'];
           'X-Cache': components['headers']['XCache'];
@@ -7824,6 +8036,11 @@ export interface operations {
                   symbol: string;
                   reason: string;
                 }[];
+                /** @description members with data whose closes are raw, and why: no adjusted series could be had (a right’s ticker has none), so their returns are not adjusted for capital changes */
+                raw: {
+                  symbol: string;
+                  reason: string;
+                }[];
                 /** @description members with data, by where their series came from (present when the archiver is on) */
                 sources?: {
                   /** @description members whose adjusted closes came from the archive */
@@ -7835,17 +8052,21 @@ export interface operations {
             };
           };
           /**
-           * @example rank,symbol,return_pct,start_date,start_close,end_date,end_close,volume,reason
-           *     1,EFERT,2.33472029589,2026-10-20,216.3,2026-11-20,221.35,2633524,
-           *     2,FFC,1.72122848464,2026-10-20,444.45,2026-11-20,452.1,4646142,
+           * @example rank,symbol,adjusted,return_pct,start_date,start_close,end_date,end_close,volume,reason
+           *     1,EFERT,true,2.33472029589,2026-10-20,216.3,2026-11-20,221.35,2633524,
+           *     2,FFC,true,1.72122848464,2026-10-20,444.45,2026-11-20,452.1,4646142,
            */
           'text/csv': string;
+          'application/vnd.apache.parquet': string;
         };
       };
       /** @description Not Modified: the If-None-Match ETag still matches (or, without If-None-Match, nothing changed since If-Modified-Since); no body */
       304: {
         headers: {
           ETag: components['headers']['ETag'];
+          'X-As-Of': components['headers']['XAsOf'];
+          'X-Warning': components['headers']['XWarning'];
+          'X-Meta': components['headers']['XMeta'];
           'Last-Modified': components['headers']['LastModified'];
           Age: components['headers']['Age'];
           'X-Cache': components['headers']['XCache'];
@@ -7970,10 +8191,10 @@ export interface operations {
          */
         movers?: number;
         /**
-         * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
+         * @description json (default), csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv, or parquet: Apache Parquet with typed columns (dates DATE, times TIMESTAMP in UTC, prices DOUBLE, volumes INT64, codes and symbols strings) and the meta in the file's key-value metadata (key `meta`); also chosen by Accept: application/vnd.apache.parquet. CSV and Parquet answers carry X-Meta and, when the meta warns, X-Warning. Errors stay JSON.
          * @example json
          */
-        format?: 'json' | 'csv';
+        format?: 'json' | 'csv' | 'parquet';
       };
       header?: never;
       path?: never;
@@ -7985,6 +8206,9 @@ export interface operations {
       200: {
         headers: {
           ETag: components['headers']['ETag'];
+          'X-As-Of': components['headers']['XAsOf'];
+          'X-Warning': components['headers']['XWarning'];
+          'X-Meta': components['headers']['XMeta'];
           'Last-Modified': components['headers']['LastModified'];
           Age: components['headers']['Age'];
           'X-Cache': components['headers']['XCache'];
@@ -8013,12 +8237,16 @@ export interface operations {
            *     KSE100PR,50694.02,51018.38,50521.14,-293.29,-0.575221560031
            */
           'text/csv': string;
+          'application/vnd.apache.parquet': string;
         };
       };
       /** @description Not Modified: the If-None-Match ETag still matches (or, without If-None-Match, nothing changed since If-Modified-Since); no body */
       304: {
         headers: {
           ETag: components['headers']['ETag'];
+          'X-As-Of': components['headers']['XAsOf'];
+          'X-Warning': components['headers']['XWarning'];
+          'X-Meta': components['headers']['XMeta'];
           'Last-Modified': components['headers']['LastModified'];
           Age: components['headers']['Age'];
           'X-Cache': components['headers']['XCache'];
@@ -8168,10 +8396,10 @@ export interface operations {
          */
         cursor?: string;
         /**
-         * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
+         * @description json (default), csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv, or parquet: Apache Parquet with typed columns (dates DATE, times TIMESTAMP in UTC, prices DOUBLE, volumes INT64, codes and symbols strings) and the meta in the file's key-value metadata (key `meta`); also chosen by Accept: application/vnd.apache.parquet. CSV and Parquet answers carry X-Meta and, when the meta warns, X-Warning. Errors stay JSON.
          * @example json
          */
-        format?: 'json' | 'csv';
+        format?: 'json' | 'csv' | 'parquet';
       };
       header?: never;
       path?: never;
@@ -8183,6 +8411,9 @@ export interface operations {
       200: {
         headers: {
           ETag: components['headers']['ETag'];
+          'X-As-Of': components['headers']['XAsOf'];
+          'X-Warning': components['headers']['XWarning'];
+          'X-Meta': components['headers']['XMeta'];
           'Last-Modified': components['headers']['LastModified'];
           Age: components['headers']['Age'];
           'X-Cache': components['headers']['XCache'];
@@ -8217,12 +8448,16 @@ export interface operations {
            *     2026-10-12,16:32,2026-10-12T16:32:00+05:00,ENGRO,Engro Corporation Limited,Credit of Bonus Shares,false,,true,740146-1.gif
            */
           'text/csv': string;
+          'application/vnd.apache.parquet': string;
         };
       };
       /** @description Not Modified: the If-None-Match ETag still matches (or, without If-None-Match, nothing changed since If-Modified-Since); no body */
       304: {
         headers: {
           ETag: components['headers']['ETag'];
+          'X-As-Of': components['headers']['XAsOf'];
+          'X-Warning': components['headers']['XWarning'];
+          'X-Meta': components['headers']['XMeta'];
           'Last-Modified': components['headers']['LastModified'];
           Age: components['headers']['Age'];
           'X-Cache': components['headers']['XCache'];
@@ -8326,10 +8561,10 @@ export interface operations {
     parameters: {
       query?: {
         /**
-         * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
+         * @description json (default), csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv, or parquet: Apache Parquet with typed columns (dates DATE, times TIMESTAMP in UTC, prices DOUBLE, volumes INT64, codes and symbols strings) and the meta in the file's key-value metadata (key `meta`); also chosen by Accept: application/vnd.apache.parquet. CSV and Parquet answers carry X-Meta and, when the meta warns, X-Warning. Errors stay JSON.
          * @example json
          */
-        format?: 'json' | 'csv';
+        format?: 'json' | 'csv' | 'parquet';
       };
       header?: never;
       path?: never;
@@ -8341,6 +8576,9 @@ export interface operations {
       200: {
         headers: {
           ETag: components['headers']['ETag'];
+          'X-As-Of': components['headers']['XAsOf'];
+          'X-Warning': components['headers']['XWarning'];
+          'X-Meta': components['headers']['XMeta'];
           'Last-Modified': components['headers']['LastModified'];
           Age: components['headers']['Age'];
           'X-Cache': components['headers']['XCache'];
@@ -8371,12 +8609,16 @@ export interface operations {
            *     P05GIS150530,5 Year GIS Fixed Rental Mat - 15-May-30,1,GoP Ijarah Sukuk,5000,2025-05-19,2025-05-15,1000000000000,2030-05-15,11.44,2026-05-15,2026-11-15,1272,3.5
            */
           'text/csv': string;
+          'application/vnd.apache.parquet': string;
         };
       };
       /** @description Not Modified: the If-None-Match ETag still matches (or, without If-None-Match, nothing changed since If-Modified-Since); no body */
       304: {
         headers: {
           ETag: components['headers']['ETag'];
+          'X-As-Of': components['headers']['XAsOf'];
+          'X-Warning': components['headers']['XWarning'];
+          'X-Meta': components['headers']['XMeta'];
           'Last-Modified': components['headers']['LastModified'];
           Age: components['headers']['Age'];
           'X-Cache': components['headers']['XCache'];
@@ -8480,10 +8722,10 @@ export interface operations {
     parameters: {
       query?: {
         /**
-         * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
+         * @description json (default), csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv, or parquet: Apache Parquet with typed columns (dates DATE, times TIMESTAMP in UTC, prices DOUBLE, volumes INT64, codes and symbols strings) and the meta in the file's key-value metadata (key `meta`); also chosen by Accept: application/vnd.apache.parquet. CSV and Parquet answers carry X-Meta and, when the meta warns, X-Warning. Errors stay JSON.
          * @example json
          */
-        format?: 'json' | 'csv';
+        format?: 'json' | 'csv' | 'parquet';
       };
       header?: never;
       path: {
@@ -8501,6 +8743,9 @@ export interface operations {
       200: {
         headers: {
           ETag: components['headers']['ETag'];
+          'X-As-Of': components['headers']['XAsOf'];
+          'X-Warning': components['headers']['XWarning'];
+          'X-Meta': components['headers']['XMeta'];
           'Last-Modified': components['headers']['LastModified'];
           Age: components['headers']['Age'];
           'X-Cache': components['headers']['XCache'];
@@ -8535,12 +8780,16 @@ export interface operations {
            *     BAFLTFC8,Bank Al-Falah(TFC8,20,5012.5,10,5025,5010,2.5,30,21.4012,21.2107,5012.5,21.3301,21.4409
            */
           'text/csv': string;
+          'application/vnd.apache.parquet': string;
         };
       };
       /** @description Not Modified: the If-None-Match ETag still matches (or, without If-None-Match, nothing changed since If-Modified-Since); no body */
       304: {
         headers: {
           ETag: components['headers']['ETag'];
+          'X-As-Of': components['headers']['XAsOf'];
+          'X-Warning': components['headers']['XWarning'];
+          'X-Meta': components['headers']['XMeta'];
           'Last-Modified': components['headers']['LastModified'];
           Age: components['headers']['Age'];
           'X-Cache': components['headers']['XCache'];
@@ -8655,10 +8904,10 @@ export interface operations {
     parameters: {
       query?: {
         /**
-         * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
+         * @description json (default), csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv, or parquet: Apache Parquet with typed columns (dates DATE, times TIMESTAMP in UTC, prices DOUBLE, volumes INT64, codes and symbols strings) and the meta in the file's key-value metadata (key `meta`); also chosen by Accept: application/vnd.apache.parquet. CSV and Parquet answers carry X-Meta and, when the meta warns, X-Warning. Errors stay JSON.
          * @example json
          */
-        format?: 'json' | 'csv';
+        format?: 'json' | 'csv' | 'parquet';
       };
       header?: never;
       path: {
@@ -8676,6 +8925,9 @@ export interface operations {
       200: {
         headers: {
           ETag: components['headers']['ETag'];
+          'X-As-Of': components['headers']['XAsOf'];
+          'X-Warning': components['headers']['XWarning'];
+          'X-Meta': components['headers']['XMeta'];
           'Last-Modified': components['headers']['LastModified'];
           Age: components['headers']['Age'];
           'X-Cache': components['headers']['XCache'];
@@ -8713,12 +8965,16 @@ export interface operations {
            *     HBL-DEC,Habib Bank Limited,true,true,1500,309.11,5000,309.21,314.59,-5.43,89500,
            */
           'text/csv': string;
+          'application/vnd.apache.parquet': string;
         };
       };
       /** @description Not Modified: the If-None-Match ETag still matches (or, without If-None-Match, nothing changed since If-Modified-Since); no body */
       304: {
         headers: {
           ETag: components['headers']['ETag'];
+          'X-As-Of': components['headers']['XAsOf'];
+          'X-Warning': components['headers']['XWarning'];
+          'X-Meta': components['headers']['XMeta'];
           'Last-Modified': components['headers']['LastModified'];
           Age: components['headers']['Age'];
           'X-Cache': components['headers']['XCache'];
@@ -8854,10 +9110,10 @@ export interface operations {
          */
         dividends?: boolean;
         /**
-         * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
+         * @description json (default), csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv, or parquet: Apache Parquet with typed columns (dates DATE, times TIMESTAMP in UTC, prices DOUBLE, volumes INT64, codes and symbols strings) and the meta in the file's key-value metadata (key `meta`); also chosen by Accept: application/vnd.apache.parquet. CSV and Parquet answers carry X-Meta and, when the meta warns, X-Warning. Errors stay JSON.
          * @example json
          */
-        format?: 'json' | 'csv';
+        format?: 'json' | 'csv' | 'parquet';
       };
       header?: never;
       path?: never;
@@ -8869,6 +9125,9 @@ export interface operations {
       200: {
         headers: {
           ETag: components['headers']['ETag'];
+          'X-As-Of': components['headers']['XAsOf'];
+          'X-Warning': components['headers']['XWarning'];
+          'X-Meta': components['headers']['XMeta'];
           'Last-Modified': components['headers']['LastModified'];
           Age: components['headers']['Age'];
           'X-Cache': components['headers']['XCache'];
@@ -8926,12 +9185,16 @@ export interface operations {
            *     HBL,2026-11-19,301.91,317.95,297.91,311.48,1078713,false,,,history
            */
           'text/csv': string;
+          'application/vnd.apache.parquet': string;
         };
       };
       /** @description Not Modified: the If-None-Match ETag still matches (or, without If-None-Match, nothing changed since If-Modified-Since); no body */
       304: {
         headers: {
           ETag: components['headers']['ETag'];
+          'X-As-Of': components['headers']['XAsOf'];
+          'X-Warning': components['headers']['XWarning'];
+          'X-Meta': components['headers']['XMeta'];
           'Last-Modified': components['headers']['LastModified'];
           Age: components['headers']['Age'];
           'X-Cache': components['headers']['XCache'];
@@ -9051,10 +9314,10 @@ export interface operations {
          */
         date: string;
         /**
-         * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
+         * @description json (default), csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv, or parquet: Apache Parquet with typed columns (dates DATE, times TIMESTAMP in UTC, prices DOUBLE, volumes INT64, codes and symbols strings) and the meta in the file's key-value metadata (key `meta`); also chosen by Accept: application/vnd.apache.parquet. CSV and Parquet answers carry X-Meta and, when the meta warns, X-Warning. Errors stay JSON.
          * @example json
          */
-        format?: 'json' | 'csv';
+        format?: 'json' | 'csv' | 'parquet';
       };
       header?: never;
       path?: never;
@@ -9066,6 +9329,9 @@ export interface operations {
       200: {
         headers: {
           ETag: components['headers']['ETag'];
+          'X-As-Of': components['headers']['XAsOf'];
+          'X-Warning': components['headers']['XWarning'];
+          'X-Meta': components['headers']['XMeta'];
           'Last-Modified': components['headers']['LastModified'];
           Age: components['headers']['Age'];
           'X-Cache': components['headers']['XCache'];
@@ -9096,12 +9362,16 @@ export interface operations {
            *     ABL,Allied Bank Ltd,0807,,true
            */
           'text/csv': string;
+          'application/vnd.apache.parquet': string;
         };
       };
       /** @description Not Modified: the If-None-Match ETag still matches (or, without If-None-Match, nothing changed since If-Modified-Since); no body */
       304: {
         headers: {
           ETag: components['headers']['ETag'];
+          'X-As-Of': components['headers']['XAsOf'];
+          'X-Warning': components['headers']['XWarning'];
+          'X-Meta': components['headers']['XMeta'];
           'Last-Modified': components['headers']['LastModified'];
           Age: components['headers']['Age'];
           'X-Cache': components['headers']['XCache'];
@@ -9251,10 +9521,10 @@ export interface operations {
          */
         dividends?: boolean;
         /**
-         * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
+         * @description json (default), csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv, or parquet: Apache Parquet with typed columns (dates DATE, times TIMESTAMP in UTC, prices DOUBLE, volumes INT64, codes and symbols strings) and the meta in the file's key-value metadata (key `meta`); also chosen by Accept: application/vnd.apache.parquet. CSV and Parquet answers carry X-Meta and, when the meta warns, X-Warning. Errors stay JSON.
          * @example json
          */
-        format?: 'json' | 'csv';
+        format?: 'json' | 'csv' | 'parquet';
       };
       header?: never;
       path?: never;
@@ -9266,6 +9536,9 @@ export interface operations {
       200: {
         headers: {
           ETag: components['headers']['ETag'];
+          'X-As-Of': components['headers']['XAsOf'];
+          'X-Warning': components['headers']['XWarning'];
+          'X-Meta': components['headers']['XMeta'];
           'Last-Modified': components['headers']['LastModified'];
           Age: components['headers']['Age'];
           'X-Cache': components['headers']['XCache'];
@@ -9337,12 +9610,16 @@ export interface operations {
            *     2026-11-19,426.83,311.48
            */
           'text/csv': string;
+          'application/vnd.apache.parquet': string;
         };
       };
       /** @description Not Modified: the If-None-Match ETag still matches (or, without If-None-Match, nothing changed since If-Modified-Since); no body */
       304: {
         headers: {
           ETag: components['headers']['ETag'];
+          'X-As-Of': components['headers']['XAsOf'];
+          'X-Warning': components['headers']['XWarning'];
+          'X-Meta': components['headers']['XMeta'];
           'Last-Modified': components['headers']['LastModified'];
           Age: components['headers']['Age'];
           'X-Cache': components['headers']['XCache'];
@@ -9456,10 +9733,10 @@ export interface operations {
          */
         to?: string;
         /**
-         * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
+         * @description json (default), csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv, or parquet: Apache Parquet with typed columns (dates DATE, times TIMESTAMP in UTC, prices DOUBLE, volumes INT64, codes and symbols strings) and the meta in the file's key-value metadata (key `meta`); also chosen by Accept: application/vnd.apache.parquet. CSV and Parquet answers carry X-Meta and, when the meta warns, X-Warning. Errors stay JSON.
          * @example json
          */
-        format?: 'json' | 'csv';
+        format?: 'json' | 'csv' | 'parquet';
       };
       header?: never;
       path?: never;
@@ -9471,6 +9748,9 @@ export interface operations {
       200: {
         headers: {
           ETag: components['headers']['ETag'];
+          'X-As-Of': components['headers']['XAsOf'];
+          'X-Warning': components['headers']['XWarning'];
+          'X-Meta': components['headers']['XMeta'];
           'Last-Modified': components['headers']['LastModified'];
           Age: components['headers']['Age'];
           'X-Cache': components['headers']['XCache'];
@@ -9501,12 +9781,16 @@ export interface operations {
            *     2026-11-20,Friday,09:15,16:30,12:00,14:30
            */
           'text/csv': string;
+          'application/vnd.apache.parquet': string;
         };
       };
       /** @description Not Modified: the If-None-Match ETag still matches (or, without If-None-Match, nothing changed since If-Modified-Since); no body */
       304: {
         headers: {
           ETag: components['headers']['ETag'];
+          'X-As-Of': components['headers']['XAsOf'];
+          'X-Warning': components['headers']['XWarning'];
+          'X-Meta': components['headers']['XMeta'];
           'Last-Modified': components['headers']['LastModified'];
           Age: components['headers']['Age'];
           'X-Cache': components['headers']['XCache'];
@@ -9610,10 +9894,10 @@ export interface operations {
     parameters: {
       query?: {
         /**
-         * @description json (default) or csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv. Errors stay JSON.
+         * @description json (default), csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv, or parquet: Apache Parquet with typed columns (dates DATE, times TIMESTAMP in UTC, prices DOUBLE, volumes INT64, codes and symbols strings) and the meta in the file's key-value metadata (key `meta`); also chosen by Accept: application/vnd.apache.parquet. CSV and Parquet answers carry X-Meta and, when the meta warns, X-Warning. Errors stay JSON.
          * @example json
          */
-        format?: 'json' | 'csv';
+        format?: 'json' | 'csv' | 'parquet';
       };
       header?: never;
       path?: never;
@@ -9625,6 +9909,9 @@ export interface operations {
       200: {
         headers: {
           ETag: components['headers']['ETag'];
+          'X-As-Of': components['headers']['XAsOf'];
+          'X-Warning': components['headers']['XWarning'];
+          'X-Meta': components['headers']['XMeta'];
           'Last-Modified': components['headers']['LastModified'];
           Age: components['headers']['Age'];
           'X-Cache': components['headers']['XCache'];
@@ -9649,15 +9936,19 @@ export interface operations {
           };
           /**
            * @example backend,archiver,symbols_done,symbols_total,rows,days,first_date,last_date,rate_per_minute,eta_seconds,actions_left,fetches_per_minute,last_recorded_day,last_error,last_error_at,files_done,files_total,files_kept,files_no_session,files_first_date,files_last_date,file_rows,file_disagreements_total,file_disagreements
-           *     sqlite,idle,64,64,71967,2162,2018-08-09,2026-11-20,19.8,0,0,3000,,,,3405,3405,3402,3,2013-11-04,2026-11-20,90146,1,"{""symbol"":""HBL"",""date"":""2026-10-23"",""field"":""close"",""file"":356.6,""history"":356.55}"
+           *     sqlite,idle,64,64,71967,2162,2018-08-09,2026-11-20,19.8,0,0,3000,,,,5,5,5,0,2026-11-16,2026-11-20,357,0,
            */
           'text/csv': string;
+          'application/vnd.apache.parquet': string;
         };
       };
       /** @description Not Modified: the If-None-Match ETag still matches (or, without If-None-Match, nothing changed since If-Modified-Since); no body */
       304: {
         headers: {
           ETag: components['headers']['ETag'];
+          'X-As-Of': components['headers']['XAsOf'];
+          'X-Warning': components['headers']['XWarning'];
+          'X-Meta': components['headers']['XMeta'];
           'Last-Modified': components['headers']['LastModified'];
           Age: components['headers']['Age'];
           'X-Cache': components['headers']['XCache'];

@@ -15,7 +15,7 @@ class Endpoints:
 
         GET /archive/status
         """
-        return self._call(f'/archive/status', {}, {'backend': 'str', 'archiver': 'str', 'symbols_done': 'int', 'symbols_total': 'int', 'rows': 'int', 'days': 'int', 'first_date': 'date', 'last_date': 'date', 'rate_per_minute': 'float', 'eta_seconds': 'int', 'actions_left': 'int', 'fetches_per_minute': 'int', 'last_recorded_day': 'date', 'last_error': 'str', 'last_error_at': 'datetime'}, as_frame, True)
+        return self._call(f'/archive/status', {}, {'backend': 'str', 'archiver': 'str', 'symbols_done': 'int', 'symbols_total': 'int', 'rows': 'int', 'days': 'int', 'first_date': 'date', 'last_date': 'date', 'rate_per_minute': 'float', 'eta_seconds': 'int', 'actions_left': 'int', 'fetches_per_minute': 'int', 'last_recorded_day': 'date', 'last_error': 'str', 'last_error_at': 'datetime', 'files_done': 'int', 'files_total': 'int', 'files_kept': 'int', 'files_no_session': 'int', 'files_first_date': 'date', 'files_last_date': 'date', 'file_rows': 'int', 'file_disagreements_total': 'int', 'file_disagreements': 'list'}, as_frame, True)
 
     def get_board(self, board, *, as_frame=False):
         """The other markets’ boards: futures, cash-settled futures, index futures, odd lot, bills and bonds
@@ -44,7 +44,7 @@ class Endpoints:
         """Liveness, or readiness with ?ready=1
 
         GET /health
-        ready: 1: readiness check (store, shutdown, Redis) instead of liveness; 0 (default): liveness
+        ready: `true` (or 1): readiness check (store, shutdown, Redis) instead of liveness; `false` (or 0, default): liveness
         """
         return self._call(f'/health', {'ready': ready}, {'status': 'str', 'store': 'str', 'redis': 'str'}, as_frame, False)
 
@@ -78,6 +78,13 @@ class Endpoints:
         GET /market/summary
         """
         return self._call(f'/market/summary', {}, {}, as_frame, True)
+
+    def get_portal_health(self, *, as_frame=False):
+        """The drift alarm: the state of each portal page kind as this replica last read it
+
+        GET /health/portal
+        """
+        return self._call(f'/health/portal', {}, {'page': 'str', 'state': 'str', 'last_fetch': 'str', 'last_ok': 'str', 'missing_fields': 'list', 'detail': 'str'}, as_frame, False)
 
     def get_profile(self, symbol, *, as_frame=False):
         """Company profile
@@ -121,7 +128,7 @@ class Endpoints:
         category: financial-results, board-meetings, others; default all, newest first
         symbol: a listed symbol, case-insensitive (e.g. ENGRO, 786, UBLP-ETF)
         """
-        return self._call(f'/stocks/{_q(symbol)}/announcements', {'category': category}, {'date': 'date', 'time': 'str', 'title': 'str', 'category': 'str', 'document_url': 'str'}, as_frame, True)
+        return self._call(f'/stocks/{_q(symbol)}/announcements', {'category': category}, {'date': 'date', 'time': 'str', 'title': 'str', 'category': 'str', 'document_url': 'str', 'images': 'list'}, as_frame, True)
 
     def list_corporate_actions(self, symbol, *, as_frame=False):
         """Corporate actions found in the portal’s own records
@@ -228,9 +235,9 @@ class Endpoints:
         limit: rows per page, at most 100 (default 50); the portal may give fewer
         cursor: from meta.next; opaque
         """
-        return self._call(f'/announcements', {'q': q, 'symbol': symbol, 'type': type, 'from': from_, 'to': to, 'limit': limit, 'cursor': cursor}, {'date': 'date', 'time': 'str', 'published_at': 'str', 'symbol': 'str', 'company': 'str', 'title': 'str', 'revoked': 'bool', 'document_url': 'str', 'image_only': 'bool'}, as_frame, True)
+        return self._call(f'/announcements', {'q': q, 'symbol': symbol, 'type': type, 'from': from_, 'to': to, 'limit': limit, 'cursor': cursor}, {'date': 'date', 'time': 'str', 'published_at': 'str', 'symbol': 'str', 'company': 'str', 'title': 'str', 'revoked': 'bool', 'document_url': 'str', 'image_only': 'bool', 'images': 'list'}, as_frame, True)
 
-    def list_market_daily(self, date, *, index=None, sector=None, symbols=None, adjusted=None, dividends=None, as_frame=False):
+    def list_market_daily(self, date, *, index=None, sector=None, symbols=None, market=None, adjusted=None, dividends=None, as_frame=False):
         """Every symbol's bar on one date
 
         GET /market/daily
@@ -238,10 +245,11 @@ class Endpoints:
         index: only this index, e.g. KSE100
         sector: only this sector, e.g. 0804
         symbols: only these, comma-separated, at most 100
+        market: equities (default): every equity's bar; futures, index_futures, debt: the closing file's rows of that market (ContractDailyRow)
         adjusted: `true`: prices adjusted for capital changes with the factors the archive keeps; `false` (default): raw prices as traded
         dividends: with adjusted=true: `true` also adjusts for the cash dividends kept (total-return prices)
         """
-        return self._call(f'/market/daily', {'date': date, 'index': index, 'sector': sector, 'symbols': symbols, 'adjusted': adjusted, 'dividends': dividends}, {'symbol': 'str', 'date': 'date', 'open': 'float', 'high': 'float', 'low': 'float', 'close': 'float', 'volume': 'int', 'is_anomaly': 'bool', 'anomaly_reasons': 'list', 'adjustment_factor': 'float'}, as_frame, True)
+        return self._call(f'/market/daily', {'date': date, 'index': index, 'sector': sector, 'symbols': symbols, 'market': market, 'adjusted': adjusted, 'dividends': dividends}, {'symbol': 'str', 'date': 'date', 'open': 'float', 'high': 'float', 'low': 'float', 'close': 'float', 'volume': 'int', 'is_anomaly': 'bool', 'anomaly_reasons': 'list', 'adjustment_factor': 'float', 'marker': 'str', 'source': 'str', 'sector_code': 'str', 'name': 'str', 'ldcp': 'float', 'underlying': 'str', 'contract_month': 'str', 'cash_settled': 'bool', 'series': 'str'}, as_frame, True)
 
     def list_market_payouts(self, *, from_=None, to=None, kind=None, symbol=None, as_frame=False):
         """Dividends, bonus and right issues announced across the market
@@ -262,7 +270,15 @@ class Endpoints:
         index: an index code (default KSE100)
         sector: a sector code (0801) or name, instead of index
         """
-        return self._call(f'/market/performance', {'period': period, 'index': index, 'sector': sector}, {'rank': 'int', 'symbol': 'str', 'return_pct': 'float', 'start_date': 'date', 'start_close': 'float', 'end_date': 'date', 'end_close': 'float', 'volume': 'int', 'reason': 'str'}, as_frame, True)
+        return self._call(f'/market/performance', {'period': period, 'index': index, 'sector': sector}, {'rank': 'int', 'symbol': 'str', 'adjusted': 'bool', 'return_pct': 'float', 'start_date': 'date', 'start_close': 'float', 'end_date': 'date', 'end_close': 'float', 'volume': 'int', 'reason': 'str'}, as_frame, True)
+
+    def list_market_universe(self, date, *, as_frame=False):
+        """Every equity in one day's closing file, delisted ones included
+
+        GET /market/universe
+        date: the trading day, YYYY-MM-DD (Karachi), e.g. date=2015-06-15
+        """
+        return self._call(f'/market/universe', {'date': date}, {'symbol': 'str', 'name': 'str', 'sector_code': 'str', 'marker': 'str', 'listed_today': 'bool'}, as_frame, True)
 
     def list_meetings(self, *, from_=None, to=None, type=None, symbol=None, as_frame=False):
         """Company meetings (AGM, EOGM)
