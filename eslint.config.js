@@ -25,22 +25,103 @@ const LAYERS = [
   },
 ];
 
+function layerPattern(dir, above) {
+  return {
+    group: above.flatMap((a) => [`**/${a}/*`, `**/${a}/**`, `../${a}/*`]),
+    message: `src/${dir} is below ${above.join(', ')}: it must not import from them (eslint.config.js, LAYERS).`,
+  };
+}
+
 const layerRules = LAYERS.filter((l) => l.above.length > 0).map(({ dir, above }) => ({
   files: [`src/${dir}/**/*.ts`],
-  rules: {
-    'no-restricted-imports': [
-      'error',
-      {
-        patterns: [
+  rules: { 'no-restricted-imports': ['error', { patterns: [layerPattern(dir, above)] }] },
+}));
+
+// Inside a layer, its domain folders: a domain imports only the domains it lists (each folder's
+// README.md says the same), so the flow reads one way: in market, from the overviews down to the
+// resources' schemas; in http, from the app down to the request pipeline. The files directly in
+// src/market are shared by every domain and import none of them; those directly in src/http (the
+// app and its server) are the top, and import them all.
+const SHARED_ROOT = ['market'];
+const DOMAINS = {
+  market: {
+    models: [],
+    archive: ['models'],
+    listings: ['models'],
+    history: ['models', 'listings'],
+    'corporate-actions': ['models', 'archive', 'listings', 'history'],
+    analytics: ['models', 'archive', 'listings', 'history', 'corporate-actions'],
+    'whole-market': ['models', 'archive', 'listings', 'history', 'corporate-actions', 'analytics'],
+    feeds: ['models', 'archive', 'listings', 'history', 'corporate-actions'],
+    quotes: ['models', 'listings', 'history'],
+    company: ['models', 'listings'],
+    overview: [
+      'models',
+      'archive',
+      'listings',
+      'history',
+      'corporate-actions',
+      'analytics',
+      'whole-market',
+      'feeds',
+      'quotes',
+      'company',
+    ],
+  },
+  http: {
+    pipeline: [],
+    routes: ['pipeline'],
+    openapi: ['pipeline', 'routes'],
+  },
+};
+
+const domainRules = Object.entries(DOMAINS).flatMap(([layer, domains]) => {
+  const above = LAYERS.find((l) => l.dir === layer).above;
+  const layerPatterns = above.length > 0 ? [layerPattern(layer, above)] : [];
+  const names = Object.keys(domains);
+  const shared = {
+    files: [`src/${layer}/*.ts`],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            ...layerPatterns,
+            {
+              group: names.flatMap((d) => [`./${d}/*`, `./${d}/**`]),
+              message: `The files directly in src/${layer} are shared by its domain folders: they must not import from them (eslint.config.js, DOMAINS).`,
+            },
+          ],
+        },
+      ],
+    },
+  };
+  const perDomain = names.map((domain) => {
+    const forbidden = names.filter((d) => d !== domain && !domains[domain].includes(d));
+    return {
+      files: [`src/${layer}/${domain}/**/*.ts`],
+      rules: {
+        'no-restricted-imports': [
+          'error',
           {
-            group: above.flatMap((a) => [`**/${a}/*`, `**/${a}/**`, `../${a}/*`]),
-            message: `src/${dir} is below ${above.join(', ')}: it must not import from them (eslint.config.js, LAYERS).`,
+            patterns: [
+              ...layerPatterns,
+              ...(forbidden.length === 0
+                ? []
+                : [
+                    {
+                      group: forbidden.flatMap((d) => [`../${d}/*`, `../${d}/**`, `**/${layer}/${d}/*`]),
+                      message: `src/${layer}/${domain} may import only ${['the shared files', ...domains[domain]].join(', ')} of src/${layer} (eslint.config.js, DOMAINS).`,
+                    },
+                  ]),
+            ],
           },
         ],
       },
-    ],
-  },
-}));
+    };
+  });
+  return SHARED_ROOT.includes(layer) ? [shared, ...perDomain] : perDomain;
+});
 
 // Inside exchange/: the page parsers read tables from the HTML tokenizer and table collector, which
 // know nothing of the portal's pages (src/exchange/html/README.md).
@@ -153,6 +234,9 @@ export default tseslint.config(
     languageOptions: { sourceType: 'commonjs', globals: { module: 'writable', require: 'readonly' } },
   },
   ...layerRules,
+  // After the layers' rules: for the same files and rule ESLint keeps the later one, so each
+  // domain's rule repeats its layer's patterns.
+  ...domainRules,
   // After the exchange layer's rule: for the same files and rule ESLint keeps the later one, which
   // includes the exchange layer's patterns.
   htmlBelowParsers,

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { PostgresArchive } from '../src/archive/postgres-archive.ts';
 import { SqliteArchive } from '../src/archive/sqlite-archive.ts';
 import type { ArchiveStore } from '../src/archive/store.ts';
-import { MarketArchive } from '../src/market/archive.ts';
+import { MarketArchive } from '../src/market/archive/archive.ts';
 import { postgresUnavailableReason, startPostgres } from '../test/helpers/postgres.ts';
 import { backfillFigures } from './archive-backfill.ts';
 import { fillArchive, weekdays } from './archive-data.ts';

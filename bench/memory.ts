@@ -4,7 +4,7 @@
 // the persistent store): it must cause no portal fetch. RSS and heap are read inside the child
 // after full GCs (--expose-gc), over IPC.
 import { startFakePortal } from '../dev/fake-portal/server.ts';
-import { INDEX_CODES } from '../src/market/indices.ts';
+import { INDEX_CODES } from '../src/market/listings/indices.ts';
 import type { MemoryReport } from './children/messages.ts';
 import { get } from './http.ts';
 import { describeMachine } from './machine.ts';

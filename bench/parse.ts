@@ -15,11 +15,11 @@ import {
 import type { Cached } from '../src/cache/types.ts';
 import type { RequestContext } from '../src/market/context.ts';
 import type { Datasets } from '../src/market/datasets.ts';
-import { historical } from '../src/market/history.ts';
-import { constituents, levels } from '../src/market/indices.ts';
-import { quote } from '../src/market/quotes.ts';
-import { screener } from '../src/market/screener.ts';
-import { sectorSummary } from '../src/market/sectors.ts';
+import { historical } from '../src/market/history/history.ts';
+import { constituents, levels } from '../src/market/listings/indices.ts';
+import { quote } from '../src/market/quotes/quotes.ts';
+import { screener } from '../src/market/quotes/screener.ts';
+import { sectorSummary } from '../src/market/listings/sectors.ts';
 import {
   cheerioHistory,
   cheerioIndexConstituents,

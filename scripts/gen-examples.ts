@@ -1,4 +1,4 @@
-// `npm run gen:examples`: writes src/http/openapi-examples.generated.ts, the example answers of the
+// `npm run gen:examples`: writes src/http/openapi/examples.generated.ts, the example answers of the
 // OpenAPI document. The fake portal (dev/fake-portal) at its fixed clock and seed and the service on
 // loopback at the same clock answer each documented example request (src/http/openapi-examples*.ts
 // say which), and each answer is kept with its lists shortened, so an example can never contradict
@@ -16,8 +16,8 @@ import * as prettier from 'prettier';
 import { request } from 'undici';
 import { startFakePortal, type FakePortal } from '../dev/fake-portal/server.ts';
 import { loadConfig } from '../src/config.ts';
-import { timestamp } from '../src/http/envelope.ts';
-import { DEFAULT_ERRORS, OPERATION_EXAMPLES, unknownParameter } from '../src/http/openapi-examples.ts';
+import { timestamp } from '../src/http/pipeline/envelope.ts';
+import { DEFAULT_ERRORS, OPERATION_EXAMPLES, unknownParameter } from '../src/http/openapi/examples.ts';
 import type {
   ErrorExample,
   ErrorSource,
@@ -25,12 +25,12 @@ import type {
   GeneratedErrors,
   GeneratedExamples,
   OperationExamples,
-} from '../src/http/openapi-example-types.ts';
+} from '../src/http/openapi/example-types.ts';
 import { loopbackAllowedForTests, publicUnicastOnly } from '../src/proxy/address-policy.ts';
 import { createLogger, createService, type Service, type ServiceOverrides } from '../src/service.ts';
 
 export const EXAMPLES_PATH = fileURLToPath(
-  new URL('../src/http/openapi-examples.generated.ts', import.meta.url),
+  new URL('../src/http/openapi/examples.generated.ts', import.meta.url),
 );
 
 /** The fake portal's own "now": Fri 2026-11-20, 4:35 PM in Karachi, after the close. */

@@ -1,6 +1,6 @@
 // Every failure the service can name, in one table (in the style of Fastify's createError and
 // undici's error classes): its envelope code, HTTP status, default message, and whether a cached
-// copy may answer in its place (stale-if-error). src/http/error-handler.ts is the one place that
+// copy may answer in its place (stale-if-error). src/http/pipeline/error-handler.ts is the one place that
 // turns them into responses; the OpenAPI document lists the codes from here.
 import type { PageKind } from './exchange/types.ts';
 

@@ -118,7 +118,7 @@ const WARN_LEVEL = 40; // pino's number for `warn`
 
 /**
  * Marks a stream that reads only `lastLevel` of the metadata pino gives it, so a line written by
- * hand (src/http/access-line.ts) need not set the rest.
+ * hand (src/http/pipeline/access-line.ts) need not set the rest.
  */
 export const LEVEL_ONLY_METADATA = Symbol('levelOnlyMetadata');
 

@@ -17,20 +17,20 @@ import { MemoryWindowCounter, type WindowCounter } from './limits/window-counter
 import { ExchangeClient } from './exchange/client.ts';
 import { Datasets } from './market/datasets.ts';
 import { buildApp } from './http/app.ts';
-import { Shutdown } from './http/shutdown.ts';
+import { Shutdown } from './http/pipeline/shutdown.ts';
 import { mcpAccess } from './mcp/access.ts';
 import type { Readiness } from './http/routes/health.ts';
-import { Metrics } from './http/metrics.ts';
-import type { PassthroughOptions } from './http/proxy-gate.ts';
-import { ClientAddress } from './http/client-address.ts';
-import { contextBuilder, passthroughDisabled } from './http/request-context.ts';
-import { createResponder } from './http/respond.ts';
+import { Metrics } from './http/pipeline/metrics.ts';
+import type { PassthroughOptions } from './http/pipeline/proxy-gate.ts';
+import { ClientAddress } from './http/pipeline/client-address.ts';
+import { contextBuilder, passthroughDisabled } from './http/pipeline/request-context.ts';
+import { createResponder } from './http/pipeline/respond.ts';
 import { LiveQuotes } from './stream/live-quotes.ts';
 import { openArchive } from './archive/open.ts';
 import { karachiDate } from './time/market-clock.ts';
-import { observeAnalyses } from './market/corporate-actions.ts';
-import { historySource, type MemberSeriesSource } from './market/member-series.ts';
-import { MarketArchive } from './market/archive.ts';
+import { observeAnalyses } from './market/corporate-actions/corporate-actions.ts';
+import { historySource, type MemberSeriesSource } from './market/analytics/member-series.ts';
+import { MarketArchive } from './market/archive/archive.ts';
 import type { Archiver } from './archiver/archiver.ts';
 import { ArchiveMetrics } from './archiver/metrics.ts';
 import type { RedisLink } from './cache/redis-link.ts';
@@ -160,7 +160,7 @@ export async function createService(
       contextOf: contextBuilder(
         clientAddress,
         config.proxy.passthrough
-          ? (await import('./http/proxy-gate.ts')).proxyPassthrough(overrides.passthrough)
+          ? (await import('./http/pipeline/proxy-gate.ts')).proxyPassthrough(overrides.passthrough)
           : passthroughDisabled,
       ),
     },
@@ -349,7 +349,7 @@ async function startArchiving(
   const [{ Archiver }, { RedisLease, soleLease }, { archiveMemberSource }] = await Promise.all([
     import('./archiver/archiver.ts'),
     import('./archiver/lease.ts'),
-    import('./market/archive-member-series.ts'),
+    import('./market/whole-market/member-series.ts'),
   ]);
   // Every corporate-actions analysis the service makes is kept, so the archive's adjusted bars
   // follow what the symbols' own adjusted histories apply.

@@ -3,10 +3,10 @@
 // once: no routing framework, no hooks, no per-request serialisation. The body goes out as a
 // Buffer, as a server usually sends prepared bytes; with BENCH_BARE_ONE_WRITE=1 a small body goes as
 // a one-byte string, which Node writes together with the header block in one write, as the
-// service's replays do (src/http/one-write.ts): the lowest this machine goes for these bytes.
+// service's replays do (src/http/pipeline/one-write.ts): the lowest this machine goes for these bytes.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { endWith, preparedBody, type PreparedBody } from '../../src/http/one-write.ts';
+import { endWith, preparedBody, type PreparedBody } from '../../src/http/pipeline/one-write.ts';
 import { collectGarbage, replayHeaders, type FromChild, type Route, type ToChild } from './messages.ts';
 
 const ONE_WRITE = process.env.BENCH_BARE_ONE_WRITE === '1';

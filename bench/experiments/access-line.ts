@@ -1,5 +1,5 @@
 // CPU per access line: the front door's line through pino's log method (a child logger without
-// redaction, as the front door wrote it before) against the hand-built line (src/http/access-line.ts),
+// redaction, as the front door wrote it before) against the hand-built line (src/http/pipeline/access-line.ts),
 // both through the service's logger (createLogger) into buffered blocks written synchronously to
 // /dev/null, as the service's standard output (src/log-destination.ts) with several block sizes;
 // and each line built but written nowhere. Process CPU, rounds interleaved; min and median.
@@ -8,7 +8,7 @@ import { openSync } from 'node:fs';
 import { IncomingMessage } from 'node:http';
 import { Socket } from 'node:net';
 import { pino, type DestinationStream, type Logger } from 'pino';
-import { accessLineOf } from '../../src/http/access-line.ts';
+import { accessLineOf } from '../../src/http/pipeline/access-line.ts';
 import { BufferedOutput } from '../../src/log-destination.ts';
 import { createLogger } from '../../src/service.ts';
 

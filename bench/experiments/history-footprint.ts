@@ -3,7 +3,7 @@
 import type { HistoryRow } from '../../src/exchange/types.ts';
 import { parseHistory } from '../../src/exchange/parsers/index.ts';
 import type { Datasets } from '../../src/market/datasets.ts';
-import { historical } from '../../src/market/history.ts';
+import { historical } from '../../src/market/history/history.ts';
 import { createDataset } from '../../dev/fake-portal/dataset.ts';
 import { renderHistorical } from '../../dev/fake-portal/pages.ts';
 

@@ -10,7 +10,7 @@ import { BufferedOutput } from '../../src/log-destination.ts';
 const fd = openSync('/dev/null', 'w');
 const LINES = 200_000;
 const ROUNDS = 6;
-// The front door's access line (src/http/front-door.ts).
+// The front door's access line (src/http/pipeline/front-door.ts).
 const LINE = {
   reqId: 'a1b2c3d4-0001',
   req: { method: 'GET', url: '/stocks/ENGRO/quote', remoteAddress: '127.0.0.1' },

@@ -9,7 +9,7 @@ import { createDataset } from '../../dev/fake-portal/dataset.ts';
 import { renderHistorical } from '../../dev/fake-portal/pages.ts';
 import { SqliteStore } from '../../src/cache/sqlite-store.ts';
 import { parseHistory } from '../../src/exchange/parsers/index.ts';
-import { gzipHead } from '../../src/http/gzip-splice.ts';
+import { gzipHead } from '../../src/http/pipeline/gzip-splice.ts';
 import { flagAnomalies } from '../../src/market/anomalies.ts';
 
 const ds = createDataset({ historyRows: 2162 });

@@ -2,12 +2,12 @@
 // in ns per call, the best and median of several rounds of process CPU time (a loaded machine
 // inflates it less than wall time). Three ways, back to back in one process:
 //   countRequest  the service's whole per-request metrics call (counter and latency histogram)
-//   hand-built    the service's latency histogram alone (src/http/request-latency.ts), series bound once
+//   hand-built    the service's latency histogram alone (src/http/pipeline/request-latency.ts), series bound once
 //   prom-client   a standard prom-client Histogram, its label child bound once per (route, method)
 // Usage: tsx bench/experiments/observe-cost.ts
 import { Histogram, Registry } from 'prom-client';
-import { Metrics } from '../../src/http/metrics.ts';
-import { RequestLatency } from '../../src/http/request-latency.ts';
+import { Metrics } from '../../src/http/pipeline/metrics.ts';
+import { RequestLatency } from '../../src/http/pipeline/request-latency.ts';
 
 const CALLS = 1_000_000;
 const ROUNDS = 7;

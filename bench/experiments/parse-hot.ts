@@ -16,8 +16,8 @@ import {
   parseSectorSummary,
 } from '../../src/exchange/parsers/index.ts';
 import type { Datasets } from '../../src/market/datasets.ts';
-import { historical } from '../../src/market/history.ts';
-import { screener } from '../../src/market/screener.ts';
+import { historical } from '../../src/market/history/history.ts';
+import { screener } from '../../src/market/quotes/screener.ts';
 import { generatedPages, recordedPages, type BenchPage, type PageKind } from '../pages.ts';
 
 const CTX = { clientIp: '127.0.0.1' };

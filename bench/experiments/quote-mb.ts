@@ -1,7 +1,7 @@
 import { startFakePortal } from '../../dev/fake-portal/server.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createLogger, createService } from '../../src/service.ts';
-import { quote } from '../../src/market/quotes.ts';
+import { quote } from '../../src/market/quotes/quotes.ts';
 const portal = await startFakePortal({});
 const config = loadConfig({
   EXCHANGE_BASE_URL: portal.url,

@@ -19,7 +19,7 @@ from urllib.parse import quote
 '''
 
 # Whole counts (shares, trades, symbols) even where the schema says number: the same rule as the
-# service's Parquet columns (src/http/parquet.ts).
+# service's Parquet columns (src/http/pipeline/parquet.ts).
 INTEGER_NAME = re.compile(
     r"(^|_)(volume|turnover|trades|advance|advances|decline|declines|unchanged|total|members|"
     r"members_counted|count|rows|days|positions)$"

@@ -74,7 +74,7 @@ export interface AdjustmentFactor {
 }
 
 /**
- * What the evidence (src/market/corporate-actions.ts) said about a symbol's corporate actions.
+ * What the evidence (src/market/corporate-actions/corporate-actions.ts) said about a symbol's corporate actions.
  * Factors are kept as first written, like bars: the portal's adjusted series reaches back about
  * five years and its payouts page 17 months, so the archive remembers actions they forget.
  */

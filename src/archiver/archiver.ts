@@ -18,12 +18,12 @@
 // time and the session schedule come from the injected clock.
 import type { Logger } from 'pino';
 import { UpstreamDataError } from '../errors.ts';
-import type { ArchiverStatus, MarketArchive } from '../market/archive.ts';
+import type { ArchiverStatus, MarketArchive } from '../market/archive/archive.ts';
 import type { RequestContext } from '../market/context.ts';
 import type { Datasets } from '../market/datasets.ts';
-import { FeedDatasets } from '../market/feed-datasets.ts';
-import { INDEX_CODES } from '../market/indices.ts';
-import { analyseActions } from '../market/corporate-actions.ts';
+import { FeedDatasets } from '../market/feeds/feed-datasets.ts';
+import { INDEX_CODES } from '../market/listings/indices.ts';
+import { analyseActions } from '../market/corporate-actions/corporate-actions.ts';
 import type { HistoryRow, PayoutRow } from '../exchange/types.ts';
 import { addDays } from '../time/karachi.ts';
 import { karachiDate, sessionsOfDay } from '../time/market-clock.ts';

@@ -6,7 +6,7 @@
 // stored (never an empty day) and is asked again next round.
 import type { FileDayState } from '../archive/daily-files.ts';
 import { UpstreamDataError } from '../errors.ts';
-import type { MarketArchive } from '../market/archive.ts';
+import type { MarketArchive } from '../market/archive/archive.ts';
 import type { RequestContext } from '../market/context.ts';
 import type { Datasets } from '../market/datasets.ts';
 import { addDays, parseIsoDay, weekdayOf } from '../time/karachi.ts';

@@ -1,4 +1,4 @@
-// The archive's Prometheus metrics, on the service's registry (src/http/metrics.ts).
+// The archive's Prometheus metrics, on the service's registry (src/http/pipeline/metrics.ts).
 import { Counter, Gauge, type Registry } from 'prom-client';
 
 export class ArchiveMetrics {

@@ -4,11 +4,11 @@
 import { createServer } from 'node:http';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
-import type { ClientAddress } from './client-address.ts';
-import { requestIdOf } from './common-headers.ts';
-import { frameworkErrors, registerErrorHandling } from './error-handler.ts';
-import { answeredBy, type FrontDoor } from './front-door.ts';
-import { clientErrorHandler } from './raw-errors.ts';
+import type { ClientAddress } from './pipeline/client-address.ts';
+import { requestIdOf } from './pipeline/common-headers.ts';
+import { frameworkErrors, registerErrorHandling } from './pipeline/error-handler.ts';
+import { answeredBy, type FrontDoor } from './pipeline/front-door.ts';
+import { clientErrorHandler } from './pipeline/raw-errors.ts';
 
 export function createFastify(
   door: FrontDoor,

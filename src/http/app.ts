@@ -18,19 +18,19 @@ import { archiveRoutes, type ArchiveDeps } from './routes/archive.ts';
 import type { RouteDeps } from './routes/deps.ts';
 import type { Readiness } from './routes/health.ts';
 import type { PageStatus } from '../exchange/page-health.ts';
-import type { ClientAddress } from './client-address.ts';
+import type { ClientAddress } from './pipeline/client-address.ts';
 import { createFastify } from './app-server.ts';
-import { FrontDoor } from './front-door.ts';
-import { limitRules, uncountedByDefault } from './limit-rules.ts';
-import { registerMetrics, type Metrics } from './metrics.ts';
-import { API_VERSION, registerOpenApi } from './openapi-document.ts';
-import { registerPreflights } from './preflight.ts';
-import { BROTLI_OPTIONS } from './respond.ts';
+import { FrontDoor } from './pipeline/front-door.ts';
+import { limitRules, uncountedByDefault } from './pipeline/limit-rules.ts';
+import { registerMetrics, type Metrics } from './pipeline/metrics.ts';
+import { API_VERSION, registerOpenApi } from './openapi/document.ts';
+import { registerPreflights } from './pipeline/preflight.ts';
+import { BROTLI_OPTIONS } from './pipeline/respond.ts';
 import { registerDashboard } from './dashboard.ts';
-import { registerDocs } from './docs.ts';
-import { closeConnectionsOnShutdown, Shutdown } from './shutdown.ts';
+import { registerDocs } from './openapi/docs.ts';
+import { closeConnectionsOnShutdown, Shutdown } from './pipeline/shutdown.ts';
 import type { RequestLimit } from '../limits/request-limit.ts';
-import { sendError } from './error-handler.ts';
+import { sendError } from './pipeline/error-handler.ts';
 import { MethodNotAllowedError, NotFoundError, clientText } from '../errors.ts';
 import type { Logger } from 'pino';
 import { mcpAccess, type McpAccess } from '../mcp/access.ts';
@@ -85,7 +85,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await registerPreflights(app);
 
   // Not API endpoints: the request limit never counts them (the limit's own file says why). Data
-  // answers compress themselves (gzip made once per data version, src/http/respond.ts); the
+  // answers compress themselves (gzip made once per data version, src/http/pipeline/respond.ts); the
   // documents and the dashboard's files go through @fastify/compress, whose hooks stay off the
   // data routes. Brotli at its default quality 11 would cost far more CPU than gzip for a few
   // percent.

@@ -1,7 +1,7 @@
 // The market dashboard at /: the single-page app Vite builds from web/ into web/dist. The files
 // are looked up per request, so `npm run build:web` while the service runs takes effect at once,
 // and a missing build is a hint page rather than a failure to start.
-import { UNCOUNTED } from './limit-rules.ts';
+import { UNCOUNTED } from './pipeline/limit-rules.ts';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
@@ -26,7 +26,7 @@ or <a href="/openapi.json">/openapi.json</a>.</p>
 </body></html>
 `;
 
-// The request limit does not count the dashboard's files (src/http/limit-rules.ts).
+// The request limit does not count the dashboard's files (src/http/pipeline/limit-rules.ts).
 const routeOptions = { schema: { hide: true }, config: UNCOUNTED } as const;
 
 export async function registerDashboard(app: FastifyInstance, opts: DashboardOptions = {}): Promise<void> {

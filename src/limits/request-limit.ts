@@ -1,7 +1,7 @@
 // The spec's request limit: N requests a minute per client address across every API endpoint, 429
 // rate_limited beyond it, and RateLimit-* headers (IETF draft names) on every counted response.
 // This object says what a count means (the key, the window, the store); the server's front door
-// (src/http/front-door.ts) is the one place that asks it, for every request to an API endpoint.
+// (src/http/pipeline/front-door.ts) is the one place that asks it, for every request to an API endpoint.
 // What is not an API endpoint is not counted: /metrics, /openapi.json, /docs and the dashboard's
 // files cost the portal nothing, and a page load is several of them (src/http/app.ts registers
 // them before the API, and the door lets their GETs through uncounted).

@@ -1,4 +1,4 @@
-// The quote's background fetches of company pages (src/market/quote-extras.ts says why they are
+// The quote's background fetches of company pages (src/market/quotes/quote-extras.ts says why they are
 // background): at most one at a time and PREFETCHES_PER_MINUTE a minute per service, counted by the
 // limits' window counter on the service's clock, on a budget identity of their own so no caller's
 // fetch budget pays for them. One per Datasets, so two services in one process never share a window.

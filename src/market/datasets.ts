@@ -66,7 +66,7 @@ export interface DatasetsOptions {
 export class Datasets {
   /** The service's clock (epoch ms). */
   readonly now: () => number;
-  /** The quote's background fetches of company pages (src/market/quote-extras.ts). */
+  /** The quote's background fetches of company pages (src/market/quotes/quote-extras.ts). */
   readonly companyPrefetch: CompanyPrefetch;
 
   constructor(private readonly opts: DatasetsOptions) {

@@ -1,8 +1,8 @@
 // What agents read rather than call: the OpenAPI document, and a symbol's profile as text.
 import type { ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 import { NotFoundError, ValidationError, clientText } from '../errors.ts';
-import { profile } from '../market/company.ts';
-import { quote } from '../market/quotes.ts';
+import { profile } from '../market/company/company.ts';
+import { quote } from '../market/quotes/quotes.ts';
 import { fields, type ToolContext } from './tool-kit.ts';
 
 export const OPENAPI_URI = 'psx://openapi.json';

@@ -5,16 +5,16 @@
 // error an agent can read (with the wait) instead of an HTTP 429 its client would only log.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError, ERROR_KINDS, RateLimitedError, type ServiceError } from '../errors.ts';
-import type { ClientAddress } from '../http/client-address.ts';
-import { toServiceError } from '../http/error-handler.ts';
+import type { ClientAddress } from '../http/pipeline/client-address.ts';
+import { toServiceError } from '../http/pipeline/error-handler.ts';
 import type { ArchiveDeps } from '../http/routes/archive.ts';
 import type { RouteDeps } from '../http/routes/deps.ts';
-import { FeedDatasets } from '../market/feed-datasets.ts';
-import { historySource } from '../market/member-series.ts';
+import { FeedDatasets } from '../market/feeds/feed-datasets.ts';
+import { historySource } from '../market/analytics/member-series.ts';
 import type { RequestLimit } from '../limits/request-limit.ts';
 import { allowedRequest, type McpAccess } from './access.ts';
-import { bodyReadByDoor, type BodyRoute } from '../http/front-door.ts';
-import { SELF_COUNTED } from '../http/limit-rules.ts';
+import { bodyReadByDoor, type BodyRoute } from '../http/pipeline/front-door.ts';
+import { SELF_COUNTED } from '../http/pipeline/limit-rules.ts';
 import type { DirectCallOptions } from './direct-call.ts';
 import type { ToolContext, ToolSet } from './tool-kit.ts';
 

@@ -6,15 +6,15 @@ import { Type, type Static, type TObject, type TProperties, type TSchema } from 
 import type { Answer } from '../market/answer.ts';
 import type { RequestContext } from '../market/context.ts';
 import type { Datasets } from '../market/datasets.ts';
-import type { FeedDatasets } from '../market/feed-datasets.ts';
-import type { MemberSeriesSource } from '../market/member-series.ts';
+import type { FeedDatasets } from '../market/feeds/feed-datasets.ts';
+import type { MemberSeriesSource } from '../market/analytics/member-series.ts';
 import type { ArchiveDeps } from '../http/routes/archive.ts';
-import { analyticsSchemas } from '../market/models-analytics.ts';
-import { archiveModelSchemas } from '../market/models-archive.ts';
-import { feedSchemas } from '../market/models-feeds.ts';
-import { liveSchemas } from '../market/models-intraday.ts';
-import { overviewSchemas } from '../market/models-overview.ts';
-import { companySchemas, namedSchemas } from '../market/models.ts';
+import { analyticsSchemas } from '../market/models/analytics.ts';
+import { archiveModelSchemas } from '../market/models/archive.ts';
+import { feedSchemas } from '../market/models/feeds.ts';
+import { liveSchemas } from '../market/models/intraday.ts';
+import { overviewSchemas } from '../market/models/overview.ts';
+import { companySchemas, namedSchemas } from '../market/models/resources.ts';
 import { memoByDataset } from '../cache/memo.ts';
 
 /** What a tool's handler may use: the same market services and request context the routes use. */

@@ -5,7 +5,7 @@ import { Type } from 'typebox';
 import { PERIODS, type Period } from '../analytics/periods.ts';
 import { ACCEPTED, MAX_INDICATORS } from '../analytics/indicator-spec.ts';
 import { BadRequestError, clientText, NotFoundError } from '../errors.ts';
-import { adjustedHistorical, parseAdjustedFlags } from '../market/adjusted-history.ts';
+import { adjustedHistorical, parseAdjustedFlags } from '../market/corporate-actions/adjusted-history.ts';
 import {
   archiveStatus,
   historicalPanel,
@@ -13,36 +13,36 @@ import {
   pastIntraday,
   tradingDays,
   universeAnswer,
-} from '../market/archive-answers.ts';
-import { universe } from '../market/archive-files.ts';
-import { UniverseRow } from '../market/models-files.ts';
-import { board } from '../market/boards.ts';
-import { checkRange, dateRange } from '../market/date-range.ts';
-import { debtInstruments, debtQuote } from '../market/debt.ts';
-import { stockIndicators } from '../market/indicators.ts';
-import { DEFAULT_ANNOUNCEMENTS_LIMIT, marketAnnouncements } from '../market/market-announcements.ts';
+} from '../market/whole-market/answers.ts';
+import { universe } from '../market/archive/files.ts';
+import { UniverseRow } from '../market/models/files.ts';
+import { board } from '../market/feeds/boards.ts';
+import { checkRange, dateRange } from '../market/feeds/date-range.ts';
+import { debtInstruments, debtQuote } from '../market/feeds/debt.ts';
+import { stockIndicators } from '../market/analytics/indicators.ts';
+import { DEFAULT_ANNOUNCEMENTS_LIMIT, marketAnnouncements } from '../market/feeds/market-announcements.ts';
 import {
   DEFAULT_OVERVIEW_INDEX,
   DEFAULT_OVERVIEW_MOVERS,
   MAX_OVERVIEW_MOVERS,
   marketOverview,
-} from '../market/market-overview.ts';
-import { marketPayouts } from '../market/market-payouts.ts';
-import { meetings } from '../market/meetings.ts';
+} from '../market/overview/market-overview.ts';
+import { marketPayouts } from '../market/feeds/market-payouts.ts';
+import { meetings } from '../market/feeds/meetings.ts';
 import {
   AdjustedDailyBar,
   ArchiveAdjustmentMeta,
   ArchiveStatus,
   DailyBar,
   TradingDay,
-} from '../market/models-archive.ts';
+} from '../market/models/archive.ts';
 import {
   IndicatorRow,
   MemberReturn,
   Performance,
   PERIOD_DESCRIPTION,
   SectorReturn,
-} from '../market/models-analytics.ts';
+} from '../market/models/analytics.ts';
 import {
   BOARD_NAMES,
   BoardQuote,
@@ -53,28 +53,28 @@ import {
   Meeting,
   PayoutsFromArchive,
   PayoutsTradingDays,
-} from '../market/models-feeds.ts';
-import { MarketOverview, StockOverview } from '../market/models-overview.ts';
-import { DEFAULT_BENCHMARK, indexPerformance, stockPerformance } from '../market/performance.ts';
-import { marketPerformance, sectorPerformance } from '../market/rankings.ts';
-import { stockOverview } from '../market/stock-overview.ts';
+} from '../market/models/feeds.ts';
+import { MarketOverview, StockOverview } from '../market/models/overview.ts';
+import { DEFAULT_BENCHMARK, indexPerformance, stockPerformance } from '../market/analytics/performance.ts';
+import { marketPerformance, sectorPerformance } from '../market/analytics/rankings.ts';
+import { stockOverview } from '../market/overview/stock-overview.ts';
 import { addDays } from '../time/karachi.ts';
 import { karachiDate } from '../time/market-clock.ts';
-import { breadth, MOVER_KINDS, movers } from '../market/movers-breadth.ts';
+import { breadth, MOVER_KINDS, movers } from '../market/overview/movers-breadth.ts';
 import {
   ANNOUNCEMENT_CATEGORIES,
   announcements,
   FINANCIAL_PERIODS,
   financials,
   profile,
-} from '../market/company.ts';
-import { corporateActions } from '../market/corporate-actions.ts';
-import { fundamentals } from '../market/fundamentals.ts';
-import { historical } from '../market/history.ts';
-import { indexHistorical } from '../market/index-history.ts';
-import { constituents, levels, marketSummary, resolveIndexCode } from '../market/indices.ts';
-import { indexIntraday, INTERVALS, stockIntraday } from '../market/intraday.ts';
-import { marketStatus } from '../market/market-status.ts';
+} from '../market/company/company.ts';
+import { corporateActions } from '../market/corporate-actions/corporate-actions.ts';
+import { fundamentals } from '../market/company/fundamentals.ts';
+import { historical } from '../market/history/history.ts';
+import { indexHistorical } from '../market/history/index-history.ts';
+import { constituents, levels, marketSummary, resolveIndexCode } from '../market/listings/indices.ts';
+import { indexIntraday, INTERVALS, stockIntraday } from '../market/history/intraday.ts';
+import { marketStatus } from '../market/quotes/market-status.ts';
 import {
   AdjustedHistoricalRow,
   AdjustmentMeta,
@@ -93,7 +93,7 @@ import {
   ScreenerRow,
   SectorSummary,
   StockMatch,
-} from '../market/models.ts';
+} from '../market/models/resources.ts';
 import {
   Breadth,
   IndexHistoricalRow,
@@ -101,12 +101,12 @@ import {
   IntradayBar,
   Mover,
   StockTick,
-} from '../market/models-intraday.ts';
-import { MAX_BATCH_SYMBOLS, quote, quotes } from '../market/quotes.ts';
-import { SCREEN_FIELDS, screen, type ScreenField } from '../market/screen.ts';
-import { SEARCH_LIMIT, searchStocks } from '../market/search.ts';
-import { sectorMembers, sectorSummary } from '../market/sectors.ts';
-import { listStocks } from '../market/stocks.ts';
+} from '../market/models/intraday.ts';
+import { MAX_BATCH_SYMBOLS, quote, quotes } from '../market/quotes/quotes.ts';
+import { SCREEN_FIELDS, screen, type ScreenField } from '../market/quotes/screen.ts';
+import { SEARCH_LIMIT, searchStocks } from '../market/listings/search.ts';
+import { sectorMembers, sectorSummary } from '../market/listings/sectors.ts';
+import { listStocks } from '../market/listings/stocks.ts';
 import {
   args,
   fields,
@@ -131,7 +131,7 @@ import {
   CalendarParameters,
   PayoutsCoverage,
   PayoutsParameters,
-} from '../http/feed-parameters.ts';
+} from '../http/routes/feed-parameters.ts';
 
 const Symbol = Type.String({
   pattern: '^[A-Za-z0-9][A-Za-z0-9.&-]{0,24}$',

@@ -6,8 +6,8 @@ import { memoByDataset } from '../cache/memo.ts';
 import { NotFoundError } from '../errors.ts';
 import type { RequestContext } from '../market/context.ts';
 import type { Datasets } from '../market/datasets.ts';
-import type { QuoteT } from '../market/models.ts';
-import { quote } from '../market/quotes.ts';
+import type { QuoteT } from '../market/models/resources.ts';
+import { quote } from '../market/quotes/quotes.ts';
 import { frame } from './events.ts';
 import type { StreamHub } from './hub.ts';
 

@@ -8,7 +8,7 @@ import { isMarketOpen } from '../time/market-clock.ts';
 import type { RequestContext } from '../market/context.ts';
 import type { Datasets } from '../market/datasets.ts';
 import type { MarketWatchRow } from '../exchange/types.ts';
-import { quote } from '../market/quotes.ts';
+import { quote } from '../market/quotes/quotes.ts';
 import type { QuoteBus } from './bus.ts';
 import type { StreamHub } from './hub.ts';
 

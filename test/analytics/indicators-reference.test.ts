@@ -9,7 +9,7 @@ import { ATR, BollingerBands, EMA, OBV, RSI, SMA, VWMA } from 'trading-signals';
 import { createDataset } from '../../dev/fake-portal/dataset.ts';
 import { atr, bollinger, ema, macd, obv, rsi, sma, vwap, type Line } from '../../src/analytics/indicators.ts';
 import { denoise } from '../../src/exchange/parsers/cells.ts';
-import { denoiseFast } from '../../src/market/indicators.ts';
+import { denoiseFast } from '../../src/market/analytics/indicators.ts';
 
 const dataset = createDataset();
 

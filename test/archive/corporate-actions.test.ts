@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, test } from 'node:test';
 import { startFakePortal, type FakePortal } from '../../dev/fake-portal/server.ts';
-import type { ActionsAnalysis } from '../../src/market/actions-analysis.ts';
+import type { ActionsAnalysis } from '../../src/market/models/actions-analysis.ts';
 import { http, startService, type RunningService } from '../helpers/service.ts';
 import { postgresUnavailableReason, startPostgres, type TestPostgres } from '../helpers/postgres.ts';
 

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startFakePortal, type FakePortal } from '../../dev/fake-portal/server.ts';
-import { marketStatus } from '../../src/market/market-status.ts';
+import { marketStatus } from '../../src/market/quotes/market-status.ts';
 import { http, startService, type RunningService } from '../helpers/service.ts';
 
 describe('GET /market/status', () => {

@@ -1,6 +1,6 @@
 // Conformance against real portal pages recorded by public projects (../shared/dps-recorded, next
 // to the repository). The pages are not part of the project; without the folder this test skips.
-import { INDEX_CODES } from '../../src/market/indices.ts';
+import { INDEX_CODES } from '../../src/market/listings/indices.ts';
 import { describe, it, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';

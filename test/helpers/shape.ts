@@ -1,5 +1,5 @@
 // Exact-shape assertions for the spec's envelopes: the right keys, and nothing else.
-import { NO_EXTRAS } from '../../src/market/quote-extras.ts';
+import { NO_EXTRAS } from '../../src/market/quotes/quote-extras.ts';
 import assert from 'node:assert/strict';
 
 export type FieldKind = 'string' | 'number' | 'integer' | 'boolean' | 'null' | 'array' | 'object';
@@ -94,7 +94,7 @@ export function assertAsOf(value: unknown): void {
 
 /**
  * A quote without the extras that come from the company page: those arrive in the background
- * (src/market/quote-extras.ts), so two reads moments apart may differ in them and nothing else.
+ * (src/market/quotes/quote-extras.ts), so two reads moments apart may differ in them and nothing else.
  */
 export function withoutCompanyExtras(quote: Record<string, unknown>): Record<string, unknown> {
   const rest = { ...quote };

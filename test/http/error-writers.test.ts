@@ -1,4 +1,4 @@
-// One writer for error answers (src/http/error-handler.ts `errorResponse`): a route's error,
+// One writer for error answers (src/http/pipeline/error-handler.ts `errorResponse`): a route's error,
 // Fastify's own (its router, its validator), the front door's refusal and the raw socket's answer
 // to a request Node could not parse carry the same envelope and the same headers.
 import assert from 'node:assert/strict';
@@ -6,7 +6,7 @@ import { describe, it } from 'node:test';
 import { portalHarness } from '../helpers/harness.ts';
 import { rawRequest } from '../helpers/raw-http.ts';
 import { http } from '../helpers/service.ts';
-import { EXPOSED_HEADERS } from '../../src/http/common-headers.ts';
+import { EXPOSED_HEADERS } from '../../src/http/pipeline/common-headers.ts';
 
 const harness = portalHarness();
 

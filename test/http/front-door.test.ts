@@ -1,4 +1,4 @@
-// The front door (src/http/front-door.ts) is the one place every request passes: its id and CORS,
+// The front door (src/http/pipeline/front-door.ts) is the one place every request passes: its id and CORS,
 // the request limit, the replay of fresh answers, the access log and the metrics. What a client or
 // an operator sees of it is the same whichever part of the service answers: a replay, a route, a
 // 404, a refusal by the limit, a stream.

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { gunzipSync } from 'node:zlib';
 import fc from 'fast-check';
-import { gzipHead, gzipWithTail } from '../../src/http/gzip-splice.ts';
+import { gzipHead, gzipWithTail } from '../../src/http/pipeline/gzip-splice.ts';
 
 describe('gzip splicing', () => {
   it('gunzip(spliced) = head + tail, for any head and tail', async () => {

@@ -1,4 +1,4 @@
-// A replayed body is kept as it is best sent (src/http/one-write.ts): a small one as a one-byte
+// A replayed body is kept as it is best sent (src/http/pipeline/one-write.ts): a small one as a one-byte
 // string of its bytes, a large one as the Buffer. Either way the client gets the exact bytes,
 // multi-byte UTF-8 and gzip included.
 import assert from 'node:assert/strict';
@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { after, before, describe, it } from 'node:test';
 import { request } from 'undici';
-import { endWith, ONE_WRITE_MAX_BYTES, preparedBody } from '../../src/http/one-write.ts';
+import { endWith, ONE_WRITE_MAX_BYTES, preparedBody } from '../../src/http/pipeline/one-write.ts';
 
 const small = Buffer.from(JSON.stringify({ name: 'Café Pâtisserie — 漢字 😀', price: 412.35 }));
 const large = Buffer.from(JSON.stringify({ rows: Array.from({ length: 2000 }, (_, i) => `ß€${i}😀`) }));

@@ -85,7 +85,7 @@ describe('hit replay', () => {
     const replaying = await serviceWithLog();
     const routed = await startService(portal.url, { HIT_REPLAY: 'false' });
     services.push(routed);
-    // A quote's extras come from the company page (src/market/quote-extras.ts): both services hold
+    // A quote's extras come from the company page (src/market/quotes/quote-extras.ts): both services hold
     // it first, so both answer the same quote.
     for (const svc of [replaying, routed]) await http(svc.url, '/stocks/ENGRO/profile');
     const paths = [

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { EodRow, HistoryRow, PayoutRow } from '../../src/exchange/types.ts';
-import { analyseActions, detectSteps } from '../../src/market/corporate-actions.ts';
+import { analyseActions, detectSteps } from '../../src/market/corporate-actions/corporate-actions.ts';
 
 /** Weekdays from 2025-01-06 on. */
 function dates(n: number): string[] {

@@ -1,7 +1,7 @@
 // The market state the dashboard shows, at pinned instants of one Karachi week.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { marketStatus } from '../../src/market/market-status.ts';
+import { marketStatus } from '../../src/market/quotes/market-status.ts';
 import { karachiTime } from '../../src/time/karachi.ts';
 
 // Mon 2026-10-05 … Fri 2026-10-09, Sat 2026-10-10.

@@ -25,7 +25,7 @@ async function coldQuote(symbol: string): Promise<boolean> {
   const res = await http(svc.url, `/stocks/${symbol}/quote`);
   assert.equal(res.status, 200, symbol);
   assert.equal(res.json.data.extras_as_of, null, `${symbol}: no extras yet`);
-  // A quote whose extras are on their way is cacheable for 2 s only (src/market/quote-extras.ts).
+  // A quote whose extras are on their way is cacheable for 2 s only (src/market/quotes/quote-extras.ts).
   const started = res.headers['cache-control'] === 'public, max-age=2';
   // The profile reads the same company page, joining the background fetch in flight.
   if (started) assert.equal((await http(svc.url, `/stocks/${symbol}/profile`)).status, 200);

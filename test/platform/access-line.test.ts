@@ -1,4 +1,4 @@
-// The front door's access line is written by hand (src/http/access-line.ts) into the logger's own
+// The front door's access line is written by hand (src/http/pipeline/access-line.ts) into the logger's own
 // stream. What a reader of the log relies on: each line is pino's line byte for byte (same fields,
 // same order, valid JSON whatever the client put in the URL), it sits in order among pino's other
 // lines in the one buffered standard output, and the logger's level decides whether it is written.
@@ -13,8 +13,8 @@ import { after, before, describe, it } from 'node:test';
 import { pino } from 'pino';
 import { request } from 'undici';
 import { startFakePortal, type FakePortal } from '../../dev/fake-portal/server.ts';
-import { accessLineOf, jsonMilliseconds } from '../../src/http/access-line.ts';
-import { requestIdOf } from '../../src/http/common-headers.ts';
+import { accessLineOf, jsonMilliseconds } from '../../src/http/pipeline/access-line.ts';
+import { requestIdOf } from '../../src/http/pipeline/common-headers.ts';
 import { createLogger } from '../../src/service.ts';
 import { spawnService } from '../helpers/process.ts';
 import { startService, type RunningService } from '../helpers/service.ts';

@@ -85,10 +85,54 @@ describe('import rules', () => {
   });
 
   it('ESLint allows imports along the direction', async () => {
-    assert.deepEqual(await restrictedImports('src/http/x.ts', "import '../market/quotes.ts';\n"), []);
+    assert.deepEqual(await restrictedImports('src/http/x.ts', "import '../market/quotes/quotes.ts';\n"), []);
     assert.deepEqual(
       await restrictedImports('src/exchange/parsers/x.ts', "import '../html/table.ts';\n"),
       [],
     );
+  });
+
+  it('ESLint refuses imports against the domain folders’ direction, and keeps the layer rule there', async () => {
+    // A domain imports only the domains its entry in DOMAINS lists.
+    assert.equal(
+      (await restrictedImports('src/market/history/x.ts', "import '../overview/stock-overview.ts';\n"))
+        .length,
+      1,
+    );
+    assert.equal(
+      (await restrictedImports('src/market/quotes/x.ts', "import '../analytics/performance.ts';\n")).length,
+      1,
+    );
+    // The files shared by market's domains import none of them.
+    assert.equal((await restrictedImports('src/market/x.ts', "import './quotes/quotes.ts';\n")).length, 1);
+    // The request pipeline sits below the routes and the OpenAPI document.
+    assert.equal(
+      (await restrictedImports('src/http/pipeline/x.ts', "import '../routes/stocks.ts';\n")).length,
+      1,
+    );
+    // A domain's rule replaces its layer's for those files: the layer's patterns must still be there.
+    assert.equal(
+      (await restrictedImports('src/market/history/x.ts', "import '../../http/app.ts';\n")).length,
+      1,
+    );
+  });
+
+  it('ESLint allows imports along the domain folders’ direction', async () => {
+    assert.deepEqual(
+      await restrictedImports(
+        'src/market/overview/x.ts',
+        "import '../quotes/quotes.ts';\nimport '../answer.ts';\n",
+      ),
+      [],
+    );
+    assert.deepEqual(
+      await restrictedImports('src/market/history/x.ts', "import '../listings/indices.ts';\n"),
+      [],
+    );
+    assert.deepEqual(
+      await restrictedImports('src/http/routes/x.ts', "import '../pipeline/respond.ts';\n"),
+      [],
+    );
+    assert.deepEqual(await restrictedImports('src/http/app.ts', "import './routes/stocks.ts';\n"), []);
   });
 });

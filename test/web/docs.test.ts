@@ -4,7 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import { Ajv } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { startFakePortal, type FakePortal } from '../../dev/fake-portal/server.ts';
-import { OPERATION_EXAMPLES } from '../../src/http/openapi-examples.ts';
+import { OPERATION_EXAMPLES } from '../../src/http/openapi/examples.ts';
 import { http, startService, type RunningService } from '../helpers/service.ts';
 
 interface MediaType {
@@ -84,7 +84,7 @@ describe('API reference', () => {
     assert.deepEqual(
       paths.filter((p) => !OPERATION_EXAMPLES[p]),
       [],
-      'endpoints without examples in src/http/openapi-examples.ts',
+      'endpoints without examples in src/http/openapi/examples.ts',
     );
     for (const [path, item] of Object.entries(doc.paths)) {
       const op = item.get;

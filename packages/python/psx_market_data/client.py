@@ -189,7 +189,7 @@ class Client(Endpoints):
 
 
 def warnings_of(meta):
-    """The tokens of X-Warning for a meta (src/http/meta-headers.ts says the same)."""
+    """The tokens of X-Warning for a meta (src/http/pipeline/meta-headers.ts says the same)."""
     warnings = []
     adjustment = meta.get("adjustment")
     if isinstance(adjustment, dict) and adjustment.get("status") in ("partial", "unavailable"):

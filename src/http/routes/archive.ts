@@ -3,37 +3,44 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { MarketArchive } from '../../market/archive.ts';
+import type { MarketArchive } from '../../market/archive/archive.ts';
 import {
   archiveStatus,
   historicalPanel,
   marketDaily,
   tradingDays,
   universeAnswer,
-} from '../../market/archive-answers.ts';
-import { DAILY_MARKETS, universe, type DailyMarket } from '../../market/archive-files.ts';
+} from '../../market/whole-market/answers.ts';
+import { DAILY_MARKETS, universe, type DailyMarket } from '../../market/archive/files.ts';
 import {
   AdjustedMarketDailyBar,
   ContractDailyRow,
   fileModelSchemas,
   MarketDailyBar,
   UniverseRow,
-} from '../../market/models-files.ts';
-import { parseAdjustedFlags } from '../../market/adjusted-history.ts';
+} from '../../market/models/files.ts';
+import { parseAdjustedFlags } from '../../market/corporate-actions/adjusted-history.ts';
 import {
   AdjustedDailyBar,
   ArchiveAdjustmentMeta,
   archiveModelSchemas,
   DailyBar,
   TradingDay,
-} from '../../market/models-archive.ts';
-import { MAX_BATCH_SYMBOLS } from '../../market/quotes.ts';
+} from '../../market/models/archive.ts';
+import { MAX_BATCH_SYMBOLS } from '../../market/quotes/quotes.ts';
 import { addDays } from '../../time/karachi.ts';
 import { karachiDate } from '../../time/market-clock.ts';
-import { columnsOf, errorResponses, FormatQuery, listEnvelope, query, singleEnvelope } from '../schemas.ts';
+import {
+  columnsOf,
+  errorResponses,
+  FormatQuery,
+  listEnvelope,
+  query,
+  singleEnvelope,
+} from '../pipeline/schemas.ts';
 import { symbolList, SymbolsQuery } from './quotes.ts';
 import type { RouteDeps } from './deps.ts';
-import type { ArchiverStatus } from '../../market/archive.ts';
+import type { ArchiverStatus } from '../../market/archive/archive.ts';
 
 export interface ArchiveDeps {
   archive: MarketArchive;

@@ -1,9 +1,9 @@
 import type { FastifyRequest } from 'fastify';
 import type { Datasets } from '../../market/datasets.ts';
 import type { RequestContext } from '../../market/context.ts';
-import type { MemberSeriesSource } from '../../market/member-series.ts';
-import type { Responder } from '../respond.ts';
-import type { MarketArchive } from '../../market/archive.ts';
+import type { MemberSeriesSource } from '../../market/analytics/member-series.ts';
+import type { Responder } from '../pipeline/respond.ts';
+import type { MarketArchive } from '../../market/archive/archive.ts';
 
 /** What every route plugin receives: the market's datasets and the response writer. */
 export interface RouteDeps {

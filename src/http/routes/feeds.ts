@@ -3,12 +3,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { checkRange } from '../../market/date-range.ts';
-import { board } from '../../market/boards.ts';
-import { debtInstruments, debtQuote } from '../../market/debt.ts';
-import { FeedDatasets } from '../../market/feed-datasets.ts';
-import { DEFAULT_ANNOUNCEMENTS_LIMIT, marketAnnouncements } from '../../market/market-announcements.ts';
-import { BOARD_NAMES, BoardQuote, DebtInstrument, MarketAnnouncement } from '../../market/models-feeds.ts';
+import { checkRange } from '../../market/feeds/date-range.ts';
+import { board } from '../../market/feeds/boards.ts';
+import { debtInstruments, debtQuote } from '../../market/feeds/debt.ts';
+import { FeedDatasets } from '../../market/feeds/feed-datasets.ts';
+import { DEFAULT_ANNOUNCEMENTS_LIMIT, marketAnnouncements } from '../../market/feeds/market-announcements.ts';
+import { BOARD_NAMES, BoardQuote, DebtInstrument, MarketAnnouncement } from '../../market/models/feeds.ts';
 import {
   columnsOf,
   errorResponses,
@@ -17,8 +17,8 @@ import {
   query,
   singleEnvelope,
   SymbolParam,
-} from '../schemas.ts';
-import { AnnouncementParameters } from '../feed-parameters.ts';
+} from '../pipeline/schemas.ts';
+import { AnnouncementParameters } from './feed-parameters.ts';
 import type { RouteDeps } from './deps.ts';
 
 export const RANGE_400 = 'from is after to, or the range is longer than one year (366 days)';

@@ -3,9 +3,9 @@ import { Type } from 'typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { NotReadyError } from '../../errors.ts';
 import type { PageStatus } from '../../exchange/page-health.ts';
-import { sendError } from '../error-handler.ts';
-import { envelope, timestamp } from '../envelope.ts';
-import { errorRef, singleEnvelope } from '../schemas.ts';
+import { sendError } from '../pipeline/error-handler.ts';
+import { envelope, timestamp } from '../pipeline/envelope.ts';
+import { errorRef, singleEnvelope } from '../pipeline/schemas.ts';
 
 // Liveness never touches the portal. It is an API endpoint and counts against the request limit
 // like the others (spec); probes should come from an address of their own.

@@ -3,9 +3,16 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { emptyParameter, invalidValue, ValidationError } from '../../errors.ts';
-import { MAX_BATCH_SYMBOLS, quotes } from '../../market/quotes.ts';
-import { columnsOf, errorResponses, listEnvelope, MissingMeta, query, SymbolParam } from '../schemas.ts';
-import { Quote } from '../../market/models.ts';
+import { MAX_BATCH_SYMBOLS, quotes } from '../../market/quotes/quotes.ts';
+import {
+  columnsOf,
+  errorResponses,
+  listEnvelope,
+  MissingMeta,
+  query,
+  SymbolParam,
+} from '../pipeline/schemas.ts';
+import { Quote } from '../../market/models/resources.ts';
 import type { RouteDeps } from './deps.ts';
 
 const SYMBOL = new RegExp((SymbolParam.properties.symbol as unknown as { pattern: string }).pattern);

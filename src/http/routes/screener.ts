@@ -1,8 +1,8 @@
 // GET /screener: the portal's screener table.
 import type { FastifyInstance } from 'fastify';
-import { screener } from '../../market/screener.ts';
-import { ScreenerRow } from '../../market/models.ts';
-import { columnsOf, errorResponses, FormatQuery, listEnvelope, ProxyHeaders } from '../schemas.ts';
+import { screener } from '../../market/quotes/screener.ts';
+import { ScreenerRow } from '../../market/models/resources.ts';
+import { columnsOf, errorResponses, FormatQuery, listEnvelope, ProxyHeaders } from '../pipeline/schemas.ts';
 import type { RouteDeps } from './deps.ts';
 
 export function screenerRoutes(app: FastifyInstance, deps: RouteDeps): void {

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { RateLimitedError } from '../../errors.ts';
-import { errorResponses } from '../schemas.ts';
+import { errorResponses } from '../pipeline/schemas.ts';
 import type { LiveQuotes } from '../../stream/live-quotes.ts';
 import { openingOf, type Opening } from '../../stream/opening.ts';
 import { symbolList, SymbolsQuery } from './quotes.ts';

@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { indexHistorical } from '../../../market/index-history.ts';
-import { constituents, levels } from '../../../market/indices.ts';
-import { IndexHistoricalRow } from '../../../market/models-intraday.ts';
-import { IndexConstituent, IndexLevel } from '../../../market/models.ts';
+import { indexHistorical } from '../../../market/history/index-history.ts';
+import { constituents, levels } from '../../../market/listings/indices.ts';
+import { IndexHistoricalRow } from '../../../market/models/intraday.ts';
+import { IndexConstituent, IndexLevel } from '../../../market/models/resources.ts';
 import {
   columnsOf,
   errorResponses,
@@ -12,7 +12,7 @@ import {
   IndexNameParam,
   listEnvelope,
   query,
-} from '../../schemas.ts';
+} from '../../pipeline/schemas.ts';
 import type { RouteDeps } from '../deps.ts';
 
 const IndexHistoricalQuery = query({

@@ -2,12 +2,12 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { pastIntraday } from '../../../market/archive-answers.ts';
-import { resolveIndexCode } from '../../../market/indices.ts';
+import { pastIntraday } from '../../../market/whole-market/answers.ts';
+import { resolveIndexCode } from '../../../market/listings/indices.ts';
 import { clientText, NotFoundError } from '../../../errors.ts';
-import { indexIntraday } from '../../../market/intraday.ts';
-import { IntradayBar } from '../../../market/models-intraday.ts';
-import { columnsOf, errorResponses, IndexNameParam, listEnvelope } from '../../schemas.ts';
+import { indexIntraday } from '../../../market/history/intraday.ts';
+import { IntradayBar } from '../../../market/models/intraday.ts';
+import { columnsOf, errorResponses, IndexNameParam, listEnvelope } from '../../pipeline/schemas.ts';
 import type { RouteDeps } from '../deps.ts';
 import { IntradayQuery, pastDay, ref } from '../stocks/intraday.ts';
 

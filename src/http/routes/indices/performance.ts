@@ -2,9 +2,9 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { Performance } from '../../../market/models-analytics.ts';
-import { indexPerformance } from '../../../market/performance.ts';
-import { columnsOf, errorResponses, FormatQuery, singleEnvelope } from '../../schemas.ts';
+import { Performance } from '../../../market/models/analytics.ts';
+import { indexPerformance } from '../../../market/analytics/performance.ts';
+import { columnsOf, errorResponses, FormatQuery, singleEnvelope } from '../../pipeline/schemas.ts';
 import type { RouteDeps } from '../deps.ts';
 import { PERFORMANCE_DESCRIPTION } from '../stocks/analytics.ts';
 

@@ -2,18 +2,18 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { dateRange } from '../../../market/date-range.ts';
-import { FeedDatasets } from '../../../market/feed-datasets.ts';
-import { MAX_PAYOUT_PAGES, marketPayouts } from '../../../market/market-payouts.ts';
-import { meetings } from '../../../market/meetings.ts';
+import { dateRange } from '../../../market/feeds/date-range.ts';
+import { FeedDatasets } from '../../../market/feeds/feed-datasets.ts';
+import { MAX_PAYOUT_PAGES, marketPayouts } from '../../../market/feeds/market-payouts.ts';
+import { meetings } from '../../../market/feeds/meetings.ts';
 import {
   MarketPayout,
   Meeting,
   PayoutsFromArchive,
   PayoutsTradingDays,
-} from '../../../market/models-feeds.ts';
-import { columnsOf, errorResponses, listEnvelope, query } from '../../schemas.ts';
-import { CalendarParameters, PayoutsCoverage, PayoutsParameters } from '../../feed-parameters.ts';
+} from '../../../market/models/feeds.ts';
+import { columnsOf, errorResponses, listEnvelope, query } from '../../pipeline/schemas.ts';
+import { CalendarParameters, PayoutsCoverage, PayoutsParameters } from '../feed-parameters.ts';
 import type { RouteDeps } from '../deps.ts';
 import { RANGE_400 } from '../feeds.ts';
 

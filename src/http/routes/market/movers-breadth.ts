@@ -2,8 +2,8 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { breadth, MOVER_KINDS, movers } from '../../../market/movers-breadth.ts';
-import { Breadth, Mover } from '../../../market/models-intraday.ts';
+import { breadth, MOVER_KINDS, movers } from '../../../market/overview/movers-breadth.ts';
+import { Breadth, Mover } from '../../../market/models/intraday.ts';
 import {
   columnsOf,
   errorResponses,
@@ -11,7 +11,7 @@ import {
   listEnvelope,
   query,
   singleEnvelope,
-} from '../../schemas.ts';
+} from '../../pipeline/schemas.ts';
 import type { RouteDeps } from '../deps.ts';
 
 export function moversBreadthRoutes(app: FastifyInstance, deps: RouteDeps): void {

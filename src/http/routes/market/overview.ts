@@ -1,4 +1,4 @@
-// The market's page in one request (src/market/market-overview.ts). As CSV: the index levels.
+// The market's page in one request (src/market/overview/market-overview.ts). As CSV: the index levels.
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -8,9 +8,9 @@ import {
   marketOverview,
   MAX_OVERVIEW_MOVERS,
   type MarketOverviewT,
-} from '../../../market/market-overview.ts';
-import { IndexLevel } from '../../../market/models.ts';
-import { columnsOf, errorResponses, query, singleEnvelope } from '../../schemas.ts';
+} from '../../../market/overview/market-overview.ts';
+import { IndexLevel } from '../../../market/models/resources.ts';
+import { columnsOf, errorResponses, query, singleEnvelope } from '../../pipeline/schemas.ts';
 import type { RouteDeps } from '../deps.ts';
 import { PARTS } from '../stocks/overview.ts';
 

@@ -4,10 +4,10 @@ import { Type } from 'typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { PERIODS, type Period } from '../../../analytics/periods.ts';
 import { BadRequestError } from '../../../errors.ts';
-import { historySource } from '../../../market/member-series.ts';
-import { MemberReturn, PERIOD_DESCRIPTION } from '../../../market/models-analytics.ts';
-import { marketPerformance } from '../../../market/rankings.ts';
-import { columnsOf, errorResponses, listEnvelope, query } from '../../schemas.ts';
+import { historySource } from '../../../market/analytics/member-series.ts';
+import { MemberReturn, PERIOD_DESCRIPTION } from '../../../market/models/analytics.ts';
+import { marketPerformance } from '../../../market/analytics/rankings.ts';
+import { columnsOf, errorResponses, listEnvelope, query } from '../../pipeline/schemas.ts';
 import type { RouteDeps } from '../deps.ts';
 
 export const PeriodParam = Type.Optional(

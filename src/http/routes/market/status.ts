@@ -2,9 +2,9 @@
 // Nothing is fetched from the portal, so the answer is never cached and costs no exchange budget.
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { marketStatus } from '../../../market/market-status.ts';
-import { metaTail } from '../../envelope.ts';
-import { errorResponses, singleEnvelope } from '../../schemas.ts';
+import { marketStatus } from '../../../market/quotes/market-status.ts';
+import { metaTail } from '../../pipeline/envelope.ts';
+import { errorResponses, singleEnvelope } from '../../pipeline/schemas.ts';
 import type { RouteDeps } from '../deps.ts';
 
 export function marketStatusRoutes(app: FastifyInstance, deps: RouteDeps): void {

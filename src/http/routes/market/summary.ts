@@ -1,7 +1,7 @@
 // GET /market/summary: the index levels at a glance.
 import type { FastifyInstance } from 'fastify';
-import { marketSummary } from '../../../market/indices.ts';
-import { errorResponses, FormatQuery, singleEnvelope } from '../../schemas.ts';
+import { marketSummary } from '../../../market/listings/indices.ts';
+import { errorResponses, FormatQuery, singleEnvelope } from '../../pipeline/schemas.ts';
 import type { RouteDeps } from '../deps.ts';
 
 export function marketSummaryRoutes(app: FastifyInstance, deps: RouteDeps): void {

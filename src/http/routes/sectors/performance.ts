@@ -3,10 +3,10 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Period } from '../../../analytics/periods.ts';
-import { historySource } from '../../../market/member-series.ts';
-import { SectorReturn } from '../../../market/models-analytics.ts';
-import { sectorPerformance } from '../../../market/rankings.ts';
-import { columnsOf, errorResponses, listEnvelope, query } from '../../schemas.ts';
+import { historySource } from '../../../market/analytics/member-series.ts';
+import { SectorReturn } from '../../../market/models/analytics.ts';
+import { sectorPerformance } from '../../../market/analytics/rankings.ts';
+import { columnsOf, errorResponses, listEnvelope, query } from '../../pipeline/schemas.ts';
 import type { RouteDeps } from '../deps.ts';
 import { coverage, PeriodParam } from '../market/performance.ts';
 

@@ -1,9 +1,15 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { sectorMembers, sectorSummary } from '../../../market/sectors.ts';
-import { SectorSummary } from '../../../market/models.ts';
-import { columnsOf, errorResponses, FormatQuery, listEnvelope, SYMBOL_COLUMNS } from '../../schemas.ts';
+import { sectorMembers, sectorSummary } from '../../../market/listings/sectors.ts';
+import { SectorSummary } from '../../../market/models/resources.ts';
+import {
+  columnsOf,
+  errorResponses,
+  FormatQuery,
+  listEnvelope,
+  SYMBOL_COLUMNS,
+} from '../../pipeline/schemas.ts';
 import type { RouteDeps } from '../deps.ts';
 
 export function sectorRoutes(app: FastifyInstance, deps: RouteDeps): void {

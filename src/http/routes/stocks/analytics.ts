@@ -3,11 +3,11 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { ACCEPTED, MAX_INDICATORS } from '../../../analytics/indicator-spec.ts';
-import { parseAdjustedFlags } from '../../../market/adjusted-history.ts';
-import { indicatorColumns, indicatorSpecs, stockIndicators } from '../../../market/indicators.ts';
-import { AdjustmentMeta } from '../../../market/models.ts';
-import { Performance, PERIOD_DESCRIPTION } from '../../../market/models-analytics.ts';
-import { DEFAULT_BENCHMARK, stockPerformance } from '../../../market/performance.ts';
+import { parseAdjustedFlags } from '../../../market/corporate-actions/adjusted-history.ts';
+import { indicatorColumns, indicatorSpecs, stockIndicators } from '../../../market/analytics/indicators.ts';
+import { AdjustmentMeta } from '../../../market/models/resources.ts';
+import { Performance, PERIOD_DESCRIPTION } from '../../../market/models/analytics.ts';
+import { DEFAULT_BENCHMARK, stockPerformance } from '../../../market/analytics/performance.ts';
 import {
   columnsOf,
   errorResponses,
@@ -15,7 +15,7 @@ import {
   query,
   singleEnvelope,
   SymbolParam,
-} from '../../schemas.ts';
+} from '../../pipeline/schemas.ts';
 import type { RouteDeps } from '../deps.ts';
 
 const ADJUSTED = Type.Optional(

@@ -9,8 +9,8 @@ import {
   parseCategory,
   parsePeriod,
   profile,
-} from '../../../market/company.ts';
-import { Announcement, Profile } from '../../../market/models.ts';
+} from '../../../market/company/company.ts';
+import { Announcement, Profile } from '../../../market/models/resources.ts';
 import {
   columnsOf,
   errorResponses,
@@ -19,7 +19,7 @@ import {
   query,
   singleEnvelope,
   SymbolParam,
-} from '../../schemas.ts';
+} from '../../pipeline/schemas.ts';
 import type { RouteDeps } from '../deps.ts';
 
 const FinancialsQuery = query({

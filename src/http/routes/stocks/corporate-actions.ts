@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { corporateActions } from '../../../market/corporate-actions.ts';
-import { CorporateAction, CorporateActionsCoverage } from '../../../market/models.ts';
+import { corporateActions } from '../../../market/corporate-actions/corporate-actions.ts';
+import { CorporateAction, CorporateActionsCoverage } from '../../../market/models/resources.ts';
 import {
   columnsOf,
   errorResponses,
@@ -10,7 +10,7 @@ import {
   listEnvelope,
   MissingMeta,
   SymbolParam,
-} from '../../schemas.ts';
+} from '../../pipeline/schemas.ts';
 import type { RouteDeps } from '../deps.ts';
 
 export function corporateActionRoutes(app: FastifyInstance, deps: RouteDeps): void {

@@ -2,11 +2,11 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { pastIntraday } from '../../../market/archive-answers.ts';
+import { pastIntraday } from '../../../market/whole-market/answers.ts';
 import { karachiDate } from '../../../time/market-clock.ts';
-import { INTERVALS, stockIntraday } from '../../../market/intraday.ts';
-import { columnsOf, errorResponses, listEnvelope, query, SymbolParam } from '../../schemas.ts';
-import { IntradayBar } from '../../../market/models-intraday.ts';
+import { INTERVALS, stockIntraday } from '../../../market/history/intraday.ts';
+import { columnsOf, errorResponses, listEnvelope, query, SymbolParam } from '../../pipeline/schemas.ts';
+import { IntradayBar } from '../../../market/models/intraday.ts';
 import type { RouteDeps } from '../deps.ts';
 
 export const IntradayQuery = query({

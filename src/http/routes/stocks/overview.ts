@@ -2,9 +2,15 @@
 // As CSV an overview is its main list: a symbol's daily bars, the market's index levels.
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { HistoricalRow } from '../../../market/models.ts';
-import { stockOverview, type StockOverviewT } from '../../../market/stock-overview.ts';
-import { columnsOf, errorResponses, FormatQuery, singleEnvelope, SymbolParam } from '../../schemas.ts';
+import { HistoricalRow } from '../../../market/models/resources.ts';
+import { stockOverview, type StockOverviewT } from '../../../market/overview/stock-overview.ts';
+import {
+  columnsOf,
+  errorResponses,
+  FormatQuery,
+  singleEnvelope,
+  SymbolParam,
+} from '../../pipeline/schemas.ts';
 import type { RouteDeps } from '../deps.ts';
 
 export const PARTS =

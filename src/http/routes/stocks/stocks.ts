@@ -1,22 +1,25 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { fundamentals } from '../../../market/fundamentals.ts';
-import { adjustedHistorical, parseAdjustedFlags } from '../../../market/adjusted-history.ts';
-import { historical } from '../../../market/history.ts';
-import { delistedHistorical } from '../../../market/archive-answers.ts';
+import { fundamentals } from '../../../market/company/fundamentals.ts';
+import {
+  adjustedHistorical,
+  parseAdjustedFlags,
+} from '../../../market/corporate-actions/adjusted-history.ts';
+import { historical } from '../../../market/history/history.ts';
+import { delistedHistorical } from '../../../market/whole-market/answers.ts';
 import { NotFoundError } from '../../../errors.ts';
-import { AdjustmentMeta } from '../../../market/models.ts';
-import { quote } from '../../../market/quotes.ts';
-import { SEARCH_LIMIT, searchStocks } from '../../../market/search.ts';
-import { listStocks } from '../../../market/stocks.ts';
+import { AdjustmentMeta } from '../../../market/models/resources.ts';
+import { quote } from '../../../market/quotes/quotes.ts';
+import { SEARCH_LIMIT, searchStocks } from '../../../market/listings/search.ts';
+import { listStocks } from '../../../market/listings/stocks.ts';
 import {
   AdjustedHistoricalRow,
   FundamentalsRow,
   HistoricalRow,
   Quote,
   StockMatch,
-} from '../../../market/models.ts';
+} from '../../../market/models/resources.ts';
 import {
   columnsOf,
   errorResponses,
@@ -27,7 +30,7 @@ import {
   singleEnvelope,
   SymbolParam,
   SYMBOL_COLUMNS,
-} from '../../schemas.ts';
+} from '../../pipeline/schemas.ts';
 import type { RouteDeps } from '../deps.ts';
 
 const HistoricalQuery = query({

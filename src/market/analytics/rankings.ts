@@ -1,0 +1,270 @@
+// Members of an index or a sector ranked by their return over a period, and each sector's
+// cap-weighted return, from the members' adjusted daily series (member-series.ts). An answer says
+// how many members had data and which did not (meta.coverage); a partial answer is kept only
+// briefly, so the missing members are asked for again soon.
+import { createHash } from 'node:crypto';
+import type { Period } from '../../analytics/periods.ts';
+import { periodReturn } from '../../analytics/returns.ts';
+import type { Provenance } from '../../cache/types.ts';
+import { combine, freshNoLaterThan } from '../../cache/types.ts';
+import { denoise } from '../../exchange/parsers/cells.ts';
+import { answerKey, marketAsOf, type Answer } from '../answer.ts';
+import type { Series } from './analytics-rows.ts';
+import { indexSeriesOf } from './analytics-rows.ts';
+import type { RequestContext } from '../context.ts';
+import type { Datasets } from '../datasets.ts';
+import { constituentSymbols, resolveIndexCode } from '../listings/indices.ts';
+import type { MemberSeries, MemberSeriesSource } from './member-series.ts';
+import type { MemberReturnT, SectorReturnT } from '../models/analytics.ts';
+import { sectorMembers } from '../listings/sectors.ts';
+
+export interface Coverage {
+  members: number;
+  with_data: number;
+  missing: { symbol: string; reason: string }[];
+  /** Members with data whose closes are raw: their adjustment was unavailable, and why. */
+  raw: { symbol: string; reason: string }[];
+  /** Members with data by where their series came from (when the source can read the archive). */
+  sources?: { archive: number; portal: number };
+}
+
+/**
+ * Whether a member's closes are adjusted: an archived series carries its kept factors; a portal
+ * one says so in its adjustment meta (`unavailable`: raw prices).
+ */
+function rawReason(s: Series): string | null {
+  if (s.adjustment === null || s.adjustment.status !== 'unavailable') return null;
+  return s.adjustment.reason ?? 'no adjustment could be made; the closes are raw';
+}
+
+function countRaw(coverage: Coverage, symbol: string, s: Series): void {
+  const reason = rawReason(s);
+  if (reason !== null) coverage.raw.push({ symbol, reason });
+}
+
+function countSource(coverage: Coverage, m: MemberSeries): void {
+  if (m.source === undefined) return;
+  coverage.sources ??= { archive: 0, portal: 0 };
+  coverage.sources[m.source]++;
+}
+
+// How long a partial ranking is cached: a cache lifetime, not a limit (nothing is counted or
+// refused): asked again after it, the missing members are fetched again.
+const PARTIAL_FRESH_MS = 60_000;
+
+const pct = (fraction: number): number => denoise(fraction * 100);
+
+function memberReturn(symbol: string, s: Series, period: Period): MemberReturnT {
+  const r = periodReturn(s.bars, s.dates, period);
+  const end = s.bars.length - 1;
+  const row: MemberReturnT = {
+    rank: null,
+    symbol,
+    adjusted: rawReason(s) === null,
+    return_pct: null,
+    start_date: null,
+    start_close: null,
+    end_date: end >= 0 ? s.dates[end]! : null,
+    end_close: end >= 0 ? s.bars[end]!.close : null,
+    volume: null,
+    reason: null,
+  };
+  if (r.value === null) {
+    row.reason = r.reason;
+    return row;
+  }
+  let volume = 0;
+  for (let t = r.start + 1; t <= end; t++) volume += s.bars[t]!.volume ?? 0;
+  row.return_pct = pct(r.value);
+  row.start_date = s.dates[r.start]!;
+  row.start_close = s.bars[r.start]!.close;
+  row.volume = volume;
+  return row;
+}
+
+/** One short version for an answer built from many datasets. */
+function provenanceOf(parts: Provenance[], partial: boolean): Provenance {
+  const combined = combine(parts);
+  const p = { ...combined, version: createHash('sha1').update(combined.version).digest('base64url') };
+  return partial ? freshNoLaterThan(p, p.fetchedAt + PARTIAL_FRESH_MS, '-partial') : p;
+}
+
+export interface MarketPerformanceQuery {
+  period: Period;
+  index?: string;
+  sector?: string;
+}
+
+export async function marketPerformance(
+  datasets: Datasets,
+  source: MemberSeriesSource,
+  query: MarketPerformanceQuery,
+  ctx: RequestContext,
+): Promise<Answer<MemberReturnT[]>> {
+  const indexName = query.sector === undefined ? (query.index ?? 'KSE100') : undefined;
+  const members = indexName
+    ? await constituentSymbols(datasets, indexName, ctx)
+    : await sectorMembers(datasets, query.sector!, ctx);
+  const code = indexName ? resolveIndexCode(indexName)! : null;
+  const [loaded, index] = await Promise.all([
+    source.load(members.data, ctx, query.period),
+    code ? indexSeriesOf(datasets, code, ctx).catch(() => null) : Promise.resolve(null),
+  ]);
+  const rows: MemberReturnT[] = [];
+  const coverage: Coverage = {
+    members: loaded.length,
+    with_data: 0,
+    missing: [],
+    raw: [],
+  };
+  const parts: Provenance[] = [members.provenance];
+  for (const m of loaded) {
+    if ('reason' in m) {
+      coverage.missing.push({ symbol: m.symbol, reason: m.reason });
+      continue;
+    }
+    if (m.series.bars.length === 0) {
+      coverage.missing.push({ symbol: m.symbol, reason: 'no daily history' });
+      continue;
+    }
+    coverage.with_data++;
+    countSource(coverage, m);
+    countRaw(coverage, m.symbol, m.series);
+    parts.push(m.series.answer.provenance);
+    rows.push(memberReturn(m.symbol, m.series, query.period));
+  }
+  rows.sort((a, b) =>
+    a.return_pct === null
+      ? b.return_pct === null
+        ? 0
+        : 1
+      : b.return_pct === null
+        ? -1
+        : b.return_pct - a.return_pct,
+  );
+  rows.forEach((r, k) => {
+    if (r.return_pct !== null) r.rank = k + 1;
+  });
+  let indexReturn: Record<string, unknown> | null = null;
+  if (index) {
+    parts.push(index.answer.provenance);
+    const r = periodReturn(index.bars, index.dates, query.period);
+    indexReturn =
+      r.value === null
+        ? { index: code, return_pct: null, start_date: null, end_date: null, reason: r.reason }
+        : {
+            index: code,
+            return_pct: pct(r.value),
+            start_date: index.dates[r.start]!,
+            end_date: index.dates[r.end]!,
+            reason: null,
+          };
+  } else if (code) {
+    indexReturn = {
+      index: code,
+      return_pct: null,
+      start_date: null,
+      end_date: null,
+      reason: `${code}'s daily levels could not be had`,
+    };
+  }
+  return {
+    key: answerKey('market-performance', {
+      period: query.period,
+      index: code ?? undefined,
+      sector: query.sector === undefined ? undefined : members.key,
+    }),
+    asOf: members.asOf,
+    provenance: provenanceOf(parts, coverage.missing.length > 0 || (code !== null && index === null)),
+    data: rows,
+    meta: { period: query.period, ...(indexReturn ? { index_return: indexReturn } : {}), coverage },
+  };
+}
+
+/**
+ * Each sector's cap-weighted return: Σ cap_i / Σ (cap_i / (1 + r_i)) − 1 over the members with a
+ * return and a market cap, cap_i the screener's market cap today. That is Σ w_i r_i with w_i each
+ * member's cap at the period's start in today's shares (cap_i / (1 + r_i), the closes adjusted
+ * for capital changes): the return of holding the sector's members in proportion to their caps.
+ */
+export async function sectorPerformance(
+  datasets: Datasets,
+  source: MemberSeriesSource,
+  period: Period,
+  ctx: RequestContext,
+): Promise<Answer<SectorReturnT[]>> {
+  const [page, screener] = await Promise.all([datasets.sectors(ctx), datasets.screener(ctx)]);
+  const caps = new Map(screener.value.map((r) => [r.symbol, r.marketCap]));
+  const names = new Map(page.value.sectors.map((s) => [s.sectorCode, s.sectorName]));
+  const bySector = page.value.members.map((m) => ({
+    code: m.sectorCode,
+    name: names.get(m.sectorCode) ?? m.sectorName,
+    symbols: m.symbols,
+  }));
+  const all = [...new Set(bySector.flatMap((s) => s.symbols))];
+  const loaded = await source.load(all, ctx, period);
+  const returns = new Map<string, number | null>();
+  const coverage: Coverage = {
+    members: loaded.length,
+    with_data: 0,
+    missing: [],
+    raw: [],
+  };
+  const parts: Provenance[] = [page, screener];
+  for (const m of loaded) {
+    if ('reason' in m || m.series.bars.length === 0) {
+      const reason = 'reason' in m ? m.reason : 'no daily history';
+      coverage.missing.push({ symbol: m.symbol, reason });
+      returns.set(m.symbol, null);
+      continue;
+    }
+    coverage.with_data++;
+    countSource(coverage, m);
+    countRaw(coverage, m.symbol, m.series);
+    parts.push(m.series.answer.provenance);
+    const r = periodReturn(m.series.bars, m.series.dates, period);
+    returns.set(m.symbol, r.value);
+  }
+  const rows = bySector.map((s): SectorReturnT => {
+    let capNow = 0;
+    let capStart = 0;
+    let counted = 0;
+    for (const symbol of s.symbols) {
+      const r = returns.get(symbol) ?? null;
+      const cap = caps.get(symbol) ?? null;
+      if (r === null || cap === null || cap <= 0) continue;
+      capNow += cap;
+      capStart += cap / (1 + r);
+      counted++;
+    }
+    return {
+      rank: null,
+      sector_code: s.code,
+      sector_name: s.name,
+      return_pct: counted > 0 ? pct(capNow / capStart - 1) : null,
+      members: s.symbols.length,
+      members_counted: counted,
+      market_cap: counted > 0 ? capNow : null,
+      reason: counted > 0 ? null : 'no member with both a return over the period and a market cap',
+    };
+  });
+  rows.sort((a, b) =>
+    a.return_pct === null
+      ? b.return_pct === null
+        ? 0
+        : 1
+      : b.return_pct === null
+        ? -1
+        : b.return_pct - a.return_pct,
+  );
+  rows.forEach((r, k) => {
+    if (r.return_pct !== null) r.rank = k + 1;
+  });
+  return {
+    key: answerKey('sectors-performance', { period }),
+    asOf: marketAsOf(page.fetchedAt),
+    provenance: provenanceOf(parts, coverage.missing.length > 0),
+    data: rows,
+    meta: { period, coverage },
+  };
+}
