@@ -136,13 +136,7 @@ export async function createService(
     : undefined;
   const live = liveQuotes(config, { datasets, redis, metrics, logger, archive, now });
 
-  // A shared store can go away on its own: looked at now and then, so readiness tells the truth
-  // even while nobody reads it.
-  const archivePing =
-    archive.backend === 'postgres'
-      ? setInterval(() => void archive.check().then((ok) => archiveMetrics.available.set(ok ? 1 : 0)), 10_000)
-      : undefined;
-  archivePing?.unref();
+  const archivePing = pingSharedArchive(archive, archiveMetrics);
   const archiver = archiving?.archiver;
 
   const shutdown = new Shutdown();
@@ -233,6 +227,20 @@ export async function createService(
       await redis?.close();
     },
   };
+}
+
+/**
+ * A shared store can go away on its own: looked at now and then, so readiness tells the truth even
+ * while nobody reads it. Nothing to look at for the local SQLite archive.
+ */
+function pingSharedArchive(archive: MarketArchive, metrics: ArchiveMetrics): NodeJS.Timeout | undefined {
+  if (archive.backend !== 'postgres') return undefined;
+  const ping = setInterval(
+    () => void archive.check().then((ok) => metrics.available.set(ok ? 1 : 0)),
+    10_000,
+  );
+  ping.unref();
+  return ping;
 }
 
 function readinessOf(

@@ -195,14 +195,7 @@ export async function startFakePortal(options: FakePortalOptions = {}): Promise<
     send(res, drifts.apply(path, route(method, path, form)), totalDelay, arrivedAt);
   }
 
-  const snapshot = (): FakePortalCounts => ({
-    total: counts.total,
-    requests: Object.fromEntries(counts.requests),
-    historical: Object.fromEntries(counts.historical),
-    rejected: Object.fromEntries(counts.rejected),
-    injected: Object.fromEntries(counts.injected),
-    limited: counts.limited,
-  });
+  const snapshot = (): FakePortalCounts => snapshotOf(counts);
   const resetCounts = (): void => {
     counts = emptyCounts();
   };
@@ -268,6 +261,18 @@ export async function startFakePortal(options: FakePortalOptions = {}): Promise<
         server.close(() => resolve());
         for (const s of sockets) s.destroy();
       }),
+  };
+}
+
+/** The counts as the control API shows them: plain objects, a copy. */
+function snapshotOf(counts: MutableCounts): FakePortalCounts {
+  return {
+    total: counts.total,
+    requests: Object.fromEntries(counts.requests),
+    historical: Object.fromEntries(counts.historical),
+    rejected: Object.fromEntries(counts.rejected),
+    injected: Object.fromEntries(counts.injected),
+    limited: counts.limited,
   };
 }
 

@@ -13,7 +13,7 @@ import { metaTail } from './envelope.ts';
 import { gzipHead, type GzipHead } from './gzip-splice.ts';
 import { isNotModified } from './conditional.ts';
 import { dataMetaOf, metaHeadersOf } from './meta-headers.ts';
-import { encodingOf, representationAsked, representationByAccept } from './negotiation.ts';
+import { encodingOf, representationAsked, representationByAccept, type Encoding } from './negotiation.ts';
 import { preparedBody, type PreparedBody } from './one-write.ts';
 import { PARQUET_TYPE, toParquet } from './parquet.ts';
 import { PROXY_HEADERS } from './request-context.ts';
@@ -150,35 +150,8 @@ export function createResponder(
         return reply.code(304).send();
       }
       const encoding = encodingOf(req.headers['accept-encoding']);
-      // The rows of the data the view's JSON holds: a later answer of the same version may carry
-      // more (a quote's extras arrive in the background), and every form of one ETag base agrees.
-      const rowsOf = (options: CsvOptions): unknown[] => {
-        const data: unknown = JSON.parse(view.head.subarray('{"data":'.length).toString());
-        return options.rows ? options.rows(data) : Array.isArray(data) ? data : [data];
-      };
-      if (csv !== undefined && representation === 'parquet') {
-        if (view.parquet === undefined) {
-          view.parquet = toParquet(rowsOf(csv), csv.columns, dataMetaOf(answer), {
-            integerColumns: csv.integerColumns,
-          });
-          views.update(viewKey, view); // re-weigh it with its Parquet
-        }
-        reply.header('content-disposition', `attachment; filename="${csv.filename}.parquet"`);
-        // Parquet's pages are compressed already (snappy): no content coding on top.
-        return reply.type(PARQUET_TYPE).send(view.parquet);
-      }
-      if (csv !== undefined && representation === 'csv') {
-        if (view.csv === undefined) {
-          view.csv = Buffer.from(toCsv(rowsOf(csv), csv.columns, answer.columns));
-          views.update(viewKey, view); // re-weigh it with its CSV
-        }
-        reply.header('content-disposition', `attachment; filename="${csv.filename}.csv"`);
-        reply.type(CSV_TYPE);
-        if (view.csv.length < GZIP_MIN_BYTES || encoding === null) return reply.send(view.csv);
-        reply.header('content-encoding', encoding);
-        if (encoding === 'br') return brotli(view.csv, BROTLI_OPTIONS).then((body) => reply.send(body));
-        view.csvGzip ??= gzip(view.csv);
-        return view.csvGzip.then((body) => reply.send(body));
+      if (csv !== undefined && representation !== 'json') {
+        return sendTable(reply, { views, viewKey, view }, answer, csv, representation, encoding);
       }
       // Only answers a client asking for CSV or Parquet by Accept could not have had are replayed.
       if (representationByAccept(req.headers.accept) === 'json')
@@ -266,6 +239,54 @@ export function createResponder(
       return replay;
     },
   };
+}
+
+/** Where a CSV or Parquet body is kept: with its view, re-weighed in the view cache once made. */
+interface TableView {
+  views: ViewCache;
+  viewKey: string;
+  view: View;
+}
+
+/**
+ * A CSV or Parquet answer, made once per view from the rows the view's JSON holds (a later answer
+ * of the same version may carry more, as a quote's extras arrive in the background, and every
+ * form of one ETag base agrees).
+ */
+function sendTable(
+  reply: FastifyReply,
+  { views, viewKey, view }: TableView,
+  answer: Answer<unknown>,
+  csv: CsvOptions,
+  representation: 'csv' | 'parquet',
+  encoding: Encoding,
+): FastifyReply | Promise<FastifyReply> {
+  const rowsOf = (): unknown[] => {
+    const data: unknown = JSON.parse(view.head.subarray('{"data":'.length).toString());
+    return csv.rows ? csv.rows(data) : Array.isArray(data) ? data : [data];
+  };
+  if (representation === 'parquet') {
+    if (view.parquet === undefined) {
+      view.parquet = toParquet(rowsOf(), csv.columns, dataMetaOf(answer), {
+        integerColumns: csv.integerColumns,
+      });
+      views.update(viewKey, view); // re-weigh it with its Parquet
+    }
+    reply.header('content-disposition', `attachment; filename="${csv.filename}.parquet"`);
+    // Parquet's pages are compressed already: no content coding on top.
+    return reply.type(PARQUET_TYPE).send(view.parquet);
+  }
+  if (view.csv === undefined) {
+    view.csv = Buffer.from(toCsv(rowsOf(), csv.columns, answer.columns));
+    views.update(viewKey, view); // re-weigh it with its CSV
+  }
+  reply.header('content-disposition', `attachment; filename="${csv.filename}.csv"`);
+  reply.type(CSV_TYPE);
+  if (view.csv.length < GZIP_MIN_BYTES || encoding === null) return reply.send(view.csv);
+  reply.header('content-encoding', encoding);
+  if (encoding === 'br') return brotli(view.csv, BROTLI_OPTIONS).then((body) => reply.send(body));
+  view.csvGzip ??= gzip(view.csv);
+  return view.csvGzip.then((body) => reply.send(body));
 }
 
 /** Requests whose answer could depend on more than the URL and Accept-Encoding go to the handler. */
