@@ -264,7 +264,7 @@ export async function generateExamples(): Promise<{ examples: GeneratedExamples;
 export async function generateExamplesModule(): Promise<string> {
   const { examples, errors } = await generateExamples();
   const source =
-    `${HEADER}import type { GeneratedErrors, GeneratedExamples } from './openapi-example-types.ts';\n\n` +
+    `${HEADER}import type { GeneratedErrors, GeneratedExamples } from './example-types.ts';\n\n` +
     `export const GENERATED_EXAMPLES: GeneratedExamples = ${JSON.stringify(examples)};\n\n` +
     `export const GENERATED_ERRORS: GeneratedErrors = ${JSON.stringify(errors)};\n`;
   const options = (await prettier.resolveConfig(EXAMPLES_PATH)) ?? {};

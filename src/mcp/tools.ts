@@ -133,6 +133,11 @@ import {
   PayoutsParameters,
 } from '../http/routes/feed-parameters.ts';
 
+/** `meta.missing` of an answer joining pages (src/market/partial.ts): the parts left out, and why. */
+const MissingParts = Type.Array(Type.Object({ part: Type.String(), reason: Type.String() }), {
+  description: 'present only when a secondary portal page could not be had: the parts left out, and why',
+});
+
 const Symbol = Type.String({
   pattern: '^[A-Za-z0-9][A-Za-z0-9.&-]{0,24}$',
   description: 'a listed symbol, case-insensitive, e.g. ENGRO, HBL, UBLP-ETF',
@@ -632,6 +637,7 @@ export const TOOLS: readonly Tool[] = [
           description: "today's change, percent (null when not on today's market watch)",
         }),
       }),
+      { missing: Type.Optional(MissingParts) },
     ),
     run: async (a, t) => {
       const raw = a as Record<string, unknown>;
@@ -694,7 +700,7 @@ export const TOOLS: readonly Tool[] = [
     description:
       "Advances, declines and unchanged over today's market watch, with total volume and value traded.",
     input: args({}),
-    output: single(Breadth),
+    output: single(Breadth, { missing: Type.Optional(MissingParts) }),
     run: async (_a, t) => one(await breadth(t.datasets, t.ctx)),
     render: (r) => `${title(r, 'Breadth')}\n${fields(r.data as object)}`,
   }),

@@ -5,6 +5,9 @@
 // a page that cannot be read (502), not an unreachable portal (503).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { FailureRule } from '../../dev/fake-portal/server.ts';
 import { PLANTED_ACTIONS } from '../../dev/fake-portal/corporate-actions.ts';
 import { portalHarness } from '../helpers/harness.ts';
@@ -149,6 +152,73 @@ describe('composite answers degrade, never fail whole', () => {
     });
   }
 
+  for (const { label, rule } of FAILURES) {
+    it(`screener ${label}: quotes, breadth and sector returns are served from the market watch and the sector page`, async () => {
+      const svc = await failing(['/screener'], rule);
+      const batch = await http(svc.url, '/quotes?symbols=HBL,ENGRO');
+      assert.equal(batch.status, 200, `${label}: ${batch.text.slice(0, 300)}`);
+      assertMissing(batch.json.meta, ['screener'], `quotes, screener ${label}`);
+      assert.deepEqual(
+        batch.json.data.map((q: { symbol: string }) => q.symbol),
+        ['HBL', 'ENGRO'],
+      );
+      for (const q of batch.json.data) {
+        assert.equal(typeof q.price, 'number', label);
+        assert.equal(typeof q.ldcp, 'number', label);
+        assert.deepEqual([q.market_cap, q.pe_ratio, q.free_float, q.change_1y_pct], [null, null, null, null]);
+      }
+      const single = await http(svc.url, '/stocks/ENGRO/quote');
+      assert.equal(single.status, 200, single.text.slice(0, 300));
+      assert.equal(single.json.meta.missing[0].part, 'screener');
+      assert.equal(single.json.data.market_cap, null);
+
+      const breadth = await http(svc.url, '/market/breadth');
+      assert.equal(breadth.status, 200, breadth.text.slice(0, 300));
+      assertMissing(breadth.json.meta, ['screener'], `breadth, screener ${label}`);
+      assert.deepEqual([breadth.json.data.unchanged, breadth.json.data.total], [null, null]);
+      assert.ok(breadth.json.data.advances + breadth.json.data.declines > 0);
+
+      const sectors = await http(svc.url, '/sectors/performance?period=1M');
+      assert.equal(sectors.status, 200, sectors.text.slice(0, 300));
+      assertMissing(sectors.json.meta, ['screener'], `sector returns, screener ${label}`);
+      assert.ok(sectors.json.data.length > 0);
+      for (const row of sectors.json.data) {
+        assert.deepEqual([row.return_pct, row.market_cap, row.rank], [null, null, null]);
+        assert.match(row.reason, /screener/);
+      }
+    });
+
+    it(`market watch ${label}: the screen is served with null change_pct; quotes and breadth fail`, async () => {
+      const svc = await failing(['/market-watch'], rule);
+      const client = new Client({ name: 'test', version: '1.0.0' });
+      await client.connect(new StreamableHTTPClientTransport(new URL(`${svc.url}/mcp`)));
+      try {
+        const result = (await client.callTool({
+          name: 'screen_stocks',
+          arguments: { index: 'KSE30', sort: 'market_cap', limit: 500 },
+        })) as CallToolResult;
+        assert.notEqual(result.isError, true, JSON.stringify(result.content).slice(0, 300));
+        const got = result.structuredContent as { data: Record<string, unknown>[]; missing?: Missing[] };
+        assert.ok(got.data.length > 0);
+        assert.ok(got.data.every((r) => r.change_pct === null && typeof r.market_cap === 'number'));
+        assertMissing(got, ['market_watch'], `screen, market watch ${label}`);
+        // A bound on the missing field keeps no row: null fails any bound.
+        const bounded = (await client.callTool({
+          name: 'screen_stocks',
+          arguments: { min_change_pct: -100 },
+        })) as CallToolResult;
+        assert.equal((bounded.structuredContent as { total: number }).total, 0);
+      } finally {
+        await client.close();
+      }
+      // The market watch is the quotes' and the breadth's primary page: without it they fail.
+      for (const path of ['/quotes?symbols=HBL', '/market/breadth']) {
+        const res = await http(svc.url, path);
+        assert.ok(res.status === 502 || res.status === 503, `${path} ${label}: ${res.status}`);
+      }
+    });
+  }
+
   it('fails whole only when no part is left: both secondary pages failing', async () => {
     const svc = await failing([PAYOUTS, EOD], { mode: 'status', status: 500 });
     const res = await http(svc.url, '/stocks/ENGRO/corporate-actions');
@@ -170,6 +240,8 @@ describe('composite answers degrade, never fail whole', () => {
       '/stocks/ENGRO/historical?adjusted=true&dividends=true',
       '/boards/futures',
       '/debt/BAFLTFC8/quote',
+      '/quotes?symbols=HBL,ENGRO',
+      '/market/breadth',
     ]) {
       const res = await http(svc.url, path);
       assert.equal(res.status, 200);

@@ -72,8 +72,9 @@ export type MoverKind = 'gainers' | 'losers' | 'active';
 export interface Breadth {
   advances: number;
   declines: number;
-  unchanged: number;
-  total: number;
+  /** Null when the screener could not be had (the untraded equities are unknown). */
+  unchanged: number | null;
+  total: number | null;
   total_volume: number | null;
   total_value: number | null;
 }

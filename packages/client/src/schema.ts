@@ -1795,10 +1795,10 @@ export interface components {
       advances: number;
       /** @description symbols trading below LDCP */
       declines: number;
-      /** @description symbols at LDCP, including those not traded today (on the screener, not on the market watch), as the portal’s sector table counts them: the sum of /sectors’ `unchanged` */
-      unchanged: number;
-      /** @description advances + declines + unchanged: the symbols on the market watch plus the equities not traded today */
-      total: number;
+      /** @description symbols at LDCP, including those not traded today (on the screener, not on the market watch), as the portal’s sector table counts them: the sum of /sectors’ `unchanged`; null when the screener could not be had (meta.missing says so) */
+      unchanged: number | null;
+      /** @description advances + declines + unchanged: the symbols on the market watch plus the equities not traded today; null when the screener could not be had */
+      total: number | null;
       /** @description shares traded today across the market watch */
       total_volume: number;
       /** @description PKR; Σ CURRENT × VOLUME over the market watch (an estimate: the portal gives no turnover value) */
@@ -3014,7 +3014,7 @@ export interface operations {
               as_of: string;
               /** @description present only when a secondary portal page could not be had (unreachable, an error status, or a page that does not parse) and nothing of it is cached: the answer is served from the pages it has, these parts are left out, and it is asked for again within a minute */
               missing?: {
-                /** @description what the answer lacks: `dividends`, `capital_changes` or `raw_history` (corporate actions; raw_history: the page failed and the archive’s kept bars stood in, through the day the reason names), `adjustment` or `dividends` (adjusted history), `extras` (the quote’s company-page fields), `board` or `eligible_scrips` (a board: its prices, or which symbols are eligible), `debt_market` (a debt quote’s name from the debt-market page) */
+                /** @description what the answer lacks: `dividends`, `capital_changes` or `raw_history` (corporate actions; raw_history: the page failed and the archive’s kept bars stood in, through the day the reason names), `adjustment` or `dividends` (adjusted history), `extras` (the quote’s company-page fields), `board` or `eligible_scrips` (a board: its prices, or which symbols are eligible), `debt_market` (a debt quote’s name from the debt-market page), `screener` (a quote’s or a batch’s valuation fields, breadth’s untraded count, the sector returns’ market caps), `market_watch` (the screen’s change_pct) */
                 part: string;
                 /** @description why, in words: the portal’s failure for that page */
                 reason: string;
@@ -3243,7 +3243,7 @@ export interface operations {
               };
               /** @description present only when a secondary portal page could not be had (unreachable, an error status, or a page that does not parse) and nothing of it is cached: the answer is served from the pages it has, these parts are left out, and it is asked for again within a minute */
               missing?: {
-                /** @description what the answer lacks: `dividends`, `capital_changes` or `raw_history` (corporate actions; raw_history: the page failed and the archive’s kept bars stood in, through the day the reason names), `adjustment` or `dividends` (adjusted history), `extras` (the quote’s company-page fields), `board` or `eligible_scrips` (a board: its prices, or which symbols are eligible), `debt_market` (a debt quote’s name from the debt-market page) */
+                /** @description what the answer lacks: `dividends`, `capital_changes` or `raw_history` (corporate actions; raw_history: the page failed and the archive’s kept bars stood in, through the day the reason names), `adjustment` or `dividends` (adjusted history), `extras` (the quote’s company-page fields), `board` or `eligible_scrips` (a board: its prices, or which symbols are eligible), `debt_market` (a debt quote’s name from the debt-market page), `screener` (a quote’s or a batch’s valuation fields, breadth’s untraded count, the sector returns’ market caps), `market_watch` (the screen’s change_pct) */
                 part: string;
                 /** @description why, in words: the portal’s failure for that page */
                 reason: string;
@@ -4163,7 +4163,7 @@ export interface operations {
               };
               /** @description present only when a secondary portal page could not be had (unreachable, an error status, or a page that does not parse) and nothing of it is cached: the answer is served from the pages it has, these parts are left out, and it is asked for again within a minute */
               missing?: {
-                /** @description what the answer lacks: `dividends`, `capital_changes` or `raw_history` (corporate actions; raw_history: the page failed and the archive’s kept bars stood in, through the day the reason names), `adjustment` or `dividends` (adjusted history), `extras` (the quote’s company-page fields), `board` or `eligible_scrips` (a board: its prices, or which symbols are eligible), `debt_market` (a debt quote’s name from the debt-market page) */
+                /** @description what the answer lacks: `dividends`, `capital_changes` or `raw_history` (corporate actions; raw_history: the page failed and the archive’s kept bars stood in, through the day the reason names), `adjustment` or `dividends` (adjusted history), `extras` (the quote’s company-page fields), `board` or `eligible_scrips` (a board: its prices, or which symbols are eligible), `debt_market` (a debt quote’s name from the debt-market page), `screener` (a quote’s or a batch’s valuation fields, breadth’s untraded count, the sector returns’ market caps), `market_watch` (the screen’s change_pct) */
                 part: string;
                 /** @description why, in words: the portal’s failure for that page */
                 reason: string;
@@ -5147,7 +5147,7 @@ export interface operations {
               not_found: string[];
               /** @description present only when a secondary portal page could not be had (unreachable, an error status, or a page that does not parse) and nothing of it is cached: the answer is served from the pages it has, these parts are left out, and it is asked for again within a minute */
               missing?: {
-                /** @description what the answer lacks: `dividends`, `capital_changes` or `raw_history` (corporate actions; raw_history: the page failed and the archive’s kept bars stood in, through the day the reason names), `adjustment` or `dividends` (adjusted history), `extras` (the quote’s company-page fields), `board` or `eligible_scrips` (a board: its prices, or which symbols are eligible), `debt_market` (a debt quote’s name from the debt-market page) */
+                /** @description what the answer lacks: `dividends`, `capital_changes` or `raw_history` (corporate actions; raw_history: the page failed and the archive’s kept bars stood in, through the day the reason names), `adjustment` or `dividends` (adjusted history), `extras` (the quote’s company-page fields), `board` or `eligible_scrips` (a board: its prices, or which symbols are eligible), `debt_market` (a debt quote’s name from the debt-market page), `screener` (a quote’s or a batch’s valuation fields, breadth’s untraded count, the sector returns’ market caps), `market_watch` (the screen’s change_pct) */
                 part: string;
                 /** @description why, in words: the portal’s failure for that page */
                 reason: string;
@@ -6701,6 +6701,13 @@ export interface operations {
                   portal: number;
                 };
               };
+              /** @description present only when a secondary portal page could not be had (unreachable, an error status, or a page that does not parse) and nothing of it is cached: the answer is served from the pages it has, these parts are left out, and it is asked for again within a minute */
+              missing?: {
+                /** @description what the answer lacks: `dividends`, `capital_changes` or `raw_history` (corporate actions; raw_history: the page failed and the archive’s kept bars stood in, through the day the reason names), `adjustment` or `dividends` (adjusted history), `extras` (the quote’s company-page fields), `board` or `eligible_scrips` (a board: its prices, or which symbols are eligible), `debt_market` (a debt quote’s name from the debt-market page), `screener` (a quote’s or a batch’s valuation fields, breadth’s untraded count, the sector returns’ market caps), `market_watch` (the screen’s change_pct) */
+                part: string;
+                /** @description why, in words: the portal’s failure for that page */
+                reason: string;
+              }[];
             };
           };
           /**
@@ -7449,6 +7456,13 @@ export interface operations {
               cached: boolean;
               /** @description the time the data describes, ISO 8601 with the market's offset (+05:00): the page's own time where the portal prints one (the index levels' `As of …`); for market data otherwise the fetch when it was made during a session, else the end of the last session (prices do not move in between); for the listing and filings the fetch. Part of the cached answer: a stale copy carries its own, older as_of */
               as_of: string;
+              /** @description present only when a secondary portal page could not be had (unreachable, an error status, or a page that does not parse) and nothing of it is cached: the answer is served from the pages it has, these parts are left out, and it is asked for again within a minute */
+              missing?: {
+                /** @description what the answer lacks: `dividends`, `capital_changes` or `raw_history` (corporate actions; raw_history: the page failed and the archive’s kept bars stood in, through the day the reason names), `adjustment` or `dividends` (adjusted history), `extras` (the quote’s company-page fields), `board` or `eligible_scrips` (a board: its prices, or which symbols are eligible), `debt_market` (a debt quote’s name from the debt-market page), `screener` (a quote’s or a batch’s valuation fields, breadth’s untraded count, the sector returns’ market caps), `market_watch` (the screen’s change_pct) */
+                part: string;
+                /** @description why, in words: the portal’s failure for that page */
+                reason: string;
+              }[];
             };
           };
           /**
@@ -8768,7 +8782,7 @@ export interface operations {
               as_of: string;
               /** @description present only when a secondary portal page could not be had (unreachable, an error status, or a page that does not parse) and nothing of it is cached: the answer is served from the pages it has, these parts are left out, and it is asked for again within a minute */
               missing?: {
-                /** @description what the answer lacks: `dividends`, `capital_changes` or `raw_history` (corporate actions; raw_history: the page failed and the archive’s kept bars stood in, through the day the reason names), `adjustment` or `dividends` (adjusted history), `extras` (the quote’s company-page fields), `board` or `eligible_scrips` (a board: its prices, or which symbols are eligible), `debt_market` (a debt quote’s name from the debt-market page) */
+                /** @description what the answer lacks: `dividends`, `capital_changes` or `raw_history` (corporate actions; raw_history: the page failed and the archive’s kept bars stood in, through the day the reason names), `adjustment` or `dividends` (adjusted history), `extras` (the quote’s company-page fields), `board` or `eligible_scrips` (a board: its prices, or which symbols are eligible), `debt_market` (a debt quote’s name from the debt-market page), `screener` (a quote’s or a batch’s valuation fields, breadth’s untraded count, the sector returns’ market caps), `market_watch` (the screen’s change_pct) */
                 part: string;
                 /** @description why, in words: the portal’s failure for that page */
                 reason: string;
@@ -8952,7 +8966,7 @@ export interface operations {
               as_of: string;
               /** @description present only when a secondary portal page could not be had (unreachable, an error status, or a page that does not parse) and nothing of it is cached: the answer is served from the pages it has, these parts are left out, and it is asked for again within a minute */
               missing?: {
-                /** @description what the answer lacks: `dividends`, `capital_changes` or `raw_history` (corporate actions; raw_history: the page failed and the archive’s kept bars stood in, through the day the reason names), `adjustment` or `dividends` (adjusted history), `extras` (the quote’s company-page fields), `board` or `eligible_scrips` (a board: its prices, or which symbols are eligible), `debt_market` (a debt quote’s name from the debt-market page) */
+                /** @description what the answer lacks: `dividends`, `capital_changes` or `raw_history` (corporate actions; raw_history: the page failed and the archive’s kept bars stood in, through the day the reason names), `adjustment` or `dividends` (adjusted history), `extras` (the quote’s company-page fields), `board` or `eligible_scrips` (a board: its prices, or which symbols are eligible), `debt_market` (a debt quote’s name from the debt-market page), `screener` (a quote’s or a batch’s valuation fields, breadth’s untraded count, the sector returns’ market caps), `market_watch` (the screen’s change_pct) */
                 part: string;
                 /** @description why, in words: the portal’s failure for that page */
                 reason: string;

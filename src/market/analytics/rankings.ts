@@ -17,6 +17,7 @@ import { constituentSymbols, resolveIndexCode } from '../listings/indices.ts';
 import type { MemberSeries, MemberSeriesSource } from './member-series.ts';
 import type { MemberReturnT, SectorReturnT } from '../models/analytics.ts';
 import { sectorMembers } from '../listings/sectors.ts';
+import { degraded, had, lacking, Missing, missingMeta, secondary } from '../partial.ts';
 
 export interface Coverage {
   members: number;
@@ -193,8 +194,14 @@ export async function sectorPerformance(
   period: Period,
   ctx: RequestContext,
 ): Promise<Answer<SectorReturnT[]>> {
-  const [page, screener] = await Promise.all([datasets.sectors(ctx), datasets.screener(ctx)]);
-  const caps = new Map(screener.value.map((r) => [r.symbol, r.marketCap]));
+  // The sector page is primary (the sectors and their members: without it the answer fails); the
+  // screener is secondary: without its caps no sector can be weighted, so each is served with a
+  // null return and a reason, and `meta.missing` names `screener`.
+  const [page, screener] = await Promise.all([
+    datasets.sectors(ctx),
+    secondary('screener', datasets.screener(ctx)),
+  ]);
+  const caps = new Map(screener instanceof Missing ? [] : screener.value.map((r) => [r.symbol, r.marketCap]));
   const names = new Map(page.value.sectors.map((s) => [s.sectorCode, s.sectorName]));
   const bySector = page.value.members.map((m) => ({
     code: m.sectorCode,
@@ -210,7 +217,7 @@ export async function sectorPerformance(
     missing: [],
     raw: [],
   };
-  const parts: Provenance[] = [page, screener];
+  const parts: Provenance[] = had([page, screener]);
   for (const m of loaded) {
     if ('reason' in m || m.series.bars.length === 0) {
       const reason = 'reason' in m ? m.reason : 'no daily history';
@@ -245,7 +252,12 @@ export async function sectorPerformance(
       members: s.symbols.length,
       members_counted: counted,
       market_cap: counted > 0 ? capNow : null,
-      reason: counted > 0 ? null : 'no member with both a return over the period and a market cap',
+      reason:
+        counted > 0
+          ? null
+          : screener instanceof Missing
+            ? 'the market caps (the screener) could not be had: see meta.missing'
+            : 'no member with both a return over the period and a market cap',
     };
   });
   rows.sort((a, b) =>
@@ -260,11 +272,13 @@ export async function sectorPerformance(
   rows.forEach((r, k) => {
     if (r.return_pct !== null) r.rank = k + 1;
   });
+  const missing = lacking([screener]);
+  const missingParts = missingMeta(missing);
   return {
     key: answerKey('sectors-performance', { period }),
     asOf: marketAsOf(page.fetchedAt),
-    provenance: provenanceOf(parts, coverage.missing.length > 0),
+    provenance: degraded(provenanceOf(parts, coverage.missing.length > 0), missing),
     data: rows,
-    meta: { period, coverage },
+    meta: { period, coverage, ...(missingParts ? { missing: missingParts } : {}) },
   };
 }

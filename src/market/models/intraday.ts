@@ -72,13 +72,13 @@ export const Breadth = Type.Object(
   {
     advances: Type.Integer({ description: 'symbols trading above LDCP' }),
     declines: Type.Integer({ description: 'symbols trading below LDCP' }),
-    unchanged: Type.Integer({
+    unchanged: Type.Union([Type.Integer(), Type.Null()], {
       description:
-        'symbols at LDCP, including those not traded today (on the screener, not on the market watch), as the portal’s sector table counts them: the sum of /sectors’ `unchanged`',
+        'symbols at LDCP, including those not traded today (on the screener, not on the market watch), as the portal’s sector table counts them: the sum of /sectors’ `unchanged`; null when the screener could not be had (meta.missing says so)',
     }),
-    total: Type.Integer({
+    total: Type.Union([Type.Integer(), Type.Null()], {
       description:
-        'advances + declines + unchanged: the symbols on the market watch plus the equities not traded today',
+        'advances + declines + unchanged: the symbols on the market watch plus the equities not traded today; null when the screener could not be had',
     }),
     total_volume: Type.Number({ description: 'shares traded today across the market watch' }),
     total_value: Type.Number({

@@ -9,6 +9,7 @@ import { answerFrom, answerKey, marketAsOf, type Answer } from '../answer.ts';
 import type { RequestContext } from '../context.ts';
 import type { Datasets } from '../datasets.ts';
 import type { BreadthT, MoverT } from '../models/intraday.ts';
+import { degraded, had, lacking, Missing, missingMeta, secondary } from '../partial.ts';
 
 export const MOVER_KINDS = ['gainers', 'losers', 'active'] as const;
 export type MoverKind = (typeof MOVER_KINDS)[number];
@@ -79,6 +80,13 @@ const breadthOf = memoByDataset((screener: readonly ScreenerRow[]) =>
   }),
 );
 
+/** The tally without the screener: who was not traded is unknown, so unchanged and total are. */
+const breadthWithoutScreener = memoByDataset((rows: readonly MarketWatchRow[]): BreadthT => ({
+  ...tally(rows, 0),
+  unchanged: null,
+  total: null,
+}));
+
 function tally(rows: readonly MarketWatchRow[], notTraded: number): BreadthT {
   let advances = 0;
   let declines = 0;
@@ -104,13 +112,25 @@ function tally(rows: readonly MarketWatchRow[], notTraded: number): BreadthT {
   };
 }
 
+// Breadth's primary page is the market watch (advances, declines, volume and value); the screener is
+// secondary: it only counts the equities not traded today into `unchanged`. Without it those two
+// counts are null and `meta.missing` names `screener`.
 export async function breadth(datasets: Datasets, ctx: RequestContext): Promise<Answer<BreadthT>> {
-  const [screener, marketWatch] = await Promise.all([datasets.screener(ctx), datasets.marketWatch(ctx)]);
+  const [screener, marketWatch] = await Promise.all([
+    secondary('screener', datasets.screener(ctx)),
+    datasets.marketWatch(ctx),
+  ]);
+  const missing = lacking([screener]);
+  const missingParts = missingMeta(missing);
   return {
     key: 'breadth',
-    data: breadthOf(screener.value)(marketWatch.value),
-    provenance: combine([screener, marketWatch]),
+    data:
+      screener instanceof Missing
+        ? breadthWithoutScreener(marketWatch.value)
+        : breadthOf(screener.value)(marketWatch.value),
+    provenance: degraded(combine(had([screener, marketWatch])), missing),
     // The board's time, as the quotes and movers say it.
     asOf: marketAsOf(marketWatch.fetchedAt),
+    ...(missingParts ? { meta: { missing: missingParts } } : {}),
   };
 }

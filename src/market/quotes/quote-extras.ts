@@ -126,6 +126,9 @@ function withMissing(base: Answer<QuoteT>, missing: MissingPart[]): Answer<Quote
   return {
     ...base,
     provenance: degraded(base.provenance, missing),
-    meta: { ...base.meta, missing },
+    meta: {
+      ...base.meta,
+      missing: [...((base.meta?.missing as MissingPart[] | undefined) ?? []), ...missing],
+    },
   };
 }

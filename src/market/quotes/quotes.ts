@@ -1,5 +1,9 @@
 // A quote joins the screener row (valuation, 30-day volume, 1-year change) with the market-watch
-// row (today's LDCP, OHLC, change).
+// row (today's LDCP, OHLC, change). The market watch is the primary page: it dates the quote and
+// gives its price, and without it the quote fails. The screener is secondary: when it cannot be
+// had the quote of a symbol on the market watch is served with null valuation fields and
+// `meta.missing` naming `screener`; a symbol not on the market watch then has no quote (not_found
+// in a batch), since only the screener could say it was listed but not traded.
 import { createHash } from 'node:crypto';
 import { combine, type Cached, type Provenance } from '../../cache/types.ts';
 import { NotFoundError } from '../../errors.ts';
@@ -10,7 +14,7 @@ import { zeroIsMissing } from '../no-value.ts';
 import type { RequestContext } from '../context.ts';
 import type { Datasets } from '../datasets.ts';
 import type { QuoteT } from '../models/resources.ts';
-import type { MissingPart } from '../partial.ts';
+import { degraded, lacking, Missing, missingMeta, secondary, type MissingPart } from '../partial.ts';
 import { addQuoteExtras, NO_EXTRAS } from './quote-extras.ts';
 import { normaliseSymbol } from '../symbols.ts';
 
@@ -29,17 +33,33 @@ export async function quote(
   rawSymbol: string,
   ctx: RequestContext,
 ): Promise<Answer<QuoteT>> {
-  const symbol = normaliseSymbol(rawSymbol);
-  const [screener, marketWatch] = await Promise.all([datasets.screener(ctx), datasets.marketWatch(ctx)]);
-  const known = quotesOf(screener)(marketWatch);
-  const made = known.get(symbol);
+  const [screener, marketWatch] = await Promise.all([
+    secondary('screener', datasets.screener(ctx)),
+    datasets.marketWatch(ctx),
+  ]);
+  return quoteFrom(datasets, normaliseSymbol(rawSymbol), screener, marketWatch, ctx);
+}
+
+/** A symbol's quote from the pages read (a batch reads them once, however many symbols). */
+async function quoteFrom(
+  datasets: Datasets,
+  symbol: string,
+  screener: Cached<ScreenerRow[]> | Missing,
+  marketWatch: Cached<MarketWatchRow[]>,
+  ctx: RequestContext,
+): Promise<Answer<QuoteT>> {
+  // Only a quote of both pages is kept: one without the screener is made again (rarely needed).
+  const known = screener instanceof Missing ? undefined : quotesOf(screener)(marketWatch);
+  const made = known?.get(symbol);
   if (made !== undefined) return addQuoteExtras(datasets, symbol, made, marketWatch.fetchedAt, ctx);
-  const sc = bySymbol(screener.value).get(symbol) as ScreenerRow | undefined;
+  const sc =
+    screener instanceof Missing
+      ? undefined
+      : (bySymbol(screener.value).get(symbol) as ScreenerRow | undefined);
   const mw = bySymbol(marketWatch.value).get(symbol) as MarketWatchRow | undefined;
-  if (!sc && !mw) throw await notQuoted(datasets, symbol, ctx);
-  const provenance = combine([screener, marketWatch]);
+  if (!mw && (screener instanceof Missing || !sc)) throw await notQuoted(datasets, symbol, ctx);
   // The price and today's trading come from the market watch when the symbol is on it.
-  const asOf = marketAsOf(mw ? marketWatch.fetchedAt : screener.fetchedAt);
+  const asOf = marketAsOf(mw || screener instanceof Missing ? marketWatch.fetchedAt : screener.fetchedAt);
   const listedIn = sc?.listedIn ?? mw?.listedIn ?? [];
   const data: QuoteT = {
     symbol,
@@ -67,9 +87,20 @@ export async function quote(
     ...NO_EXTRAS,
     as_of: asOf,
   };
-  const answer: Answer<QuoteT> = { key: answerKey('quote', symbol), data, provenance, asOf };
+  const missing = screener instanceof Missing ? [screener] : [];
+  const missingParts = missingMeta(missing);
+  const answer: Answer<QuoteT> = {
+    key: answerKey('quote', symbol),
+    data,
+    provenance: degraded(
+      combine(screener instanceof Missing ? [marketWatch] : [screener, marketWatch]),
+      missing,
+    ),
+    asOf,
+    ...(missingParts ? { meta: { missing: missingParts } } : {}),
+  };
   // Only symbols that exist are kept, so the map is bounded by the listing.
-  known.set(symbol, answer);
+  known?.set(symbol, answer);
   return addQuoteExtras(datasets, symbol, answer, marketWatch.fetchedAt, ctx);
 }
 
@@ -102,21 +133,26 @@ export async function quotes(
   ctx: RequestContext,
 ): Promise<Answer<QuoteT[]>> {
   const symbols = [...new Set(rawSymbols.map(normaliseSymbol).filter((s) => s !== ''))];
-  const [screener, marketWatch] = await Promise.all([datasets.screener(ctx), datasets.marketWatch(ctx)]);
+  const [screener, marketWatch] = await Promise.all([
+    secondary('screener', datasets.screener(ctx)),
+    datasets.marketWatch(ctx),
+  ]);
   const data: QuoteT[] = [];
   const notFound: string[] = [];
   // Each quote's own provenance is in the batch's: its company page's version, and the short
   // freshness of one whose extras are on their way, so the batch shows the extras when the single
   // quote does rather than after the market watch's whole freshness window.
-  const parts: Provenance[] = [screener, marketWatch];
-  // A quote whose company page could not be had says so as the single quote does, with its symbol.
-  const missing: MissingPart[] = [];
+  const parts: Provenance[] = screener instanceof Missing ? [marketWatch] : [screener, marketWatch];
+  // The screener missing is said once for the batch; a quote whose company page could not be had
+  // says so as the single quote does, with its symbol.
+  const missing: MissingPart[] = missingMeta(lacking([screener])) ?? [];
   for (const symbol of symbols) {
     try {
-      const one = await quote(datasets, symbol, ctx);
+      const one = await quoteFrom(datasets, symbol, screener, marketWatch, ctx);
       data.push(one.data);
       parts.push(one.provenance);
       for (const m of (one.meta?.missing as MissingPart[] | undefined) ?? []) {
+        if (m.part === 'screener') continue;
         missing.push({ part: m.part, reason: `${symbol}: ${m.reason}` });
       }
     } catch (err) {

@@ -1,6 +1,8 @@
 // The screener filtered and sorted: the screener table joined with today's change from the market
 // watch (the same two cached pages as a quote), so a filter on price, valuation or the day's move
-// costs no portal fetch beyond what the quote already reads.
+// costs no portal fetch beyond what the quote already reads. The screener is the primary page (its
+// rows are the answer); the market watch is secondary: without it every row's change_pct is null
+// (so a bound on it keeps no row) and `meta.missing` names `market_watch`.
 import { NotFoundError, clientText } from '../../errors.ts';
 import type { MarketWatchRow } from '../../exchange/types.ts';
 import { combine } from '../../cache/types.ts';
@@ -10,6 +12,7 @@ import type { RequestContext } from '../context.ts';
 import type { Datasets } from '../datasets.ts';
 import { resolveIndexCode } from '../listings/indices.ts';
 import type { ScreenerRowT } from '../models/resources.ts';
+import { degraded, had, lacking, Missing, missingMeta, secondary } from '../partial.ts';
 import { screener } from './screener.ts';
 import { sectorKey, sectorSummary } from '../listings/sectors.ts';
 
@@ -44,19 +47,24 @@ const changeBySymbol = memoByDataset(
   (rows: readonly MarketWatchRow[]) => new Map(rows.map((r) => [r.symbol, r.changePct] as const)),
 );
 
+const NO_CHANGES: ReadonlyMap<string, number | null> = new Map();
+
 export async function screen(
   datasets: Datasets,
   query: ScreenQuery,
   ctx: RequestContext,
 ): Promise<Answer<ScreenedRowT[]>> {
-  const [table, marketWatch] = await Promise.all([screener(datasets, ctx), datasets.marketWatch(ctx)]);
+  const [table, marketWatch] = await Promise.all([
+    screener(datasets, ctx),
+    secondary('market_watch', datasets.marketWatch(ctx)),
+  ]);
   const sector = query.sector === undefined ? undefined : await sectorCode(datasets, query.sector, ctx);
   let index: string | undefined;
   if (query.index !== undefined) {
     index = resolveIndexCode(query.index);
     if (index === undefined) throw new NotFoundError(`index ${clientText(query.index)} not found`);
   }
-  const changes = changeBySymbol(marketWatch.value);
+  const changes = marketWatch instanceof Missing ? NO_CHANGES : changeBySymbol(marketWatch.value);
   const rows: ScreenedRowT[] = [];
   for (const row of table.data) {
     if (sector !== undefined && row.sector !== sector) continue;
@@ -73,12 +81,14 @@ export async function screen(
     if (x === null || y === null) return x === y ? bySymbol(a, b) : x === null ? 1 : -1;
     return (x < y ? -sign : x > y ? sign : 0) || bySymbol(a, b);
   });
-  const provenance = combine([table.provenance, marketWatch]);
+  const missing = lacking([marketWatch]);
+  const missingParts = missingMeta(missing);
   return {
     key: answerKey('screen', { ...query, min: JSON.stringify(query.min), max: JSON.stringify(query.max) }),
     data: rows,
-    provenance,
-    asOf: marketAsOf(marketWatch.fetchedAt),
+    provenance: degraded(combine(had([table.provenance, marketWatch])), missing),
+    asOf: marketWatch instanceof Missing ? table.asOf : marketAsOf(marketWatch.fetchedAt),
+    ...(missingParts ? { meta: { missing: missingParts } } : {}),
   };
 }
 

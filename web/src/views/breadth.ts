@@ -4,9 +4,10 @@ import type { Breadth } from '../data.ts';
 import { fmtCompact, fmtWhole } from '../format.ts';
 
 export function breadthPanel(b: Breadth): HTMLElement {
-  const total = b.advances + b.declines + b.unchanged;
+  // Unknown unchanged (the screener missing) leaves the bar to the advances and declines.
+  const total = b.advances + b.declines + (b.unchanged ?? 0);
   const pct = (n: number): string => (total === 0 ? '0' : ((n / total) * 100).toFixed(1));
-  const label = `${b.advances} advancing, ${b.unchanged} unchanged, ${b.declines} declining`;
+  const label = `${b.advances} advancing, ${fmtWhole(b.unchanged)} unchanged, ${b.declines} declining`;
   return h(
     'div',
     { class: 'market-breadth' },
@@ -14,7 +15,7 @@ export function breadthPanel(b: Breadth): HTMLElement {
       'div',
       { class: 'breadth-bar wide', role: 'img', 'aria-label': label },
       h('span', { class: 'adv', style: `width:${pct(b.advances)}%` }),
-      h('span', { class: 'unch', style: `width:${pct(b.unchanged)}%` }),
+      h('span', { class: 'unch', style: `width:${pct(b.unchanged ?? 0)}%` }),
       h('span', { class: 'dec', style: `width:${pct(b.declines)}%` }),
     ),
     h(

@@ -9,6 +9,7 @@ import {
   errorResponses,
   FormatQuery,
   listEnvelope,
+  MissingMeta,
   query,
   singleEnvelope,
 } from '../../pipeline/schemas.ts';
@@ -54,7 +55,10 @@ export function moversBreadthRoutes(app: FastifyInstance, deps: RouteDeps): void
           'Counted over the cached market watch (the regular board): symbols above, below and at LDCP, and the day’s total volume and value (Σ current × volume).',
         tags: ['market'],
         querystring: FormatQuery,
-        response: { 200: singleEnvelope('Breadth', 'market breadth'), ...errorResponses() },
+        response: {
+          200: singleEnvelope('Breadth', 'market breadth', true, MissingMeta),
+          ...errorResponses(),
+        },
       },
     },
     async (req, reply) =>

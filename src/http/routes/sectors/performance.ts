@@ -6,7 +6,7 @@ import type { Period } from '../../../analytics/periods.ts';
 import { historySource } from '../../../market/analytics/member-series.ts';
 import { SectorReturn } from '../../../market/models/analytics.ts';
 import { sectorPerformance } from '../../../market/analytics/rankings.ts';
-import { columnsOf, errorResponses, listEnvelope, query } from '../../pipeline/schemas.ts';
+import { columnsOf, errorResponses, listEnvelope, MissingMeta, query } from '../../pipeline/schemas.ts';
 import type { RouteDeps } from '../deps.ts';
 import { coverage, PeriodParam } from '../market/performance.ts';
 
@@ -29,6 +29,7 @@ export function sectorPerformanceRoutes(app: FastifyInstance, deps: RouteDeps): 
           200: listEnvelope('SectorReturn', 'sectors, highest return first', {
             period: Type.String(),
             coverage,
+            ...MissingMeta,
           }),
           ...errorResponses(),
         },
