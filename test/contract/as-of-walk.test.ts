@@ -108,6 +108,7 @@ const REST: Record<string, Probe[] | 'skip'> = {
     { path: '/historical?symbols=ENGRO,HBL&layout=wide&field=close&adjusted=true', rule: 'close' },
   ],
   '/market/trading-days': [{ path: '/market/trading-days', rule: 'close' }],
+  '/market/universe': [{ path: '/market/universe?date=2026-11-20', rule: 'close' }],
   '/archive/status': [{ path: '/archive/status', rule: 'fetch' }],
   // Served elsewhere in this walk (the stream) or carrying no market data.
   '/stream/quotes': 'skip',
@@ -161,6 +162,7 @@ const TOOLS: Record<string, Array<{ args: Record<string, unknown>; rule: Rule; p
   get_debt_quote: [{ args: { code: 'BAFLTFC8' }, rule: 'close' }],
   get_board: [{ args: { board: 'futures' }, rule: 'close' }],
   get_market_daily: [{ args: { date: '2026-11-20' }, rule: 'close' }],
+  get_market_universe: [{ args: { date: '2026-11-20' }, rule: 'close' }],
   get_panel: [{ args: { symbols: ['ENGRO', 'HBL'] }, rule: 'close' }],
   list_trading_days: [{ args: {}, rule: 'close' }],
   get_archive_status: [{ args: {}, rule: 'fetch' }],

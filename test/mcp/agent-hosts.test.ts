@@ -218,7 +218,7 @@ describe('MCP as agent hosts meet it: the tool list', () => {
     const client = await connect(svc.url);
     try {
       const { tools } = await client.listTools();
-      assert.equal(tools.length, 39);
+      assert.equal(tools.length, 40);
       for (const t of tools) {
         assert.equal(t.annotations?.openWorldHint, true, t.name);
         assert.equal(t.annotations?.readOnlyHint, true, t.name);

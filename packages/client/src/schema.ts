@@ -125,6 +125,36 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/stocks/{symbol}/fundamentals': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Financial reports filed
+     * @description **Example request**
+     *
+     *     ```http
+     *     GET /stocks/ENGRO/fundamentals
+     *     ```
+     *
+     *     **Typed client**
+     *
+     *     ```ts
+     *     const { data, error } = await api.GET('/stocks/{symbol}/fundamentals', { params: { path: { symbol: 'ENGRO' } } });
+     *     ```
+     */
+    get: operations['listFundamentals'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/stocks/{symbol}/historical': {
     parameters: {
       query?: never;
@@ -151,36 +181,6 @@ export interface paths {
      *     ```
      */
     get: operations['listHistory'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/stocks/{symbol}/fundamentals': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * Financial reports filed
-     * @description **Example request**
-     *
-     *     ```http
-     *     GET /stocks/ENGRO/fundamentals
-     *     ```
-     *
-     *     **Typed client**
-     *
-     *     ```ts
-     *     const { data, error } = await api.GET('/stocks/{symbol}/fundamentals', { params: { path: { symbol: 'ENGRO' } } });
-     *     ```
-     */
-    get: operations['listFundamentals'];
     put?: never;
     post?: never;
     delete?: never;
@@ -3146,6 +3146,184 @@ export interface operations {
       };
     };
   };
+  listFundamentals: {
+    parameters: {
+      query?: {
+        /**
+         * @description json (default), csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv, or parquet: Apache Parquet with typed columns (dates DATE, times TIMESTAMP in UTC, prices DOUBLE, volumes INT64, codes and symbols strings) and the meta in the file's key-value metadata (key `meta`); also chosen by Accept: application/vnd.apache.parquet. CSV and Parquet answers carry X-Meta and, when the meta warns, X-Warning. Errors stay JSON.
+         * @example json
+         */
+        format?: 'json' | 'csv' | 'parquet';
+      };
+      header?: never;
+      path: {
+        /**
+         * @description a listed symbol, case-insensitive (e.g. ENGRO, 786, UBLP-ETF)
+         * @example ENGRO
+         */
+        symbol: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description reports, as the portal lists them */
+      200: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'X-As-Of': components['headers']['XAsOf'];
+          'X-Warning': components['headers']['XWarning'];
+          'X-Meta': components['headers']['XMeta'];
+          'Last-Modified': components['headers']['LastModified'];
+          Age: components['headers']['Age'];
+          'X-Cache': components['headers']['XCache'];
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['FundamentalsRow'][];
+            meta: {
+              /** @description server time of the response, ISO 8601 with UTC offset, to the second */
+              timestamp: string;
+              /** @description true when served from cache */
+              cached: boolean;
+              /** @description number of items in data */
+              count: number;
+              /** @description the time the data describes, ISO 8601 with the market's offset (+05:00): the page's own time where the portal prints one (the index levels' `As of …`); for market data otherwise the fetch when it was made during a session, else the end of the last session (prices do not move in between); for the listing and filings the fetch. Part of the cached answer: a stale copy carries its own, older as_of */
+              as_of: string;
+            };
+          };
+          /**
+           * @example symbol,year,type,period_ended,posting_date,document
+           *     ENGRO,2026,Quarterly,2026-09-30,2026-10-22,https://financials.psx.com.pk/lib/DownloadPDF.php?id=201000
+           *     ENGRO,2026,Half Yearly,2026-06-30,2026-08-14,https://financials.psx.com.pk/lib/DownloadPDF.php?id=201001
+           */
+          'text/csv': string;
+          'application/vnd.apache.parquet': string;
+        };
+      };
+      /** @description Not Modified: the If-None-Match ETag still matches (or, without If-None-Match, nothing changed since If-Modified-Since); no body */
+      304: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'X-As-Of': components['headers']['XAsOf'];
+          'X-Warning': components['headers']['XWarning'];
+          'X-Meta': components['headers']['XMeta'];
+          'Last-Modified': components['headers']['LastModified'];
+          Age: components['headers']['Age'];
+          'X-Cache': components['headers']['XCache'];
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description invalid query (code bad_request): a parameter the endpoint does not take, one given empty or more than once, or parameters that contradict each other */
+      400: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unknown symbol */
+      404: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description request validation failed (code bad_request): a parameter's value is not accepted (not one of its values, the wrong type or form, out of range), or a required parameter is missing */
+      422: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description more than the allowed requests a minute from this IP, or its exchange-fetch budget is spent */
+      429: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description the request line and headers exceed the server limit (code headers_too_large; the connection is then closed) */
+      431: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unexpected server error (internal_error) */
+      500: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description the exchange page could not be read (upstream_data_error) or a caller proxy failed (proxy_unreachable) */
+      502: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description the exchange was unreachable and nothing is cached (exchange_unavailable) */
+      503: {
+        headers: {
+          'Cache-Control': components['headers']['CacheControl'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
+          'RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
   listHistory: {
     parameters: {
       query?: {
@@ -3297,184 +3475,6 @@ export interface operations {
         };
       };
       /** @description a symbol neither listed nor in any archived closing file */
-      404: {
-        headers: {
-          'Cache-Control': components['headers']['CacheControl'];
-          'X-Request-Id': components['headers']['XRequestId'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description request validation failed (code bad_request): a parameter's value is not accepted (not one of its values, the wrong type or form, out of range), or a required parameter is missing */
-      422: {
-        headers: {
-          'Cache-Control': components['headers']['CacheControl'];
-          'X-Request-Id': components['headers']['XRequestId'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description more than the allowed requests a minute from this IP, or its exchange-fetch budget is spent */
-      429: {
-        headers: {
-          'Cache-Control': components['headers']['CacheControl'];
-          'X-Request-Id': components['headers']['XRequestId'];
-          'Retry-After': components['headers']['RetryAfter'];
-          'RateLimit-Limit': components['headers']['RateLimitLimit'];
-          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
-          'RateLimit-Reset': components['headers']['RateLimitReset'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description the request line and headers exceed the server limit (code headers_too_large; the connection is then closed) */
-      431: {
-        headers: {
-          'Cache-Control': components['headers']['CacheControl'];
-          'X-Request-Id': components['headers']['XRequestId'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description unexpected server error (internal_error) */
-      500: {
-        headers: {
-          'Cache-Control': components['headers']['CacheControl'];
-          'X-Request-Id': components['headers']['XRequestId'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description the exchange page could not be read (upstream_data_error) or a caller proxy failed (proxy_unreachable) */
-      502: {
-        headers: {
-          'Cache-Control': components['headers']['CacheControl'];
-          'X-Request-Id': components['headers']['XRequestId'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description the exchange was unreachable and nothing is cached (exchange_unavailable) */
-      503: {
-        headers: {
-          'Cache-Control': components['headers']['CacheControl'];
-          'X-Request-Id': components['headers']['XRequestId'];
-          'Retry-After': components['headers']['RetryAfter'];
-          'RateLimit-Limit': components['headers']['RateLimitLimit'];
-          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
-          'RateLimit-Reset': components['headers']['RateLimitReset'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-    };
-  };
-  listFundamentals: {
-    parameters: {
-      query?: {
-        /**
-         * @description json (default), csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv, or parquet: Apache Parquet with typed columns (dates DATE, times TIMESTAMP in UTC, prices DOUBLE, volumes INT64, codes and symbols strings) and the meta in the file's key-value metadata (key `meta`); also chosen by Accept: application/vnd.apache.parquet. CSV and Parquet answers carry X-Meta and, when the meta warns, X-Warning. Errors stay JSON.
-         * @example json
-         */
-        format?: 'json' | 'csv' | 'parquet';
-      };
-      header?: never;
-      path: {
-        /**
-         * @description a listed symbol, case-insensitive (e.g. ENGRO, 786, UBLP-ETF)
-         * @example ENGRO
-         */
-        symbol: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description reports, as the portal lists them */
-      200: {
-        headers: {
-          ETag: components['headers']['ETag'];
-          'X-As-Of': components['headers']['XAsOf'];
-          'X-Warning': components['headers']['XWarning'];
-          'X-Meta': components['headers']['XMeta'];
-          'Last-Modified': components['headers']['LastModified'];
-          Age: components['headers']['Age'];
-          'X-Cache': components['headers']['XCache'];
-          'Cache-Control': components['headers']['CacheControl'];
-          'X-Request-Id': components['headers']['XRequestId'];
-          'RateLimit-Limit': components['headers']['RateLimitLimit'];
-          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
-          'RateLimit-Reset': components['headers']['RateLimitReset'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            data: components['schemas']['FundamentalsRow'][];
-            meta: {
-              /** @description server time of the response, ISO 8601 with UTC offset, to the second */
-              timestamp: string;
-              /** @description true when served from cache */
-              cached: boolean;
-              /** @description number of items in data */
-              count: number;
-              /** @description the time the data describes, ISO 8601 with the market's offset (+05:00): the page's own time where the portal prints one (the index levels' `As of …`); for market data otherwise the fetch when it was made during a session, else the end of the last session (prices do not move in between); for the listing and filings the fetch. Part of the cached answer: a stale copy carries its own, older as_of */
-              as_of: string;
-            };
-          };
-          /**
-           * @example symbol,year,type,period_ended,posting_date,document
-           *     ENGRO,2026,Quarterly,2026-09-30,2026-10-22,https://financials.psx.com.pk/lib/DownloadPDF.php?id=201000
-           *     ENGRO,2026,Half Yearly,2026-06-30,2026-08-14,https://financials.psx.com.pk/lib/DownloadPDF.php?id=201001
-           */
-          'text/csv': string;
-          'application/vnd.apache.parquet': string;
-        };
-      };
-      /** @description Not Modified: the If-None-Match ETag still matches (or, without If-None-Match, nothing changed since If-Modified-Since); no body */
-      304: {
-        headers: {
-          ETag: components['headers']['ETag'];
-          'X-As-Of': components['headers']['XAsOf'];
-          'X-Warning': components['headers']['XWarning'];
-          'X-Meta': components['headers']['XMeta'];
-          'Last-Modified': components['headers']['LastModified'];
-          Age: components['headers']['Age'];
-          'X-Cache': components['headers']['XCache'];
-          'Cache-Control': components['headers']['CacheControl'];
-          'X-Request-Id': components['headers']['XRequestId'];
-          'RateLimit-Limit': components['headers']['RateLimitLimit'];
-          'RateLimit-Remaining': components['headers']['RateLimitRemaining'];
-          'RateLimit-Reset': components['headers']['RateLimitReset'];
-          [name: string]: unknown;
-        };
-        content?: never;
-      };
-      /** @description invalid query (code bad_request): a parameter the endpoint does not take, one given empty or more than once, or parameters that contradict each other */
-      400: {
-        headers: {
-          'Cache-Control': components['headers']['CacheControl'];
-          'X-Request-Id': components['headers']['XRequestId'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description unknown symbol */
       404: {
         headers: {
           'Cache-Control': components['headers']['CacheControl'];
@@ -9111,7 +9111,10 @@ export interface operations {
          * @example ENGRO,HBL
          */
         symbols?: string;
-        /** @description equities (default): every equity's bar; futures, index_futures, debt: the closing file's rows of that market (ContractDailyRow) */
+        /**
+         * @description equities (default): every equity's bar; futures, index_futures, debt: the closing file's rows of that market (ContractDailyRow)
+         * @example equities
+         */
         market?: 'equities' | 'futures' | 'index_futures' | 'debt';
         /**
          * @description `true`: prices adjusted for capital changes with the factors the archive keeps; `false` (default): raw prices as traded

@@ -15,6 +15,7 @@ export const ARCHIVE_OPERATION_EXAMPLES: Readonly<Record<string, OperationExampl
       index: 'KSE100',
       sector: '0804',
       symbols: 'ENGRO,HBL',
+      market: 'equities',
       adjusted: false,
       dividends: false,
     },
