@@ -29,7 +29,7 @@ import { LiveQuotes } from './stream/live-quotes.ts';
 import { openArchive } from './archive/open.ts';
 import { karachiDate } from './time/market-clock.ts';
 import { observeAnalyses } from './market/corporate-actions/corporate-actions.ts';
-import { historySource, type MemberSeriesSource } from './market/analytics/member-series.ts';
+import type { MemberSeriesSource } from './market/analytics/member-series.ts';
 import { MarketArchive } from './market/archive/archive.ts';
 import type { Archiver } from './archiver/archiver.ts';
 import { ArchiveMetrics } from './archiver/metrics.ts';
@@ -354,11 +354,13 @@ async function startArchiving(
   parts: ArchivingParts,
 ): Promise<{ archiver: Archiver; memberSeries: MemberSeriesSource }> {
   const { archive, archiveMetrics, datasets, redis, logger, now } = parts;
-  const [{ Archiver }, { RedisLease, soleLease }, { archiveMemberSource }] = await Promise.all([
-    import('./archiver/archiver.ts'),
-    import('./archiver/lease.ts'),
-    import('./market/whole-market/member-series.ts'),
-  ]);
+  const [{ Archiver }, { RedisLease, soleLease }, { archiveMemberSource }, { historySource }] =
+    await Promise.all([
+      import('./archiver/archiver.ts'),
+      import('./archiver/lease.ts'),
+      import('./market/whole-market/member-series.ts'),
+      import('./market/analytics/member-series.ts'),
+    ]);
   // Every corporate-actions analysis the service makes is kept, so the archive's adjusted bars
   // follow what the symbols' own adjusted histories apply.
   observeAnalyses(datasets, (symbol, raw, analysis) => {

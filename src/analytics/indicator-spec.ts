@@ -2,12 +2,10 @@
 // obv,vwap:20`. Parsed here into specs with their output columns, or a sentence naming what is
 // accepted; the service turns the sentence into its validation error.
 import { atr, bollinger, ema, macd, obv, rsi, sma, vwap, type Line } from './indicators.ts';
+import { ACCEPTED, MAX_BAND_WIDTH, MAX_INDICATORS, MAX_WINDOW } from './params.ts';
 import type { Bar } from './series.ts';
 
-export const MAX_INDICATORS = 10;
-/** The longest window: about twenty years of trading days, longer than any history the portal has. */
-export const MAX_WINDOW = 5000;
-export const MAX_BAND_WIDTH = 10;
+export { ACCEPTED, MAX_INDICATORS };
 
 export interface IndicatorSpec {
   /** Canonical text, e.g. `macd:12:26:9`. */
@@ -89,8 +87,6 @@ const KINDS: Record<string, Kind> = {
 };
 
 /** What `i` accepts, in words (every error message ends with it). */
-export const ACCEPTED =
-  'sma:N, ema:N, rsi:N, atr:N, vwap:N (N a whole number of days 1–5000), macd:FAST:SLOW:SIGNAL (FAST < SLOW), bbands:N:K (K 0–10, may have decimals), obv; parameters may be left out for the defaults sma:20, ema:20, rsi:14, macd:12:26:9, bbands:20:2, atr:14, vwap:20';
 
 export type ParsedSpecs = { specs: IndicatorSpec[] } | { error: string };
 

@@ -3,9 +3,9 @@
 // target lies before the first row has no start: it is null with the reason, never a shorter
 // period in disguise.
 import { lastOnOrBefore, minusDays, minusMonths, previousYearEnd } from './dates.ts';
+import type { Period } from './params.ts';
 
-export const PERIODS = ['1D', '1W', '1M', '3M', '6M', 'YTD', '1Y', '3Y', '5Y', 'ALL'] as const;
-export type Period = (typeof PERIODS)[number];
+export { PERIODS, type Period } from './params.ts';
 
 /**
  * The calendar target of each period from the last date E (null: not a calendar period).

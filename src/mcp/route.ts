@@ -10,7 +10,7 @@ import { toServiceError } from '../http/pipeline/error-handler.ts';
 import type { ArchiveDeps } from '../http/routes/archive.ts';
 import type { RouteDeps } from '../http/routes/deps.ts';
 import { FeedDatasets } from '../market/feeds/feed-datasets.ts';
-import { historySource } from '../market/analytics/member-series.ts';
+import { lazyHistorySource } from '../market/analytics/lazy.ts';
 import type { RequestLimit } from '../limits/request-limit.ts';
 import { allowedRequest, type McpAccess } from './access.ts';
 import { bodyReadByDoor, type BodyRoute } from '../http/pipeline/front-door.ts';
@@ -102,7 +102,7 @@ export function mcpTools(
     datasets: deps.datasets,
     marketClock: deps.marketClock,
     feeds: new FeedDatasets(deps.datasets),
-    memberSeries: deps.memberSeries ?? historySource(deps.datasets),
+    memberSeries: deps.memberSeries ?? lazyHistorySource(deps.datasets),
     archive,
   };
 }

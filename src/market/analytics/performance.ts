@@ -23,9 +23,16 @@ import { normaliseSymbol } from '../symbols.ts';
 import type { Datasets } from '../datasets.ts';
 import { resolveIndexCode } from '../listings/indices.ts';
 import { indexSeriesOf, stockSeries, type Series } from './analytics-rows.ts';
-import type { DrawdownT, PerformanceT, PeriodReturnT, RelationT, VolatilityT } from '../models/analytics.ts';
+import {
+  DEFAULT_BENCHMARK,
+  type DrawdownT,
+  type PerformanceT,
+  type PeriodReturnT,
+  type RelationT,
+  type VolatilityT,
+} from '../models/analytics.ts';
 
-export const DEFAULT_BENCHMARK = 'KSE100';
+export { DEFAULT_BENCHMARK };
 
 const pct = (fraction: number): number => denoise(fraction * 100);
 const num = (x: number): number => denoise(x);

@@ -11,6 +11,9 @@ const Reason = Type.Union([Type.String(), Type.Null()], {
     'why a value above is null (a period longer than the history, too few rows…); null when every value is there',
 });
 
+/** The index a stock's returns are compared with unless the request names another. */
+export const DEFAULT_BENCHMARK = 'KSE100';
+
 export const PERIOD_DESCRIPTION =
   'Each period ends on the last row (E). 1D starts on the previous trading day; 1W on the last trading day on or before E − 7 calendar days; 1M, 3M, 6M, 1Y, 3Y, 5Y on the last trading day on or before E − 1, 3, 6, 12, 36, 60 calendar months (the day clamped to the month’s end: 03-31 − 1M = 02-28); YTD on the last trading day on or before 31 December of the previous year (the previous year’s last close); ALL on the first row. A period whose start lies before the first row is null with the reason, never a shorter period.';
 

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Performance } from '../../../market/models/analytics.ts';
-import { indexPerformance } from '../../../market/analytics/performance.ts';
+import { analyticsModules } from '../../../market/analytics/lazy.ts';
 import { columnsOf, errorResponses, FormatQuery, singleEnvelope } from '../../pipeline/schemas.ts';
 import type { RouteDeps } from '../deps.ts';
 import { PERFORMANCE_DESCRIPTION } from '../stocks/analytics.ts';
@@ -33,6 +33,7 @@ export function indexPerformanceRoutes(app: FastifyInstance, deps: RouteDeps): v
       },
     },
     async (req, reply) => {
+      const { indexPerformance } = await analyticsModules();
       const answer = await indexPerformance(datasets, req.params.name, contextOf(req));
       return respond.send(req, reply, answer, {
         filename: `index-${answer.data.index}-performance`,

@@ -2,11 +2,10 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { PERIODS, type Period } from '../../../analytics/periods.ts';
+import { PERIODS, type Period } from '../../../analytics/params.ts';
 import { BadRequestError } from '../../../errors.ts';
-import { historySource } from '../../../market/analytics/member-series.ts';
+import { analyticsModules, lazyHistorySource } from '../../../market/analytics/lazy.ts';
 import { MemberReturn, PERIOD_DESCRIPTION } from '../../../market/models/analytics.ts';
-import { marketPerformance } from '../../../market/analytics/rankings.ts';
 import { columnsOf, errorResponses, listEnvelope, query } from '../../pipeline/schemas.ts';
 import type { RouteDeps } from '../deps.ts';
 
@@ -47,7 +46,7 @@ export const coverage = Type.Object(
 export function marketPerformanceRoutes(app: FastifyInstance, deps: RouteDeps): void {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const { datasets, respond, contextOf } = deps;
-  const members = deps.memberSeries ?? historySource(datasets);
+  const members = deps.memberSeries ?? lazyHistorySource(datasets);
 
   r.get(
     '/market/performance',
@@ -98,6 +97,7 @@ export function marketPerformanceRoutes(app: FastifyInstance, deps: RouteDeps): 
         throw new BadRequestError('give index or sector, not both');
       }
       const period = (req.query.period ?? '1M') as Period;
+      const { marketPerformance } = await analyticsModules();
       const answer = await marketPerformance(datasets, members, { period, index, sector }, contextOf(req));
       return respond.send(req, reply, answer, {
         filename: `market-performance-${period}`,

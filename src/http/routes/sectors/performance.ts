@@ -2,10 +2,9 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { Period } from '../../../analytics/periods.ts';
-import { historySource } from '../../../market/analytics/member-series.ts';
+import type { Period } from '../../../analytics/params.ts';
+import { analyticsModules, lazyHistorySource } from '../../../market/analytics/lazy.ts';
 import { SectorReturn } from '../../../market/models/analytics.ts';
-import { sectorPerformance } from '../../../market/analytics/rankings.ts';
 import { columnsOf, errorResponses, listEnvelope, MissingMeta, query } from '../../pipeline/schemas.ts';
 import type { RouteDeps } from '../deps.ts';
 import { coverage, PeriodParam } from '../market/performance.ts';
@@ -13,7 +12,7 @@ import { coverage, PeriodParam } from '../market/performance.ts';
 export function sectorPerformanceRoutes(app: FastifyInstance, deps: RouteDeps): void {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const { datasets, respond, contextOf } = deps;
-  const members = deps.memberSeries ?? historySource(datasets);
+  const members = deps.memberSeries ?? lazyHistorySource(datasets);
 
   r.get(
     '/sectors/performance',
@@ -37,6 +36,7 @@ export function sectorPerformanceRoutes(app: FastifyInstance, deps: RouteDeps): 
     },
     async (req, reply) => {
       const period = (req.query.period ?? '1M') as Period;
+      const { sectorPerformance } = await analyticsModules();
       const answer = await sectorPerformance(datasets, members, period, contextOf(req));
       return respond.send(req, reply, answer, {
         filename: `sectors-performance-${period}`,

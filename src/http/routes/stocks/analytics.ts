@@ -2,12 +2,11 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { ACCEPTED, MAX_INDICATORS } from '../../../analytics/indicator-spec.ts';
+import { ACCEPTED, MAX_INDICATORS } from '../../../analytics/params.ts';
 import { parseAdjustedFlags } from '../../../market/corporate-actions/adjusted-history.ts';
-import { indicatorColumns, indicatorSpecs, stockIndicators } from '../../../market/analytics/indicators.ts';
 import { AdjustmentMeta } from '../../../market/models/resources.ts';
-import { Performance, PERIOD_DESCRIPTION } from '../../../market/models/analytics.ts';
-import { DEFAULT_BENCHMARK, stockPerformance } from '../../../market/analytics/performance.ts';
+import { analyticsModules } from '../../../market/analytics/lazy.ts';
+import { DEFAULT_BENCHMARK, Performance, PERIOD_DESCRIPTION } from '../../../market/models/analytics.ts';
 import {
   columnsOf,
   errorResponses,
@@ -97,6 +96,7 @@ export function stockAnalyticsRoutes(app: FastifyInstance, deps: RouteDeps): voi
     async (req, reply) => {
       const symbol = req.params.symbol.toUpperCase();
       const flags = parseAdjustedFlags(req.query.adjusted ?? true, req.query.dividends);
+      const { stockPerformance } = await analyticsModules();
       const answer = await stockPerformance(
         datasets,
         symbol,
@@ -150,6 +150,7 @@ export function stockAnalyticsRoutes(app: FastifyInstance, deps: RouteDeps): voi
       const symbol = req.params.symbol.toUpperCase();
       const flags = parseAdjustedFlags(req.query.adjusted ?? true, undefined);
       const { i, start, end } = req.query;
+      const { indicatorColumns, indicatorSpecs, stockIndicators } = await analyticsModules();
       const answer = await stockIndicators(
         datasets,
         symbol,
