@@ -21,18 +21,27 @@ export class ArchiveRowError extends Error {
 
 const INT8_TEXT = /^-?\d{1,16}$/;
 
+/** A number from a driver's integer forms (bigint, int8 text); undefined for anything else. */
+function integer(v: unknown): number | undefined {
+  if (typeof v === 'bigint') return Number(v);
+  if (typeof v === 'string' && INT8_TEXT.test(v)) return Number(v);
+  return undefined;
+}
+
 function num(r: DbRow, table: string, column: string): number {
   const v = r[column];
   if (typeof v === 'number') return v;
-  if (typeof v === 'bigint') return Number(v);
-  if (typeof v === 'string' && INT8_TEXT.test(v)) return Number(v);
-  throw new ArchiveRowError(table, column, 'a number', v);
+  const n = integer(v);
+  if (n === undefined) throw new ArchiveRowError(table, column, 'a number', v);
+  return n;
 }
 
 function numOrNull(r: DbRow, table: string, column: string): number | null {
   const v = r[column];
   if (typeof v === 'number' || v === null) return v;
-  return num(r, table, column);
+  const n = integer(v);
+  if (n === undefined) throw new ArchiveRowError(table, column, 'a number or null', v);
+  return n;
 }
 
 function str(r: DbRow, table: string, column: string): string {
