@@ -9,11 +9,19 @@ import {
   factorRows,
   mergedCoverage,
   POSTGRES_ADJUSTMENT_SCHEMA,
-  type CoverageRow,
-  type FactorRow,
 } from './adjustments.ts';
 import { POSTGRES_FILE_SCHEMA, type DailyFileStore } from './daily-files.ts';
 import { PostgresDailyFiles } from './postgres-files.ts';
+import {
+  barRowOf,
+  coverageRowOf,
+  factorRowOf,
+  fieldRowOf,
+  levelRowOf,
+  type BarRow,
+  type DbRow,
+  type Prices,
+} from './rows.ts';
 import {
   announcedBounds,
   ArchiveUnavailableError,
@@ -71,17 +79,6 @@ const PAYOUT_TABLES = { company: 'archive_payouts', market: 'archive_market_payo
 
 type Sql = postgres.Sql | postgres.TransactionSql;
 
-interface BarRow {
-  symbol: string;
-  day: number;
-  open: number | null;
-  high: number | null;
-  low: number | null;
-  close: number | null;
-  volume: number | null;
-  reasons: string;
-}
-
 /** A float8[] in PostgreSQL's text form ({1.5,NULL,2}), exactly as the server prints each value. */
 function arrayNumbers(text: string): Array<number | null> {
   return text
@@ -112,10 +109,10 @@ export class PostgresArchive implements ArchiveStore {
   async writeHistory(symbol: string, bars: readonly DailyBar[], doneAt: number): Promise<WriteResult> {
     return this.write(async (tx) => {
       const held = new Map<number, BarRow>();
-      for (const r of await tx<
-        BarRow[]
-      >`SELECT symbol, day, open, high, low, close, volume, reasons FROM archive_bars WHERE symbol = ${symbol}`)
+      for (const row of await tx`SELECT symbol, day, open, high, low, close, volume, reasons FROM archive_bars WHERE symbol = ${symbol}`) {
+        const r = barRowOf(row);
         held.set(r.day, r);
+      }
       const result = await putBars(tx, bars, held);
       await tx`INSERT INTO archive_backfill (symbol, done_at, rows) VALUES (${symbol}, ${doneAt}, ${bars.length}) ON CONFLICT (symbol) DO NOTHING`;
       return result;
@@ -131,10 +128,10 @@ export class PostgresArchive implements ArchiveStore {
     return this.write(async (tx) => {
       const day = dayNumber(date);
       const held = new Map<string, BarRow>();
-      for (const r of await tx<
-        BarRow[]
-      >`SELECT symbol, day, open, high, low, close, volume, reasons FROM archive_bars WHERE day = ${day}`)
+      for (const row of await tx`SELECT symbol, day, open, high, low, close, volume, reasons FROM archive_bars WHERE day = ${day}`) {
+        const r = barRowOf(row);
         held.set(r.symbol, r);
+      }
       const result = await putBars(tx, bars, undefined, held);
       const levels = await putLevels(tx, indices);
       await tx`INSERT INTO archive_recorded_days (day, recorded_at, symbols) VALUES (${day}, ${recordedAt}, ${bars.length}) ON CONFLICT (day) DO NOTHING`;
@@ -149,11 +146,9 @@ export class PostgresArchive implements ArchiveStore {
   async dailyBars(date: string): Promise<DailyBar[]> {
     const rows = await this.read(
       (sql) =>
-        sql<
-          BarRow[]
-        >`SELECT symbol, day, open, high, low, close, volume, reasons FROM archive_bars WHERE day = ${dayNumber(date)} ORDER BY symbol`,
+        sql`SELECT symbol, day, open, high, low, close, volume, reasons FROM archive_bars WHERE day = ${dayNumber(date)} ORDER BY symbol`,
     );
-    return rows.map(toBar);
+    return rows.map(barOf);
   }
 
   async bars(symbols: readonly string[], start?: string, end?: string): Promise<DailyBar[]> {
@@ -161,12 +156,15 @@ export class PostgresArchive implements ArchiveStore {
     const [from, to] = bounds(start, end);
     const rows = await this.read(
       (sql) =>
-        sql<BarRow[]>`SELECT symbol, day, open, high, low, close, volume, reasons FROM archive_bars
+        sql`SELECT symbol, day, open, high, low, close, volume, reasons FROM archive_bars
           WHERE symbol = ANY(${sql.array([...symbols])}) AND day BETWEEN ${from} AND ${to} ORDER BY symbol, day`,
     );
     // Rows arrive by symbol then day; regrouped in the order asked without a sort.
     const bySymbol = new Map<string, DailyBar[]>(symbols.map((s) => [s, []]));
-    for (const r of rows) bySymbol.get(r.symbol)?.push(toBar(r));
+    for (const row of rows) {
+      const bar = barOf(row);
+      bySymbol.get(bar.symbol)?.push(bar);
+    }
     return [...bySymbol.values()].flat();
   }
 
@@ -182,19 +180,17 @@ export class PostgresArchive implements ArchiveStore {
     // order, so the server does a fraction of the work. A symbol without bars aggregates to null.
     // The values come as the array's text and are split here: the client's own array parser reads
     // a NULL element of a float8[] as NaN.
-    const rows = await this.read(
-      (sql) =>
-        sql`SELECT s.symbol, b.days, b.vs FROM unnest(${sql.array([...symbols])}::text[]) AS s(symbol)
+    const rows = await this.read((sql) =>
+      sql`SELECT s.symbol, b.days, b.vs FROM unnest(${sql.array([...symbols])}::text[]) AS s(symbol)
           CROSS JOIN LATERAL (SELECT array_agg(day ORDER BY day) AS days, array_agg(${sql(field)} ORDER BY day)::text AS vs
-            FROM archive_bars WHERE archive_bars.symbol = s.symbol AND day BETWEEN ${from} AND ${to}) b`.values() as unknown as Promise<
-          Array<[string, number[] | null, string | null]>
-        >,
+            FROM archive_bars WHERE archive_bars.symbol = s.symbol AND day BETWEEN ${from} AND ${to}) b`.values(),
     );
-    for (const [symbol, days, values] of rows) {
-      if (!days) continue;
+    for (const row of rows) {
+      const { symbol, days, values } = fieldRowOf(row, field);
+      if (days === null || values === null) continue;
       const s = out.get(symbol)!;
       s.dates = days.map(dayText);
-      s.values = arrayNumbers(values!);
+      s.values = arrayNumbers(values);
     }
     return [...out.values()];
   }
@@ -204,20 +200,21 @@ export class PostgresArchive implements ArchiveStore {
     const [from, to] = bounds(start, end);
     const rows = await this.read(
       (sql) =>
-        sql<
-          Array<BarRow & { code: string }>
-        >`SELECT code, day, open, high, low, close, volume FROM archive_index_levels
+        sql`SELECT code, day, open, high, low, close, volume FROM archive_index_levels
           WHERE code = ANY(${sql.array([...indices])}) AND day BETWEEN ${from} AND ${to} ORDER BY code, day`,
     );
-    return rows.map((r) => ({
-      index: r.code,
-      date: dayText(r.day),
-      open: r.open,
-      high: r.high,
-      low: r.low,
-      close: r.close,
-      volume: r.volume,
-    }));
+    return rows.map((row) => {
+      const r = levelRowOf(row);
+      return {
+        index: r.code,
+        date: dayText(r.day),
+        open: r.open,
+        high: r.high,
+        low: r.low,
+        close: r.close,
+        volume: r.volume,
+      };
+    });
   }
 
   async tradingDays(from: string, to: string): Promise<string[]> {
@@ -351,15 +348,18 @@ export class PostgresArchive implements ArchiveStore {
 
   async writeAdjustments(record: AdjustmentRecord): Promise<WriteResult> {
     return this.write(async (tx) => {
-      const held = await tx<FactorRow[]>`SELECT symbol, day, kind, seq, factor, ratio, amount
-        FROM archive_adjustment_factors WHERE symbol = ${record.symbol}`;
+      const held = (
+        await tx`SELECT symbol, day, kind, seq, factor, ratio, amount
+          FROM archive_adjustment_factors WHERE symbol = ${record.symbol}`
+      ).map(factorRowOf);
       const { fresh, result } = compareFactors(held, factorRows(record));
       for (const f of fresh) {
         await tx`INSERT INTO archive_adjustment_factors (symbol, day, kind, seq, factor, ratio, amount)
           VALUES (${f.symbol}, ${f.day}, ${f.kind}, ${f.seq}, ${f.factor}, ${f.ratio}, ${f.amount})`;
       }
-      const [coverage] = await tx<CoverageRow[]>`SELECT * FROM archive_adjustment_coverage
-        WHERE symbol = ${record.symbol} FOR UPDATE`;
+      const [coverage] = (
+        await tx`SELECT * FROM archive_adjustment_coverage WHERE symbol = ${record.symbol} FOR UPDATE`
+      ).map(coverageRowOf);
       const c = mergedCoverage(coverage, record);
       await tx`INSERT INTO archive_adjustment_coverage
           (symbol, checked_at, checked_through, series_start, dividends_from, dividends_known)
@@ -397,19 +397,15 @@ export class PostgresArchive implements ArchiveStore {
     const [coverage, factors] = await this.read(async (sql) =>
       symbols === undefined
         ? Promise.all([
-            sql<CoverageRow[]>`SELECT * FROM archive_adjustment_coverage`,
-            sql<FactorRow[]>`SELECT * FROM archive_adjustment_factors`,
+            sql`SELECT * FROM archive_adjustment_coverage`,
+            sql`SELECT * FROM archive_adjustment_factors`,
           ])
         : Promise.all([
-            sql<
-              CoverageRow[]
-            >`SELECT * FROM archive_adjustment_coverage WHERE symbol = ANY(${sql.array([...symbols])})`,
-            sql<
-              FactorRow[]
-            >`SELECT * FROM archive_adjustment_factors WHERE symbol = ANY(${sql.array([...symbols])})`,
+            sql`SELECT * FROM archive_adjustment_coverage WHERE symbol = ANY(${sql.array([...symbols])})`,
+            sql`SELECT * FROM archive_adjustment_factors WHERE symbol = ANY(${sql.array([...symbols])})`,
           ]),
     );
-    return adjustmentRecords(coverage, factors);
+    return adjustmentRecords(coverage.map(coverageRowOf), factors.map(factorRowOf));
   }
 
   async keptPayouts(
@@ -517,21 +513,21 @@ async function putLevels(tx: Sql, levels: readonly IndexLevel[]): Promise<WriteR
   if (levels.length === 0) return result;
   const codes = [...new Set(levels.map((l) => l.index))];
   const days = levels.map((l) => dayNumber(l.date));
-  const held = new Map<string, IndexLevel>();
-  const rows = await tx<
-    Array<IndexLevel & { code: string; day: number }>
-  >`SELECT code, day, open, high, low, close, volume
+  const held = new Map<string, Prices>();
+  const rows = await tx`SELECT code, day, open, high, low, close, volume
     FROM archive_index_levels WHERE code = ANY(${tx.array(codes)}) AND day BETWEEN ${Math.min(...days)} AND ${Math.max(...days)}`;
-  for (const r of rows) held.set(`${r.code}|${r.day}`, r);
+  for (const row of rows) {
+    const r = levelRowOf(row);
+    held.set(`${r.code}|${r.day}`, r);
+  }
   const fresh: Array<IndexLevel & { day: number }> = [];
   for (const l of levels) {
     const day = dayNumber(l.date);
     const stored = held.get(`${l.index}|${day}`);
     if (stored) {
       // A closing page has no open and the daily series no high or low: only shared fields count.
-      const both = (f: 'open' | 'high' | 'low' | 'close' | 'volume', a: IndexLevel, b: IndexLevel) =>
-        a[f] === null || b[f] === null ? null : a[f];
-      const pick = (a: IndexLevel, b: IndexLevel) => ({
+      const both = (f: keyof Prices, a: Prices, b: Prices) => (a[f] === null || b[f] === null ? null : a[f]);
+      const pick = (a: Prices, b: Prices) => ({
         open: both('open', a, b),
         high: both('high', a, b),
         low: both('low', a, b),
@@ -559,7 +555,8 @@ async function putLevels(tx: Sql, levels: readonly IndexLevel[]): Promise<WriteR
   return result;
 }
 
-function toBar(r: BarRow): DailyBar {
+function barOf(row: DbRow): DailyBar {
+  const r: BarRow = barRowOf(row);
   return {
     symbol: r.symbol,
     date: dayText(r.day),

@@ -9,8 +9,8 @@ import {
   type DailyFileStore,
   type FileDayState,
   type FileDisagreement,
-  type StoredFileRow,
 } from './daily-files.ts';
+import { storedFileRowOf, symbolPricesOf, type SymbolPrices } from './rows.ts';
 import { dayNumber, dayText, type WriteResult } from './store.ts';
 
 type Read = <T>(query: (sql: postgres.Sql) => Promise<T>) => Promise<T>;
@@ -61,11 +61,11 @@ export class PostgresDailyFiles implements DailyFileStore {
       }
       await tx`INSERT INTO archive_file_days (day, found, checked_at, rows) VALUES (${day}, true, ${fetchedAt}, ${rows.length})
                ON CONFLICT (day) DO UPDATE SET found = true, checked_at = EXCLUDED.checked_at, rows = EXCLUDED.rows`;
-      const bars = new Map<string, Pick<DailyFileRow, 'open' | 'high' | 'low' | 'close' | 'volume'>>();
-      for (const b of await tx<
-        Array<DailyFileRow>
-      >`SELECT symbol, open, high, low, close, volume FROM archive_bars WHERE day = ${day}`)
+      const bars = new Map<string, SymbolPrices>();
+      for (const row of await tx`SELECT symbol, open, high, low, close, volume FROM archive_bars WHERE day = ${day}`) {
+        const b = symbolPricesOf(row);
         bars.set(b.symbol, b);
+      }
       const found: FileDisagreement[] = [];
       for (const r of rows) {
         const bar = r.kind === 'equity' ? bars.get(r.symbol) : undefined;
@@ -109,13 +109,9 @@ export class PostgresDailyFiles implements DailyFileStore {
   fileRows(date: string, kinds?: readonly DailyFileKind[]): Promise<DailyFileRow[]> {
     return this.read(async (sql) => {
       const rows = kinds
-        ? await sql<
-            StoredFileRow[]
-          >`SELECT * FROM archive_file_rows WHERE day = ${dayNumber(date)} AND kind = ANY(${kinds as string[]}) ORDER BY symbol`
-        : await sql<
-            StoredFileRow[]
-          >`SELECT * FROM archive_file_rows WHERE day = ${dayNumber(date)} ORDER BY symbol`;
-      return rows.map((r) => fileRowOf(r, date));
+        ? await sql`SELECT * FROM archive_file_rows WHERE day = ${dayNumber(date)} AND kind = ANY(${kinds as string[]}) ORDER BY symbol`
+        : await sql`SELECT * FROM archive_file_rows WHERE day = ${dayNumber(date)} ORDER BY symbol`;
+      return rows.map((r) => fileRowOf(storedFileRowOf(r), date));
     });
   }
 
@@ -124,10 +120,11 @@ export class PostgresDailyFiles implements DailyFileStore {
     const to = end ? dayNumber(end) : 1e6;
     return this.read(async (sql) =>
       (
-        await sql<
-          StoredFileRow[]
-        >`SELECT * FROM archive_file_rows WHERE symbol = ${symbol} AND day BETWEEN ${from} AND ${to} ORDER BY day`
-      ).map((r) => fileRowOf(r, dayText(r.day))),
+        await sql`SELECT * FROM archive_file_rows WHERE symbol = ${symbol} AND day BETWEEN ${from} AND ${to} ORDER BY day`
+      ).map((row) => {
+        const r = storedFileRowOf(row);
+        return fileRowOf(r, dayText(r.day));
+      }),
     );
   }
 

@@ -11,10 +11,19 @@ import {
   factorRows,
   mergedCoverage,
   SQLITE_ADJUSTMENT_SCHEMA,
-  type CoverageRow,
-  type FactorRow,
 } from './adjustments.ts';
 import { SQLITE_FILE_SCHEMA, type DailyFileStore } from './daily-files.ts';
+import {
+  barRowOf,
+  coverageRowOf,
+  dayValueOf,
+  factorRowOf,
+  heldBarOf,
+  levelRowOf,
+  type BarRow,
+  type DbRow,
+  type HeldBar,
+} from './rows.ts';
 import { SqliteDailyFiles } from './sqlite-files.ts';
 import {
   announcedBounds,
@@ -71,17 +80,6 @@ CREATE INDEX IF NOT EXISTS market_payouts_by_announced ON market_payouts (announ
 /** The table of each payouts page's kept rows. */
 const PAYOUT_TABLES = { company: 'payouts', market: 'market_payouts' } as const;
 
-interface BarRow {
-  symbol: string;
-  day: number;
-  open: number | null;
-  high: number | null;
-  low: number | null;
-  close: number | null;
-  volume: number | null;
-  reasons: string;
-}
-
 export class SqliteArchive implements ArchiveStore {
   readonly backend = 'sqlite' as const;
   private readonly db: DatabaseSync;
@@ -121,7 +119,7 @@ export class SqliteArchive implements ArchiveStore {
       volume: fieldStatement('volume'),
     };
     this.s = {
-      getBar: p('SELECT open, high, low, close, volume FROM bars WHERE symbol = ? AND day = ?'),
+      getBar: p('SELECT day, open, high, low, close, volume FROM bars WHERE symbol = ? AND day = ?'),
       putBar: p(
         'INSERT INTO bars (symbol, day, open, high, low, close, volume, reasons) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
       ),
@@ -191,16 +189,12 @@ export class SqliteArchive implements ArchiveStore {
   }
 
   dailyBars(date: string): Promise<DailyBar[]> {
-    return this.read(() => (this.s.dayBars!.all(dayNumber(date)) as unknown as BarRow[]).map(toBar));
+    return this.read(() => this.s.dayBars!.all(dayNumber(date)).map(barOf));
   }
 
   bars(symbols: readonly string[], start?: string, end?: string): Promise<DailyBar[]> {
     const [from, to] = bounds(start, end);
-    return this.read(() =>
-      symbols.flatMap((symbol) =>
-        (this.s.rangeBars!.all(symbol, from, to) as unknown as BarRow[]).map(toBar),
-      ),
-    );
+    return this.read(() => symbols.flatMap((symbol) => this.s.rangeBars!.all(symbol, from, to).map(barOf)));
   }
 
   field(symbols: readonly string[], field: BarField, start?: string, end?: string) {
@@ -208,8 +202,16 @@ export class SqliteArchive implements ArchiveStore {
     const statement = this.fieldStatements[field];
     return this.read(() =>
       symbols.map((symbol) => {
-        const rows = statement.all(symbol, from, to) as unknown as Array<[number, number | null]>;
-        return { symbol, dates: rows.map((r) => dayText(r[0])), values: rows.map((r) => r[1]) };
+        // Rows come as arrays (setReturnArrays); node:sqlite's typing still says records.
+        const rows = statement.all(symbol, from, to) as unknown as ReadonlyArray<readonly unknown[]>;
+        const dates = new Array<string>(rows.length);
+        const values = new Array<number | null>(rows.length);
+        for (let i = 0; i < rows.length; i++) {
+          const [day, value] = dayValueOf(rows[i]!, field);
+          dates[i] = dayText(day);
+          values[i] = value;
+        }
+        return { symbol, dates, values };
       }),
     );
   }
@@ -218,15 +220,18 @@ export class SqliteArchive implements ArchiveStore {
     const [from, to] = bounds(start, end);
     return this.read(() =>
       indices.flatMap((code) =>
-        (this.s.rangeLevels!.all(code, from, to) as unknown as Array<BarRow & { code: string }>).map((r) => ({
-          index: r.code,
-          date: dayText(r.day),
-          open: r.open,
-          high: r.high,
-          low: r.low,
-          close: r.close,
-          volume: r.volume,
-        })),
+        this.s.rangeLevels!.all(code, from, to).map((row) => {
+          const r = levelRowOf(row);
+          return {
+            index: r.code,
+            date: dayText(r.day),
+            open: r.open,
+            high: r.high,
+            low: r.low,
+            close: r.close,
+            volume: r.volume,
+          };
+        }),
       ),
     );
   }
@@ -353,15 +358,17 @@ export class SqliteArchive implements ArchiveStore {
         .prepare(
           'SELECT symbol, day, kind, seq, factor, ratio, amount FROM adjustment_factors WHERE symbol = ?',
         )
-        .all(record.symbol) as unknown as FactorRow[];
+        .all(record.symbol)
+        .map(factorRowOf);
       const { fresh, result } = compareFactors(held, factorRows(record));
       const put = this.db.prepare(
         'INSERT INTO adjustment_factors (symbol, day, kind, seq, factor, ratio, amount) VALUES (?, ?, ?, ?, ?, ?, ?)',
       );
       for (const f of fresh) put.run(f.symbol, f.day, f.kind, f.seq, f.factor, f.ratio, f.amount);
-      const coverage = this.db
+      const heldCoverage = this.db
         .prepare('SELECT * FROM adjustment_coverage WHERE symbol = ?')
-        .get(record.symbol) as unknown as CoverageRow | undefined;
+        .get(record.symbol);
+      const coverage = heldCoverage === undefined ? undefined : coverageRowOf(heldCoverage);
       const c = mergedCoverage(coverage, record);
       this.db
         .prepare(
@@ -438,15 +445,15 @@ export class SqliteArchive implements ArchiveStore {
     return this.read(() => {
       if (symbols === undefined) {
         return adjustmentRecords(
-          this.db.prepare('SELECT * FROM adjustment_coverage').all() as unknown as CoverageRow[],
-          this.db.prepare('SELECT * FROM adjustment_factors').all() as unknown as FactorRow[],
+          this.db.prepare('SELECT * FROM adjustment_coverage').all().map(coverageRowOf),
+          this.db.prepare('SELECT * FROM adjustment_factors').all().map(factorRowOf),
         );
       }
       const coverage = this.db.prepare('SELECT * FROM adjustment_coverage WHERE symbol = ?');
       const factors = this.db.prepare('SELECT * FROM adjustment_factors WHERE symbol = ?');
       return adjustmentRecords(
-        symbols.flatMap((s) => coverage.all(s) as unknown as CoverageRow[]),
-        symbols.flatMap((s) => factors.all(s) as unknown as FactorRow[]),
+        symbols.flatMap((s) => coverage.all(s).map(coverageRowOf)),
+        symbols.flatMap((s) => factors.all(s).map(factorRowOf)),
       );
     });
   }
@@ -465,18 +472,22 @@ export class SqliteArchive implements ArchiveStore {
     return Promise.resolve();
   }
 
-  private heldBars(symbol: string): Map<number, BarRow> {
-    const held = new Map<number, BarRow>();
-    for (const r of this.s.symbolBars!.all(symbol) as unknown as BarRow[]) held.set(r.day, r);
+  private heldBars(symbol: string): Map<number, HeldBar> {
+    const held = new Map<number, HeldBar>();
+    for (const row of this.s.symbolBars!.all(symbol)) {
+      const r = heldBarOf(row);
+      held.set(r.day, r);
+    }
     return held;
   }
 
   /** Inserts bars not held; compares the rest (`held`: the symbol's bars, read once for a history). */
-  private putBars(bars: readonly DailyBar[], held?: Map<number, BarRow>): WriteResult {
+  private putBars(bars: readonly DailyBar[], held?: Map<number, HeldBar>): WriteResult {
     const result: WriteResult = { inserted: 0, unchanged: 0, disagreements: [] };
     for (const bar of bars) {
       const day = dayNumber(bar.date);
-      const stored = held ? held.get(day) : (this.s.getBar!.get(bar.symbol, day) as BarRow | undefined);
+      const row = held ? undefined : this.s.getBar!.get(bar.symbol, day);
+      const stored = held ? held.get(day) : row === undefined ? undefined : heldBarOf(row);
       if (stored) {
         const diff = compareBar(bar.symbol, bar.date, stored, bar);
         if (diff.length === 0) result.unchanged++;
@@ -494,7 +505,7 @@ export class SqliteArchive implements ArchiveStore {
         reasonsText(bar.anomaly_reasons),
       );
       // A repeated date in the same series is kept once; the repeat is compared like a later look.
-      held?.set(day, { ...bar, day, reasons: '' });
+      held?.set(day, { ...bar, day });
       result.inserted++;
     }
     return result;
@@ -553,7 +564,8 @@ export class SqliteArchive implements ArchiveStore {
   }
 }
 
-function toBar(r: BarRow): DailyBar {
+function barOf(row: DbRow): DailyBar {
+  const r: BarRow = barRowOf(row);
   return {
     symbol: r.symbol,
     date: dayText(r.day),

@@ -9,8 +9,8 @@ import {
   type DailyFileStore,
   type FileDayState,
   type FileDisagreement,
-  type StoredFileRow,
 } from './daily-files.ts';
+import { storedFileRowOf, symbolPricesOf, type SymbolPrices } from './rows.ts';
 import { dayNumber, dayText, type WriteResult } from './store.ts';
 
 type Run = <T>(work: () => T) => Promise<T>;
@@ -77,8 +77,11 @@ export class SqliteDailyFiles implements DailyFileStore {
         );
       }
       this.s.putDay!.run(day, fetchedAt, rows.length);
-      const bars = new Map<string, Pick<DailyFileRow, 'open' | 'high' | 'low' | 'close' | 'volume'>>();
-      for (const b of this.s.dayBars!.all(day) as unknown as Array<DailyFileRow>) bars.set(b.symbol, b);
+      const bars = new Map<string, SymbolPrices>();
+      for (const row of this.s.dayBars!.all(day)) {
+        const b = symbolPricesOf(row);
+        bars.set(b.symbol, b);
+      }
       const found: FileDisagreement[] = [];
       if (bars.size > 0) {
         for (const r of rows) {
@@ -122,9 +125,7 @@ export class SqliteDailyFiles implements DailyFileStore {
 
   fileRows(date: string, kinds?: readonly DailyFileKind[]): Promise<DailyFileRow[]> {
     return this.read(() => {
-      const rows = (this.s.dayRows!.all(dayNumber(date)) as unknown as StoredFileRow[]).map((r) =>
-        fileRowOf(r, date),
-      );
+      const rows = this.s.dayRows!.all(dayNumber(date)).map((r) => fileRowOf(storedFileRowOf(r), date));
       return kinds ? rows.filter((r) => kinds.includes(r.kind)) : rows;
     });
   }
@@ -133,9 +134,10 @@ export class SqliteDailyFiles implements DailyFileStore {
     const from = start ? dayNumber(start) : -1e6;
     const to = end ? dayNumber(end) : 1e6;
     return this.read(() =>
-      (this.s.symbolRows!.all(symbol, from, to) as unknown as StoredFileRow[]).map((r) =>
-        fileRowOf(r, dayText(r.day)),
-      ),
+      this.s.symbolRows!.all(symbol, from, to).map((row) => {
+        const r = storedFileRowOf(row);
+        return fileRowOf(r, dayText(r.day));
+      }),
     );
   }
 

@@ -92,8 +92,7 @@ export class SqliteStore implements PersistentTier {
     const series = this.statements.getSeries.get(symbol) as
       { fetched_at: number; fresh_until: number; full_fetched_at: number } | undefined;
     if (!series) return undefined;
-    // node:sqlite rows have a null prototype: copied into plain objects like every other row.
-    const rows = this.statements.getRows.all(symbol).map((r) => ({ ...r }) as unknown as HistoryRow);
+    const rows = this.statements.getRows.all(symbol).map(historyRowOf);
     return {
       value: { rows, fullFetchedAt: series.full_fetched_at },
       fetchedAt: series.fetched_at,
@@ -196,4 +195,25 @@ export class SqliteStore implements PersistentTier {
       ),
     };
   }
+}
+
+/** A stored history row, each column checked: a schema the code does not know reads as a miss (logged). */
+function historyRowOf(r: Record<string, unknown>): HistoryRow {
+  const price = (column: string): number | null => {
+    const v = r[column];
+    if (typeof v === 'number' || v === null) return v;
+    throw new Error(`the store's history_rows.${column} should be a number or null but is ${typeof v}`);
+  };
+  if (typeof r.date !== 'string') {
+    throw new Error(`the store's history_rows.date should be text but is ${typeof r.date}`);
+  }
+  // A plain object (node:sqlite rows have a null prototype), like every other row.
+  return {
+    date: r.date,
+    open: price('open'),
+    high: price('high'),
+    low: price('low'),
+    close: price('close'),
+    volume: price('volume'),
+  };
 }
