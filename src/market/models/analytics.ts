@@ -186,7 +186,7 @@ export const SectorReturn = Type.Object(
     members_counted: Type.Integer({
       description: 'members with both a return over the period and a market cap',
     }),
-    market_cap: Num('Σ cap_i of the members counted, PKR'),
+    market_cap: Num('Σ cap_i of the members counted, PKR (at end= when given)'),
     reason: Reason,
   },
   { $id: 'SectorReturn' },
