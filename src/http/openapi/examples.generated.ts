@@ -2209,7 +2209,8 @@ export const GENERATED_ERRORS: GeneratedErrors = {
     '400': [
       {
         code: 'bad_request',
-        message: 'unknown query parameter "from"; this endpoint takes adjusted, dividends, benchmark, format',
+        message:
+          'unknown query parameter "from"; this endpoint takes adjusted, dividends, benchmark, end, format',
         summary: 'an unknown query parameter (?from=…)',
       },
     ],
@@ -2237,7 +2238,7 @@ export const GENERATED_ERRORS: GeneratedErrors = {
     '400': [
       {
         code: 'bad_request',
-        message: 'unknown query parameter "from"; this endpoint takes format',
+        message: 'unknown query parameter "from"; this endpoint takes end, format',
         summary: 'an unknown query parameter (?from=…)',
       },
     ],
@@ -2257,7 +2258,7 @@ export const GENERATED_ERRORS: GeneratedErrors = {
     '400': [
       {
         code: 'bad_request',
-        message: 'unknown query parameter "from"; this endpoint takes period, format',
+        message: 'unknown query parameter "from"; this endpoint takes period, end, format',
         summary: 'an unknown query parameter (?from=…)',
       },
     ],
