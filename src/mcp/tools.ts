@@ -806,7 +806,7 @@ export const TOOLS: readonly Tool[] = [
   tool({
     name: 'rank_performance',
     title: 'Members ranked by return',
-    description: `The members of an index (default KSE100) or of a sector (code or name; not both) ranked by return over a period on closes adjusted for capital changes (always adjusted), highest first (members without a return last, rank null), with the shares traded over the period; index_return is the index's own return, coverage how many members had data. Paged. ${MANY_FETCHES('each member')}`,
+    description: `The members of an index (default KSE100) or of a sector (code or name; not both) ranked by return over a period on closes adjusted for capital changes (always adjusted), highest first (members without a return last, rank null), with the shares traded over the period; index_return is the index's own return, coverage how many members had data. With end and sector (and the archive), the sector's equities of the period's start day delisted since are ranked too (delisted: true, raw closes). Paged. ${MANY_FETCHES('each member')}`,
     input: args({
       period: PeriodArg,
       index: Type.Optional(IndexCode),
@@ -845,7 +845,7 @@ export const TOOLS: readonly Tool[] = [
       const answer = await marketPerformance(
         t.datasets,
         t.memberSeries,
-        { period, index: a.index, sector: a.sector, end: endOf(a.end, t) },
+        { period, index: a.index, sector: a.sector, end: endOf(a.end, t), archive: t.archive?.archive },
         t.ctx,
       );
       return page(answer, a.offset, a.limit ?? 50);

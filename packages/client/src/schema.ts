@@ -1034,7 +1034,7 @@ export interface paths {
     };
     /**
      * An index's or a sector's members ranked by return over a period
-     * @description Members of `index` (default KSE100) or of `sector` (a code such as 0801 or a name), ranked by return_pct over `period`, highest first (members without a return last, rank null), each with the shares traded over the period; meta.index_return is the index’s own return over the period (from its daily levels), meta.coverage how many members had data. Returns are on adjusted closes, as /stocks/{symbol}/performance. With `end`, every series is cut there and the period ends on it (today’s members; one without a close by then is in meta.coverage.missing).
+     * @description Members of `index` (default KSE100) or of `sector` (a code such as 0801 or a name), ranked by return_pct over `period`, highest first (members without a return last, rank null), each with the shares traded over the period; meta.index_return is the index’s own return over the period (from its daily levels), meta.coverage how many members had data. Returns are on adjusted closes, as /stocks/{symbol}/performance. With `end`, every series is cut there and the period ends on it (today’s members; one without a close by then is in meta.coverage.missing). With `end` and `sector` and the archive on, the sector’s equities of the period’s start day’s closing file (GET /market/universe) delisted since are ranked too, marked delisted: true, on their raw closes.
      *
      *     **Example request**
      *
@@ -2543,6 +2543,8 @@ export interface components {
       volume: number | null;
       /** @description why a value above is null (a period longer than the history, too few rows…); null when every value is there */
       reason: string | null;
+      /** @description true: no longer listed; with end= and sector=, an equity of the period’s start day’s closing file (GET /market/universe) that the exchange has delisted since, ranked on its closes to its last day (raw: no adjusted series) */
+      delisted?: boolean;
     };
     SectorReturn: {
       /** @description 1 = the highest return; null without one */

@@ -273,7 +273,7 @@ class Endpoints:
         sector: a sector code (0801) or name, instead of index
         end: YYYY-MM-DD (Karachi): the analysis as of that day, from the daily rows dated on or before it (the periods end at the last of them; as_of is that day’s close). Default: the last row. A day after today is a 400; a day before the first row a 404
         """
-        return self._call(f'/market/performance', {'period': period, 'index': index, 'sector': sector, 'end': end}, {'rank': 'int', 'symbol': 'str', 'adjusted': 'bool', 'return_pct': 'float', 'start_date': 'date', 'start_close': 'float', 'end_date': 'date', 'end_close': 'float', 'volume': 'int', 'reason': 'str'}, as_frame, True)
+        return self._call(f'/market/performance', {'period': period, 'index': index, 'sector': sector, 'end': end}, {'rank': 'int', 'symbol': 'str', 'adjusted': 'bool', 'return_pct': 'float', 'start_date': 'date', 'start_close': 'float', 'end_date': 'date', 'end_close': 'float', 'volume': 'int', 'reason': 'str', 'delisted': 'bool'}, as_frame, True)
 
     def list_market_universe(self, date, *, as_frame=False):
         """Every equity in one day's closing file, delisted ones included

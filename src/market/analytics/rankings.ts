@@ -3,7 +3,8 @@
 // how many members had data and which did not (meta.coverage); a partial answer is kept only
 // briefly, so the missing members are asked for again soon.
 import { createHash } from 'node:crypto';
-import type { Period } from '../../analytics/periods.ts';
+import { minusDays } from '../../analytics/dates.ts';
+import { periodTarget, type Period } from '../../analytics/periods.ts';
 import { periodReturn } from '../../analytics/returns.ts';
 import type { Provenance } from '../../cache/types.ts';
 import { combine, freshNoLaterThan } from '../../cache/types.ts';
@@ -11,6 +12,9 @@ import { denoise } from '../../exchange/parsers/cells.ts';
 import { answerKey, marketAsOf, type Answer } from '../answer.ts';
 import type { Series } from './analytics-rows.ts';
 import { cutAt, indexSeriesOf } from './analytics-rows.ts';
+import type { MarketArchive } from '../archive/archive.ts';
+import { fileBars, neighboursWithFiles } from '../archive/files.ts';
+import { withClose } from '../../analytics/series.ts';
 import { closeOf } from '../../time/market-clock.ts';
 import type { RequestContext } from '../context.ts';
 import type { Datasets } from '../datasets.ts';
@@ -97,6 +101,70 @@ export interface MarketPerformanceQuery {
   sector?: string;
   /** YYYY-MM-DD, checked (checkEnd): each series cut there, the period ending on it. */
   end?: string;
+  /** With `end` and `sector`: the closing files, for the equities of the period's start day. */
+  archive?: MarketArchive;
+}
+
+/**
+ * The equities of `sectorCode` in the closing file of the period's start day (the last file on or
+ * before the period's calendar start from `end`) that the exchange no longer lists: a ranking of a
+ * past period without them would rank only the survivors.
+ */
+async function delistedAtStart(
+  archive: MarketArchive,
+  datasets: Datasets,
+  ctx: RequestContext,
+  sectorCode: string,
+  period: Period,
+  end: string,
+): Promise<string[]> {
+  const target = period === '1D' ? minusDays(end, 1) : periodTarget(period, end);
+  if (target === null) return [];
+  let rows = await archive.dailyFiles((f) => f.fileRows(target, ['equity']));
+  if (rows.length === 0) {
+    const { previous } = await neighboursWithFiles(archive, target);
+    if (previous === null) return [];
+    rows = await archive.dailyFiles((f) => f.fileRows(previous, ['equity']));
+  }
+  const listed = new Set((await datasets.symbols(ctx)).value.map((s) => s.symbol));
+  return rows.filter((r) => r.sectorCode === sectorCode && !listed.has(r.symbol)).map((r) => r.symbol);
+}
+
+/**
+ * A delisted equity's series from the closing files that carried it, raw: the exchange publishes
+ * no adjusted series or payouts for it any more (as its /stocks/{symbol}/historical says).
+ */
+async function delistedSeries(archive: MarketArchive, symbol: string, at: Provenance): Promise<MemberSeries> {
+  const bars = withClose(await fileBars(archive, symbol));
+  const dates = bars.map((b) => b.date);
+  return {
+    symbol,
+    source: 'archive',
+    series: {
+      bars,
+      dates,
+      adjustment: {
+        status: 'unavailable',
+        series_start: null,
+        partial_before: null,
+        dividends: false,
+        dividends_from: null,
+        reason: `${symbol} is no longer listed: the exchange publishes no adjusted series for it, so its closes are raw (from its closing files)`,
+      },
+      answer: {
+        key: `delisted-series:${symbol}`,
+        data: null,
+        asOf: marketAsOf(at.fetchedAt),
+        provenance: { ...at, version: `${symbol}@${dates.at(-1) ?? ''}/${dates.length}` },
+      },
+    },
+  };
+}
+
+/** The code of the sector `members` (one sector's list, non-empty) belong to, from the sector page. */
+async function sectorCodeOf(datasets: Datasets, members: readonly string[], ctx: RequestContext) {
+  const page = await datasets.sectors(ctx);
+  return page.value.members.find((m) => m.symbols.includes(members[0]!))?.sectorCode ?? null;
 }
 
 /**
@@ -127,10 +195,21 @@ export async function marketPerformance(
     ? await constituentSymbols(datasets, indexName, ctx)
     : await sectorMembers(datasets, query.sector!, ctx);
   const code = indexName ? resolveIndexCode(indexName)! : null;
-  const [loaded, index] = await Promise.all([
+  const sectorCode =
+    query.sector !== undefined && query.end !== undefined && query.archive && members.data.length > 0
+      ? await sectorCodeOf(datasets, members.data, ctx)
+      : null;
+  const delisted =
+    sectorCode !== null
+      ? await delistedAtStart(query.archive!, datasets, ctx, sectorCode, query.period, query.end!)
+      : [];
+  const gone = new Set(delisted);
+  const [listed, gonePart, index] = await Promise.all([
     source.load(members.data, ctx, query.end === undefined ? query.period : undefined),
+    Promise.all(delisted.map((s) => delistedSeries(query.archive!, s, members.provenance))),
     code ? indexSeriesOf(datasets, code, ctx).catch(() => null) : Promise.resolve(null),
   ]);
+  const loaded = [...listed, ...gonePart];
   const rows: MemberReturnT[] = [];
   const coverage: Coverage = {
     members: loaded.length,
@@ -155,6 +234,7 @@ export async function marketPerformance(
     countRaw(coverage, m.symbol, series);
     parts.push(series.answer.provenance);
     const row = memberReturn(m.symbol, series, query.period);
+    if (gone.has(m.symbol)) row.delisted = true;
     if (latest === null || row.end_date! > latest) latest = row.end_date;
     rows.push(row);
   }

@@ -57,7 +57,7 @@ export function marketPerformanceRoutes(app: FastifyInstance, deps: RouteDeps): 
         operationId: 'listMarketPerformance',
         summary: "An index's or a sector's members ranked by return over a period",
         description:
-          'Members of `index` (default KSE100) or of `sector` (a code such as 0801 or a name), ranked by return_pct over `period`, highest first (members without a return last, rank null), each with the shares traded over the period; meta.index_return is the index’s own return over the period (from its daily levels), meta.coverage how many members had data. Returns are on adjusted closes, as /stocks/{symbol}/performance. With `end`, every series is cut there and the period ends on it (today’s members; one without a close by then is in meta.coverage.missing).',
+          'Members of `index` (default KSE100) or of `sector` (a code such as 0801 or a name), ranked by return_pct over `period`, highest first (members without a return last, rank null), each with the shares traded over the period; meta.index_return is the index’s own return over the period (from its daily levels), meta.coverage how many members had data. Returns are on adjusted closes, as /stocks/{symbol}/performance. With `end`, every series is cut there and the period ends on it (today’s members; one without a close by then is in meta.coverage.missing). With `end` and `sector` and the archive on, the sector’s equities of the period’s start day’s closing file (GET /market/universe) delisted since are ranked too, marked delisted: true, on their raw closes.',
         tags: ['market'],
         querystring: query({
           period: PeriodParam,
@@ -109,7 +109,7 @@ export function marketPerformanceRoutes(app: FastifyInstance, deps: RouteDeps): 
       const answer = await marketPerformance(
         datasets,
         members,
-        { period, index, sector, end },
+        { period, index, sector, end, archive: deps.archive },
         contextOf(req),
       );
       return respond.send(req, reply, answer, {
