@@ -55,7 +55,12 @@ import {
   PayoutsTradingDays,
 } from '../market/models/feeds.ts';
 import { MarketOverview, StockOverview } from '../market/models/overview.ts';
-import { DEFAULT_BENCHMARK, indexPerformance, stockPerformance } from '../market/analytics/performance.ts';
+import {
+  checkEnd,
+  DEFAULT_BENCHMARK,
+  indexPerformance,
+  stockPerformance,
+} from '../market/analytics/performance.ts';
 import { marketPerformance, sectorPerformance } from '../market/analytics/rankings.ts';
 import { stockOverview } from '../market/overview/stock-overview.ts';
 import { addDays } from '../time/karachi.ts';
@@ -149,6 +154,15 @@ const IndexCode = Type.String({
 });
 const Day = (what: string) =>
   Type.Optional(Type.String({ format: 'date', description: `${what}, inclusive, YYYY-MM-DD` }));
+/** `end` of the performance and ranking tools: the analysis as of a past day (checkEnd). */
+const AsOfEnd = Day(
+  'the analysis as of that day (Karachi): the daily rows on or before it, the periods ending at the last; default the last row',
+);
+/** `end`, checked against today in Karachi. */
+const endOf = (end: string | undefined, t: { marketClock: { now: () => number } }): string | undefined => {
+  if (end !== undefined) checkEnd(end, karachiDate(t.marketClock.now()));
+  return end;
+};
 const Order = Type.Optional(Type.Enum(['asc', 'desc'], { description: 'asc (default): oldest first' }));
 const Interval = Type.Optional(
   Type.Enum([...INTERVALS], {
@@ -721,6 +735,7 @@ export const TOOLS: readonly Tool[] = [
           description: `an index code (default ${DEFAULT_BENCHMARK}), or none`,
         }),
       ),
+      end: AsOfEnd,
     }),
     output: single(Performance, {
       adjustment: Type.Optional(AdjustmentMeta),
@@ -732,7 +747,8 @@ export const TOOLS: readonly Tool[] = [
       const flags = parseAdjustedFlags(a.adjusted ?? true, a.dividends);
       const symbol = a.symbol.toUpperCase();
       const benchmark = a.benchmark ?? DEFAULT_BENCHMARK;
-      return one(await stockPerformance(t.datasets, symbol, { ...flags, benchmark }, t.ctx));
+      const end = endOf(a.end, t);
+      return one(await stockPerformance(t.datasets, symbol, { ...flags, benchmark, end }, t.ctx));
     },
     render: (r) => {
       const missing = r.missing as string[] | undefined;
@@ -782,15 +798,15 @@ export const TOOLS: readonly Tool[] = [
     title: "An index's returns and risk",
     description:
       "An index's returns over 1D…ALL, 1-year volatility, max drawdown and 52-week range (from closes), from its daily levels.",
-    input: args({ index: IndexCode }),
+    input: args({ index: IndexCode, end: AsOfEnd }),
     output: single(Performance),
-    run: async (a, t) => one(await indexPerformance(t.datasets, a.index, t.ctx)),
+    run: async (a, t) => one(await indexPerformance(t.datasets, a.index, t.ctx, endOf(a.end, t))),
     render: (r) => performanceText(r, `${String((r.data as { index?: string }).index ?? '')} performance`),
   }),
   tool({
     name: 'rank_performance',
     title: 'Members ranked by return',
-    description: `The members of an index (default KSE100) or of a sector (code or name; not both) ranked by return over a period on closes adjusted for capital changes (always adjusted), highest first (members without a return last, rank null), with the shares traded over the period; index_return is the index's own return, coverage how many members had data. Paged. ${MANY_FETCHES('each member')}`,
+    description: `The members of an index (default KSE100) or of a sector (code or name; not both) ranked by return over a period on closes adjusted for capital changes (always adjusted), highest first (members without a return last, rank null), with the shares traded over the period; index_return is the index's own return, coverage how many members had data. With end and sector (and the archive), the sector's equities of the period's start day delisted since are ranked too (delisted: true, raw closes). Paged. ${MANY_FETCHES('each member')}`,
     input: args({
       period: PeriodArg,
       index: Type.Optional(IndexCode),
@@ -801,6 +817,7 @@ export const TOOLS: readonly Tool[] = [
           description: 'a sector code (0801) or name, instead of index',
         }),
       ),
+      end: AsOfEnd,
       ...paging(50, 500),
     }),
     output: list(MemberReturn, {
@@ -828,7 +845,7 @@ export const TOOLS: readonly Tool[] = [
       const answer = await marketPerformance(
         t.datasets,
         t.memberSeries,
-        { period, index: a.index, sector: a.sector },
+        { period, index: a.index, sector: a.sector, end: endOf(a.end, t), archive: t.archive?.archive },
         t.ctx,
       );
       return page(answer, a.offset, a.limit ?? 50);
@@ -843,8 +860,8 @@ export const TOOLS: readonly Tool[] = [
   tool({
     name: 'get_sector_performance',
     title: "Sectors' returns",
-    description: `Each sector's cap-weighted return over a period (members' returns on closes adjusted for capital changes, always adjusted, weighted by today's market cap), highest first; coverage says how many members had data. ${MANY_FETCHES('every listed equity (hundreds)')}`,
-    input: args({ period: PeriodArg }),
+    description: `Each sector's cap-weighted return over a period (members' returns on closes adjusted for capital changes, always adjusted, weighted by today's market cap, or the cap at end in today's shares), highest first; coverage says how many members had data. ${MANY_FETCHES('every listed equity (hundreds)')}`,
+    input: args({ period: PeriodArg, end: AsOfEnd }),
     output: list(SectorReturn, {
       period: Type.String(),
       coverage: Type.Object({
@@ -854,7 +871,15 @@ export const TOOLS: readonly Tool[] = [
       }),
     }),
     run: async (a, t) =>
-      page(await sectorPerformance(t.datasets, t.memberSeries, (a.period ?? '1M') as Period, t.ctx)),
+      page(
+        await sectorPerformance(
+          t.datasets,
+          t.memberSeries,
+          (a.period ?? '1M') as Period,
+          t.ctx,
+          endOf(a.end, t),
+        ),
+      ),
     render: (r) => {
       const c = r.coverage as { members: number; with_data: number };
       return `${pageText(`Sectors over ${String(r.period)}`, r, [

@@ -11,7 +11,15 @@
 //
 // Every function takes the instant it reasons about; none reads the clock. Results are epoch ms.
 
-import { formatDay, karachiDay, karachiMidnight, parseIsoDay, weekdayOf } from './karachi.ts';
+import {
+  formatDay,
+  karachiDay,
+  karachiInstant,
+  karachiMidnight,
+  karachiTime,
+  parseIsoDay,
+  weekdayOf,
+} from './karachi.ts';
 
 export type FreshnessKind = 'intraday' | 'symbols' | 'reports' | 'history';
 
@@ -83,6 +91,12 @@ export function nextSessionClose(now: Instant): number {
 /** The calendar date in Karachi, `YYYY-MM-DD`: "today" for the exchange. */
 export function karachiDate(now: Instant): string {
   return formatDay(karachiDay(toMs(now)));
+}
+
+/** The close of the last session of `date`, ISO 8601 +05:00: when a day's bars are from. */
+export function closeOf(date: string): string {
+  const last = sessionsOfDate(date).at(-1);
+  return karachiTime(last ? last.close : karachiInstant(date, 12 * 60));
 }
 
 /**

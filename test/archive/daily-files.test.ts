@@ -120,6 +120,34 @@ function suite(name: string, env: () => Record<string, string>) {
       assert.equal((await http(svc.url, '/market/universe?date=2016-03-23')).status, 404);
     });
 
+    test('a past ranking of a sector includes the equities of its start day delisted since', async () => {
+      await waitForFiles(svc.url);
+      const res = await http(svc.url, '/market/performance?sector=0807&period=1M&end=2016-06-30');
+      assert.equal(res.status, 200, res.text);
+      const oldbk = res.json.data.find((r: { symbol: string }) => r.symbol === 'OLDBK');
+      assert.ok(oldbk, 'OLDBK, delisted in 2019, is ranked');
+      assert.equal(oldbk.delisted, true);
+      assert.equal(oldbk.end_date, '2016-06-30');
+      const bars = (await http(svc.url, '/stocks/OLDBK/historical?start=2016-05-01&end=2016-06-30')).json
+        .data as {
+        date: string;
+        close: number;
+      }[];
+      const start = bars.filter((b) => b.date <= '2016-05-30').at(-1)!;
+      assert.equal(oldbk.start_date, start.date);
+      assert.equal(oldbk.start_close, start.close);
+      assert.equal(oldbk.adjusted, false, 'raw closes: no adjusted series for a delisted symbol');
+      assert.ok(res.json.meta.coverage.raw.some((r: { symbol: string }) => r.symbol === 'OLDBK'));
+      assert.equal(oldbk.end_close, bars.at(-1)!.close);
+      assert.ok(
+        res.json.data
+          .filter((r: { delisted?: boolean }) => r.delisted)
+          .every((r: { symbol: string }) => r.symbol === 'OLDBK'),
+      );
+      const now = await http(svc.url, '/market/performance?sector=0807&period=1M');
+      assert.ok(!now.json.data.some((r: { symbol: string }) => r.symbol === 'OLDBK'), 'not without end');
+    });
+
     test('a delisted symbol’s history comes from the files; adjusted is unavailable; unknown is 404', async () => {
       await waitForFiles(svc.url);
       const res = await http(svc.url, '/stocks/DLTX/historical?start=2016-06-27');

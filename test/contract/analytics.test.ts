@@ -218,7 +218,93 @@ describe('GET /stocks/{symbol}/performance', () => {
   });
 });
 
+describe('GET /stocks/{symbol}/performance?end=', () => {
+  it('is the table as of that day: the rows cut at end, the periods ending there, as_of its close', async () => {
+    const rows = (await json('/stocks/ENGRO/historical?adjusted=true')).data as Row[];
+    const index = (await json('/indices/KSE100/historical')).data as Row[];
+    // A Sunday: the table is the one of the Friday before, as of that Friday's close.
+    const end = '2025-06-15';
+    const cut = rows.filter((r) => r.date <= end);
+    assert.ok(cut.length > 300 && cut.length < rows.length);
+    const body = await json(`/stocks/ENGRO/performance?end=${end}`);
+    const p = body.data;
+    assertAsOf(body.meta.as_of);
+    assert.equal(p.last_date, cut.at(-1)!.date);
+    assert.equal(p.last_date, '2025-06-13');
+    assert.equal(p.last_close, cut.at(-1)!.close);
+    assert.ok(body.meta.as_of.startsWith(`${p.last_date}T`), body.meta.as_of);
+    for (const r of p.returns) {
+      const s = expectedStart(cut, r.period);
+      assert.equal(r.end_date, p.last_date, r.period);
+      if (s < 0) {
+        assert.equal(r.return_pct, null, r.period);
+        continue;
+      }
+      assert.equal(r.start_date, cut[s]!.date, `${r.period} start`);
+      rel(r.return_pct, (cut.at(-1)!.close / cut[s]!.close - 1) * 100, r.period);
+      const bi = lastOnOrBefore(index, cut[s]!.date);
+      const bj = lastOnOrBefore(index, p.last_date);
+      if (bi >= 0) rel(r.benchmark_return_pct, (index[bj]!.close / index[bi]!.close - 1) * 100, r.period);
+    }
+    const from = new Date(Date.parse(p.last_date) - 364 * 86_400_000).toISOString().slice(0, 10);
+    const year = cut.filter((r) => r.date >= from);
+    assert.equal(p.range_52w.high, Math.max(...year.map((r) => r.high ?? r.close)));
+    assert.equal(p.range_52w.low, Math.min(...year.map((r) => r.low ?? r.close)));
+    assert.ok(p.max_drawdown_1y.trough_date <= p.last_date);
+    // The Friday itself gives the same table; today (or later than the last row) the live one.
+    assert.deepEqual((await json('/stocks/ENGRO/performance?end=2025-06-13')).data, p);
+    const live = await json('/stocks/ENGRO/performance');
+    const lastDay = await json(`/stocks/ENGRO/performance?end=${rows.at(-1)!.date}`);
+    assert.deepEqual(lastDay.data, live.data);
+    assert.equal(lastDay.meta.as_of, live.meta.as_of);
+  });
+
+  it('refuses a future day (400), a malformed one (422) and a day before the history (404)', async () => {
+    const future = await http(svc.url, '/stocks/ENGRO/performance?end=2099-01-01');
+    assertError(future.json, 400, 'bad_request', /end 2099-01-01 is in the future \(today in Karachi is/);
+    assertError(
+      (await http(svc.url, '/stocks/ENGRO/performance?end=yesterday')).json,
+      422,
+      'bad_request',
+      /end/,
+    );
+    const first = (await json('/stocks/ENGRO/historical?adjusted=true')).data[0].date as string;
+    assertError(
+      (await http(svc.url, '/stocks/ENGRO/performance?end=2001-01-01')).json,
+      404,
+      'not_found',
+      new RegExp(`no close on or before 2001-01-01: its daily history starts on ${first}`),
+    );
+  });
+});
+
 describe('GET /indices/{name}/performance', () => {
+  it('end= cuts the daily levels there', async () => {
+    const rows = ((await json('/indices/KSE100/historical')).data as Row[]).filter(
+      (r) => r.date <= '2025-03-31',
+    );
+    const body = await json('/indices/KSE100/performance?end=2025-03-31');
+    assert.equal(body.data.last_date, rows.at(-1)!.date);
+    assert.ok(body.meta.as_of.startsWith(`${rows.at(-1)!.date}T`));
+    for (const r of body.data.returns) {
+      const s = expectedStart(rows, r.period);
+      if (s < 0) assert.equal(r.return_pct, null);
+      else rel(r.return_pct, (rows.at(-1)!.close / rows[s]!.close - 1) * 100, r.period);
+    }
+    assertError(
+      (await http(svc.url, '/indices/KSE100/performance?end=2099-01-01')).json,
+      400,
+      'bad_request',
+      /future/,
+    );
+    assertError(
+      (await http(svc.url, '/indices/KSE100/performance?end=1990-01-01')).json,
+      404,
+      'not_found',
+      /KSE100/,
+    );
+  });
+
   it("computes the index's returns from its daily levels", async () => {
     const p = (await json('/indices/kse-100/performance')).data;
     const rows = (await json('/indices/KSE100/historical')).data as Row[];

@@ -29,8 +29,8 @@ function rel(a: number, b: number, what: string): void {
   assert.ok(Math.abs(a - b) <= 1e-9 * Math.max(Math.abs(a), Math.abs(b), 1e-9), `${what}: ${a} vs ${b}`);
 }
 
-const returnOf = async (symbol: string, period: string): Promise<number | null> =>
-  (await json(`/stocks/${symbol}/performance?benchmark=none`)).data.returns.find(
+const returnOf = async (symbol: string, period: string, end?: string): Promise<number | null> =>
+  (await json(`/stocks/${symbol}/performance?benchmark=none${end ? `&end=${end}` : ''}`)).data.returns.find(
     (r: { period: string }) => r.period === period,
   ).return_pct;
 
@@ -107,6 +107,70 @@ describe('GET /market/performance', () => {
     } finally {
       await tight.close();
     }
+  });
+});
+
+describe('?end= on the rankings', () => {
+  it('ranks the members by their return over the period ending at end, as their own tables as of then', async () => {
+    const end = '2025-08-29';
+    const body = await json(`/market/performance?sector=0801&period=3M&end=${end}`);
+    const now = await json('/market/performance?sector=0801&period=3M');
+    assert.ok(body.meta.as_of.startsWith(`${end}T`), body.meta.as_of);
+    assert.equal(
+      body.meta.coverage.with_data + body.meta.coverage.missing.length,
+      body.meta.coverage.members,
+    );
+    for (const row of body.data) {
+      assert.equal(row.end_date, end, row.symbol);
+      rel(row.return_pct, (await returnOf(row.symbol, '3M', end))!, row.symbol);
+    }
+    assert.notDeepEqual(
+      body.data.map((r: { return_pct: number }) => r.return_pct),
+      now.data.map((r: { return_pct: number }) => r.return_pct),
+    );
+    const index = await json(`/market/performance?index=KSE30&period=1M&end=${end}`);
+    const own = (await json(`/indices/KSE30/performance?end=${end}`)).data.returns.find(
+      (r: { period: string }) => r.period === '1M',
+    );
+    assert.equal(index.meta.index_return.end_date, end);
+    assert.equal(index.meta.index_return.return_pct, own.return_pct);
+    assertError(
+      (await http(svc.url, '/market/performance?end=2099-01-01')).json,
+      400,
+      'bad_request',
+      /future/,
+    );
+  });
+
+  it('weights the sectors by their caps at end', async () => {
+    const end = '2025-08-29';
+    const body = await json(`/sectors/performance?period=3M&end=${end}`);
+    assert.ok(body.meta.as_of.startsWith(`${end}T`), body.meta.as_of);
+    const screener = (await json('/screener')).data as { symbol: string; market_cap: number | null }[];
+    const caps = new Map(screener.map((r) => [r.symbol, r.market_cap]));
+    const fert = body.data.find((r: { sector_code: string }) => r.sector_code === '0809');
+    let atEnd = 0;
+    let start = 0;
+    for (const s of (await json('/sectors/0809/stocks')).data as string[]) {
+      const r = await returnOf(s, '3M', end);
+      const cap = caps.get(s);
+      if (r === null || !cap) continue;
+      const closes = (await json(`/stocks/${s}/historical?adjusted=true`)).data as {
+        date: string;
+        close: number;
+      }[];
+      const then = closes.filter((c) => c.date <= end).at(-1)!.close;
+      const capThen = (cap * then) / closes.at(-1)!.close;
+      atEnd += capThen;
+      start += capThen / (1 + r / 100);
+    }
+    rel(fert.return_pct, (atEnd / start - 1) * 100, 'FERTILIZER');
+    assertError(
+      (await http(svc.url, '/sectors/performance?end=2099-01-01')).json,
+      400,
+      'bad_request',
+      /future/,
+    );
   });
 });
 

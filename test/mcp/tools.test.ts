@@ -124,6 +124,26 @@ const CASES: Case[] = [
   },
   { tool: 'get_index_performance', args: { index: 'kse100' }, rest: '/indices/KSE100/performance' },
   {
+    tool: 'get_performance',
+    args: { symbol: 'ENGRO', end: '2025-06-15' },
+    rest: '/stocks/ENGRO/performance?end=2025-06-15',
+  },
+  {
+    tool: 'get_index_performance',
+    args: { index: 'KSE100', end: '2025-03-31' },
+    rest: '/indices/KSE100/performance?end=2025-03-31',
+  },
+  {
+    tool: 'rank_performance',
+    args: { sector: '0801', period: '3M', end: '2025-08-29' },
+    rest: '/market/performance?sector=0801&period=3M&end=2025-08-29',
+  },
+  {
+    tool: 'get_sector_performance',
+    args: { period: '3M', end: '2025-08-29' },
+    rest: '/sectors/performance?period=3M&end=2025-08-29',
+  },
+  {
     tool: 'rank_performance',
     args: { index: 'KSE30', period: '1W', limit: 500 },
     rest: '/market/performance?index=KSE30&period=1W',
@@ -491,6 +511,17 @@ describe('MCP: the new endpoints’ tools beyond a plain comparison', () => {
           /after/,
         ],
         ['get_index_performance', { index: 'NOPE' }, /not_found/],
+        [
+          'get_performance',
+          { symbol: 'ENGRO', end: '2099-01-01' },
+          /bad_request.*end 2099-01-01 is in the future/,
+        ],
+        [
+          'get_index_performance',
+          { index: 'KSE100', end: '1990-01-01' },
+          /not_found.*on or before 1990-01-01/,
+        ],
+        ['rank_performance', { end: '2099-01-01' }, /bad_request.*in the future/],
         ['rank_performance', { index: 'KSE30', sector: '0801' }, /give index or sector, not both/],
         ['rank_performance', { period: '2W' }, /period must be 1D, 1W/],
         ['get_market_payouts', { from: '2025-01-01', to: '2026-06-30' }, /bad_request/],

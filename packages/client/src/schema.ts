@@ -776,7 +776,7 @@ export interface paths {
     };
     /**
      * Each sector's cap-weighted return over a period
-     * @description One row per sector of the sector page, ranked by its cap-weighted return over `period`: (Σ cap_i / Σ (cap_i / (1 + r_i)) − 1) × 100, r_i each member’s return on adjusted closes, cap_i its market cap today from the screener, over the members with both. meta.coverage says how many members had data.
+     * @description One row per sector of the sector page, ranked by its cap-weighted return over `period`: (Σ cap_i / Σ (cap_i / (1 + r_i)) − 1) × 100, r_i each member’s return on adjusted closes, cap_i its market cap today from the screener, over the members with both. meta.coverage says how many members had data. With `end`, each member’s series is cut there, the period ends on it and cap_i is its cap at end in today’s shares (today’s cap × its adjusted close at end ÷ its last).
      *
      *     **Example request**
      *
@@ -1034,7 +1034,7 @@ export interface paths {
     };
     /**
      * An index's or a sector's members ranked by return over a period
-     * @description Members of `index` (default KSE100) or of `sector` (a code such as 0801 or a name), ranked by return_pct over `period`, highest first (members without a return last, rank null), each with the shares traded over the period; meta.index_return is the index’s own return over the period (from its daily levels), meta.coverage how many members had data. Returns are on adjusted closes, as /stocks/{symbol}/performance.
+     * @description Members of `index` (default KSE100) or of `sector` (a code such as 0801 or a name), ranked by return_pct over `period`, highest first (members without a return last, rank null), each with the shares traded over the period; meta.index_return is the index’s own return over the period (from its daily levels), meta.coverage how many members had data. Returns are on adjusted closes, as /stocks/{symbol}/performance. With `end`, every series is cut there and the period ends on it (today’s members; one without a close by then is in meta.coverage.missing). With `end` and `sector` and the archive on, the sector’s equities of the period’s start day’s closing file (GET /market/universe) delisted since are ranked too, marked delisted: true, on their raw closes.
      *
      *     **Example request**
      *
@@ -2543,6 +2543,8 @@ export interface components {
       volume: number | null;
       /** @description why a value above is null (a period longer than the history, too few rows…); null when every value is there */
       reason: string | null;
+      /** @description true: no longer listed; with end= and sector=, an equity of the period’s start day’s closing file (GET /market/universe) that the exchange has delisted since, ranked on its closes to its last day (raw: no adjusted series) */
+      delisted?: boolean;
     };
     SectorReturn: {
       /** @description 1 = the highest return; null without one */
@@ -2556,7 +2558,7 @@ export interface components {
       members: number;
       /** @description members with both a return over the period and a market cap */
       members_counted: number;
-      /** @description Σ cap_i of the members counted, PKR */
+      /** @description Σ cap_i of the members counted, PKR (at end= when given) */
       market_cap: number | null;
       /** @description why a value above is null (a period longer than the history, too few rows…); null when every value is there */
       reason: string | null;
@@ -4515,6 +4517,11 @@ export interface operations {
          */
         benchmark?: string;
         /**
+         * @description YYYY-MM-DD (Karachi): the analysis as of that day, from the daily rows dated on or before it (the periods end at the last of them; as_of is that day’s close). Default: the last row. A day after today is a 400; a day before the first row a 404
+         * @example 2026-06-30
+         */
+        end?: string;
+        /**
          * @description json (default), csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv, or parquet: Apache Parquet with typed columns (dates DATE, times TIMESTAMP in UTC, prices DOUBLE, volumes INT64, codes and symbols strings) and the meta in the file's key-value metadata (key `meta`); also chosen by Accept: application/vnd.apache.parquet. CSV and Parquet answers carry X-Meta and, when the meta warns, X-Warning. Errors stay JSON.
          * @example json
          */
@@ -4605,7 +4612,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description invalid query (code bad_request): a parameter the endpoint does not take, one given empty or more than once, or parameters that contradict each other; also: adjusted or dividends not true/false; dividends=true with adjusted=false */
+      /** @description invalid query (code bad_request): a parameter the endpoint does not take, one given empty or more than once, or parameters that contradict each other; also: adjusted or dividends not true/false; dividends=true with adjusted=false; end after today */
       400: {
         headers: {
           'Cache-Control': components['headers']['CacheControl'];
@@ -4616,7 +4623,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description unknown symbol or benchmark index */
+      /** @description unknown symbol or benchmark index; no daily row on or before end */
       404: {
         headers: {
           'Cache-Control': components['headers']['CacheControl'];
@@ -6117,6 +6124,11 @@ export interface operations {
     parameters: {
       query?: {
         /**
+         * @description YYYY-MM-DD (Karachi): the analysis as of that day, from the daily rows dated on or before it (the periods end at the last of them; as_of is that day’s close). Default: the last row. A day after today is a 400; a day before the first row a 404
+         * @example 2026-06-30
+         */
+        end?: string;
+        /**
          * @description json (default), csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv, or parquet: Apache Parquet with typed columns (dates DATE, times TIMESTAMP in UTC, prices DOUBLE, volumes INT64, codes and symbols strings) and the meta in the file's key-value metadata (key `meta`); also chosen by Accept: application/vnd.apache.parquet. CSV and Parquet answers carry X-Meta and, when the meta warns, X-Warning. Errors stay JSON.
          * @example json
          */
@@ -6187,7 +6199,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description invalid query (code bad_request): a parameter the endpoint does not take, one given empty or more than once, or parameters that contradict each other */
+      /** @description invalid query (code bad_request): a parameter the endpoint does not take, one given empty or more than once, or parameters that contradict each other; also: end after today */
       400: {
         headers: {
           'Cache-Control': components['headers']['CacheControl'];
@@ -6198,7 +6210,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description unknown index */
+      /** @description unknown index; no daily level on or before end */
       404: {
         headers: {
           'Cache-Control': components['headers']['CacheControl'];
@@ -6636,6 +6648,11 @@ export interface operations {
          */
         period?: '1D' | '1W' | '1M' | '3M' | '6M' | 'YTD' | '1Y' | '3Y' | '5Y' | 'ALL';
         /**
+         * @description YYYY-MM-DD (Karachi): the analysis as of that day, from the daily rows dated on or before it (the periods end at the last of them; as_of is that day’s close). Default: the last row. A day after today is a 400; a day before the first row a 404
+         * @example 2026-06-30
+         */
+        end?: string;
+        /**
          * @description json (default), csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv, or parquet: Apache Parquet with typed columns (dates DATE, times TIMESTAMP in UTC, prices DOUBLE, volumes INT64, codes and symbols strings) and the meta in the file's key-value metadata (key `meta`); also chosen by Accept: application/vnd.apache.parquet. CSV and Parquet answers carry X-Meta and, when the meta warns, X-Warning. Errors stay JSON.
          * @example json
          */
@@ -6738,7 +6755,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description invalid query (code bad_request): a parameter the endpoint does not take, one given empty or more than once, or parameters that contradict each other */
+      /** @description invalid query (code bad_request): a parameter the endpoint does not take, one given empty or more than once, or parameters that contradict each other; also: end after today */
       400: {
         headers: {
           'Cache-Control': components['headers']['CacheControl'];
@@ -7990,6 +8007,11 @@ export interface operations {
          */
         sector?: string;
         /**
+         * @description YYYY-MM-DD (Karachi): the analysis as of that day, from the daily rows dated on or before it (the periods end at the last of them; as_of is that day’s close). Default: the last row. A day after today is a 400; a day before the first row a 404
+         * @example 2026-06-30
+         */
+        end?: string;
+        /**
          * @description json (default), csv: RFC 4180 with a header row, one row per item (a single object is one row); also chosen by Accept: text/csv, or parquet: Apache Parquet with typed columns (dates DATE, times TIMESTAMP in UTC, prices DOUBLE, volumes INT64, codes and symbols strings) and the meta in the file's key-value metadata (key `meta`); also chosen by Accept: application/vnd.apache.parquet. CSV and Parquet answers carry X-Meta and, when the meta warns, X-Warning. Errors stay JSON.
          * @example json
          */
@@ -8093,7 +8115,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description invalid query (code bad_request): a parameter the endpoint does not take, one given empty or more than once, or parameters that contradict each other; also: both index and sector */
+      /** @description invalid query (code bad_request): a parameter the endpoint does not take, one given empty or more than once, or parameters that contradict each other; also: both index and sector; end after today */
       400: {
         headers: {
           'Cache-Control': components['headers']['CacheControl'];

@@ -48,13 +48,14 @@ class Endpoints:
         """
         return self._call(f'/health', {'ready': ready}, {'status': 'str', 'store': 'str', 'redis': 'str'}, as_frame, False)
 
-    def get_index_performance(self, name, *, as_frame=False):
+    def get_index_performance(self, name, *, end=None, as_frame=False):
         """An index's returns, volatility, drawdown and 52-week range
 
         GET /indices/{name}/performance
+        end: YYYY-MM-DD (Karachi): the analysis as of that day, from the daily rows dated on or before it (the periods end at the last of them; as_of is that day’s close). Default: the last row. A day after today is a 400; a day before the first row a 404
         name:
         """
-        return self._call(f'/indices/{_q(name)}/performance', {}, {'symbol': 'str', 'index': 'str', 'adjusted': 'bool', 'dividends': 'bool', 'benchmark': 'str', 'last_date': 'date', 'last_close': 'float', 'returns': 'list', 'volatility_1y': 'object', 'max_drawdown_1y': 'object', 'max_drawdown_all': 'object', 'beta_1y': 'object', 'range_52w': 'object'}, as_frame, True)
+        return self._call(f'/indices/{_q(name)}/performance', {'end': end}, {'symbol': 'str', 'index': 'str', 'adjusted': 'bool', 'dividends': 'bool', 'benchmark': 'str', 'last_date': 'date', 'last_close': 'float', 'returns': 'list', 'volatility_1y': 'object', 'max_drawdown_1y': 'object', 'max_drawdown_all': 'object', 'beta_1y': 'object', 'range_52w': 'object'}, as_frame, True)
 
     def get_market_overview(self, *, index=None, movers=None, as_frame=False):
         """The market at a glance in one request
@@ -110,16 +111,17 @@ class Endpoints:
         """
         return self._call(f'/stocks/{_q(symbol)}/overview', {}, {'symbol': 'str', 'market': 'object', 'quote': 'object', 'profile': 'object', 'history': 'object', 'intraday': 'object', 'corporate_actions': 'object', 'announcements': 'object', 'financials': 'object', 'reports': 'object'}, as_frame, True)
 
-    def get_stock_performance(self, symbol, *, adjusted=None, dividends=None, benchmark=None, as_frame=False):
+    def get_stock_performance(self, symbol, *, adjusted=None, dividends=None, benchmark=None, end=None, as_frame=False):
         """Returns, volatility, drawdown, beta and 52-week range
 
         GET /stocks/{symbol}/performance
         adjusted: `true` (default): closes adjusted for the capital changes the portal records and the raw prices confirm (as /stocks/{symbol}/historical?adjusted=true; meta.adjustment says how far it reaches), so a bonus or split is not a loss. `false`: raw prices, as traded
         dividends: `true`: total return, closes also adjusted for cash dividends (with adjusted=true). `false` (default)
         benchmark: an index code (default KSE100), or none
+        end: YYYY-MM-DD (Karachi): the analysis as of that day, from the daily rows dated on or before it (the periods end at the last of them; as_of is that day’s close). Default: the last row. A day after today is a 400; a day before the first row a 404
         symbol: a listed symbol, case-insensitive (e.g. ENGRO, 786, UBLP-ETF)
         """
-        return self._call(f'/stocks/{_q(symbol)}/performance', {'adjusted': adjusted, 'dividends': dividends, 'benchmark': benchmark}, {'symbol': 'str', 'index': 'str', 'adjusted': 'bool', 'dividends': 'bool', 'benchmark': 'str', 'last_date': 'date', 'last_close': 'float', 'returns': 'list', 'volatility_1y': 'object', 'max_drawdown_1y': 'object', 'max_drawdown_all': 'object', 'beta_1y': 'object', 'range_52w': 'object'}, as_frame, True)
+        return self._call(f'/stocks/{_q(symbol)}/performance', {'adjusted': adjusted, 'dividends': dividends, 'benchmark': benchmark, 'end': end}, {'symbol': 'str', 'index': 'str', 'adjusted': 'bool', 'dividends': 'bool', 'benchmark': 'str', 'last_date': 'date', 'last_close': 'float', 'returns': 'list', 'volatility_1y': 'object', 'max_drawdown_1y': 'object', 'max_drawdown_all': 'object', 'beta_1y': 'object', 'range_52w': 'object'}, as_frame, True)
 
     def list_announcements(self, symbol, *, category=None, as_frame=False):
         """Company announcements
@@ -262,15 +264,16 @@ class Endpoints:
         """
         return self._call(f'/market/payouts', {'from': from_, 'to': to, 'kind': kind, 'symbol': symbol}, {'symbol': 'str', 'company': 'str', 'sector': 'str', 'kind': 'str', 'percent': 'float', 'label': 'str', 'amount_per_share': 'float', 'announced_at': 'str', 'book_closure_from': 'date', 'book_closure_to': 'date', 'ex_date': 'date', 'last_day_to_buy': 'date', 'settlement_cycle': 'str', 'details': 'str', 'raw': 'str'}, as_frame, True)
 
-    def list_market_performance(self, *, period=None, index=None, sector=None, as_frame=False):
+    def list_market_performance(self, *, period=None, index=None, sector=None, end=None, as_frame=False):
         """An index's or a sector's members ranked by return over a period
 
         GET /market/performance
         period: the period (default 1M). Each period ends on the last row (E). 1D starts on the previous trading day; 1W on the last trading day on or before E − 7 calendar days; 1M, 3M, 6M, 1Y, 3Y, 5Y on the last trading day on or before E − 1, 3, 6, 12, 36, 60 calendar months (the day clamped to the month’s end: 03-31 − 1M = 02-28); YTD on the last trading day on or before 31 December of the previous year (the previous year’s last close); ALL on the first row. A period whose start lies before the first row is null with the reason, never a shorter period.
         index: an index code (default KSE100)
         sector: a sector code (0801) or name, instead of index
+        end: YYYY-MM-DD (Karachi): the analysis as of that day, from the daily rows dated on or before it (the periods end at the last of them; as_of is that day’s close). Default: the last row. A day after today is a 400; a day before the first row a 404
         """
-        return self._call(f'/market/performance', {'period': period, 'index': index, 'sector': sector}, {'rank': 'int', 'symbol': 'str', 'adjusted': 'bool', 'return_pct': 'float', 'start_date': 'date', 'start_close': 'float', 'end_date': 'date', 'end_close': 'float', 'volume': 'int', 'reason': 'str'}, as_frame, True)
+        return self._call(f'/market/performance', {'period': period, 'index': index, 'sector': sector, 'end': end}, {'rank': 'int', 'symbol': 'str', 'adjusted': 'bool', 'return_pct': 'float', 'start_date': 'date', 'start_close': 'float', 'end_date': 'date', 'end_close': 'float', 'volume': 'int', 'reason': 'str', 'delisted': 'bool'}, as_frame, True)
 
     def list_market_universe(self, date, *, as_frame=False):
         """Every equity in one day's closing file, delisted ones included
@@ -329,13 +332,14 @@ class Endpoints:
         """
         return self._call(f'/screener', {}, {'symbol': 'str', 'sector': 'float', 'listed_in': 'str', 'market_cap': 'float', 'price': 'float', 'pe_ratio': 'float', 'dividend_yield': 'float', 'free_float': 'float', 'volume_avg_30d': 'float', 'change_1y_pct': 'float'}, as_frame, True)
 
-    def list_sector_performance(self, *, period=None, as_frame=False):
+    def list_sector_performance(self, *, period=None, end=None, as_frame=False):
         """Each sector's cap-weighted return over a period
 
         GET /sectors/performance
         period: the period (default 1M). Each period ends on the last row (E). 1D starts on the previous trading day; 1W on the last trading day on or before E − 7 calendar days; 1M, 3M, 6M, 1Y, 3Y, 5Y on the last trading day on or before E − 1, 3, 6, 12, 36, 60 calendar months (the day clamped to the month’s end: 03-31 − 1M = 02-28); YTD on the last trading day on or before 31 December of the previous year (the previous year’s last close); ALL on the first row. A period whose start lies before the first row is null with the reason, never a shorter period.
+        end: YYYY-MM-DD (Karachi): the analysis as of that day, from the daily rows dated on or before it (the periods end at the last of them; as_of is that day’s close). Default: the last row. A day after today is a 400; a day before the first row a 404
         """
-        return self._call(f'/sectors/performance', {'period': period}, {'rank': 'int', 'sector_code': 'str', 'sector_name': 'str', 'return_pct': 'float', 'members': 'int', 'members_counted': 'int', 'market_cap': 'float', 'reason': 'str'}, as_frame, True)
+        return self._call(f'/sectors/performance', {'period': period, 'end': end}, {'rank': 'int', 'sector_code': 'str', 'sector_name': 'str', 'return_pct': 'float', 'members': 'int', 'members_counted': 'int', 'market_cap': 'float', 'reason': 'str'}, as_frame, True)
 
     def list_sector_stocks(self, name, *, as_frame=False):
         """A sector's symbols

@@ -2207,13 +2207,15 @@ export const GENERATED_ERRORS: GeneratedErrors = {
   },
   '/stocks/{symbol}/performance': {
     '400': [
+      { code: 'bad_request', message: 'end 2026-12-01 is in the future (today in Karachi is 2026-11-20)' },
+    ],
+    '404': [
+      { code: 'not_found', message: 'NOSUCH not found' },
       {
-        code: 'bad_request',
-        message: 'unknown query parameter "from"; this endpoint takes adjusted, dividends, benchmark, format',
-        summary: 'an unknown query parameter (?from=…)',
+        code: 'not_found',
+        message: 'ENGRO has no close on or before 2001-01-01: its daily history starts on 2018-08-09',
       },
     ],
-    '404': [{ code: 'not_found', message: 'NOSUCH not found' }],
     '422': [{ code: 'bad_request', message: 'adjusted must be true or false (got "yes")' }],
   },
   '/stocks/{symbol}/indicators': {
@@ -2235,16 +2237,15 @@ export const GENERATED_ERRORS: GeneratedErrors = {
   },
   '/indices/{name}/performance': {
     '400': [
-      {
-        code: 'bad_request',
-        message: 'unknown query parameter "from"; this endpoint takes format',
-        summary: 'an unknown query parameter (?from=…)',
-      },
+      { code: 'bad_request', message: 'end 2026-12-01 is in the future (today in Karachi is 2026-11-20)' },
     ],
     '404': [{ code: 'not_found', message: 'index NOSUCH not found' }],
   },
   '/market/performance': {
-    '400': [{ code: 'bad_request', message: 'give index or sector, not both' }],
+    '400': [
+      { code: 'bad_request', message: 'give index or sector, not both' },
+      { code: 'bad_request', message: 'end 2026-12-01 is in the future (today in Karachi is 2026-11-20)' },
+    ],
     '404': [{ code: 'not_found', message: 'index NOSUCH not found' }],
     '422': [
       {
@@ -2255,11 +2256,7 @@ export const GENERATED_ERRORS: GeneratedErrors = {
   },
   '/sectors/performance': {
     '400': [
-      {
-        code: 'bad_request',
-        message: 'unknown query parameter "from"; this endpoint takes period, format',
-        summary: 'an unknown query parameter (?from=…)',
-      },
+      { code: 'bad_request', message: 'end 2026-12-01 is in the future (today in Karachi is 2026-11-20)' },
     ],
     '422': [
       {

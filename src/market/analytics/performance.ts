@@ -22,7 +22,8 @@ import { symbolPage, type RequestContext } from '../context.ts';
 import { normaliseSymbol } from '../symbols.ts';
 import type { Datasets } from '../datasets.ts';
 import { resolveIndexCode } from '../listings/indices.ts';
-import { indexSeriesOf, stockSeries, type Series } from './analytics-rows.ts';
+import { cutAt, indexSeriesOf, noRowBy, stockSeries, type Series } from './analytics-rows.ts';
+import { closeOf } from '../../time/market-clock.ts';
 import {
   DEFAULT_BENCHMARK,
   type DrawdownT,
@@ -33,6 +34,7 @@ import {
 } from '../models/analytics.ts';
 
 export { DEFAULT_BENCHMARK };
+export { checkEnd } from './analytics-rows.ts';
 
 const pct = (fraction: number): number => denoise(fraction * 100);
 const num = (x: number): number => denoise(x);
@@ -183,16 +185,34 @@ export function performanceTable(
   };
 }
 
-// Per series version, per benchmark version (or none): the table is made once. Keyed on the bars:
-// a series' dates are made from its bars (analytics-rows.ts), so they are the same version.
+// Per series version, per benchmark version (or none), per last row (`end=`): the table is made
+// once. Keyed on the bars: a series' dates are made from its bars (analytics-rows.ts), so they are
+// the same version. The last row's index, not the client's date, keys the cut: dates between two
+// trading days give the same table, and there are no more tables than rows.
 const tableSlot = memoByDataset(
-  (_bars: readonly Bar[], _benchmarkBars: readonly Bar[] | null): { table?: PerformanceTable } => ({}),
+  (
+    _bars: readonly Bar[],
+    _benchmarkBars: readonly Bar[] | null,
+    _last: number,
+  ): { table?: PerformanceTable } => ({}),
 );
 type PerformanceTable = ReturnType<typeof performanceTable>;
 
-function memoTable(s: Series, bench: Benchmark | null): PerformanceTable {
-  const slot = tableSlot(s.bars, bench?.bars ?? null);
-  return (slot.table ??= performanceTable(s, bench));
+function memoTable(s: Series, bench: Benchmark | null, last = s.bars.length - 1): PerformanceTable {
+  const slot = tableSlot(s.bars, bench?.bars ?? null, last);
+  return (slot.table ??= performanceTable(cutAt(s, s.dates[last]), bench));
+}
+
+/**
+ * The index of the series' last row on or before `end` (its last row without one), and the
+ * answer's as_of: the series' own while nothing is cut, else the close of that row's day.
+ */
+function asOfEnd(s: Series, name: string, end: string | undefined): { last: number; asOf: string } {
+  const n = s.bars.length;
+  if (end === undefined || n === 0 || s.dates[n - 1]! <= end) return { last: n - 1, asOf: s.answer.asOf };
+  const last = lastOnOrBefore(s.dates, end);
+  if (last < 0) throw noRowBy(name, s.dates, end);
+  return { last, asOf: closeOf(s.dates[last]!) };
 }
 
 export interface StockPerformanceQuery {
@@ -200,6 +220,8 @@ export interface StockPerformanceQuery {
   dividends: boolean;
   /** An index code or name; `none` for no benchmark. */
   benchmark: string;
+  /** YYYY-MM-DD, checked (checkEnd): the table as of that day's close; absent, as of the last row. */
+  end?: string;
 }
 
 /** The benchmark's series, or why it is missing (a portal failure must not sink the stock's own table). */
@@ -240,7 +262,9 @@ export async function stockPerformance(
       : benchmarkOf(datasets, code, symbolPage(ctx, normaliseSymbol(symbol))),
   ]);
   const bench = benchmark !== null && 'bench' in benchmark ? benchmark.bench : null;
-  const table = memoTable(series, bench);
+  const name = symbol.toUpperCase();
+  const { last, asOf } = asOfEnd(series, name, query.end);
+  const table = memoTable(series, bench, last);
   const parts: Provenance[] = [series.answer.provenance];
   if (benchmark !== null && 'provenance' in benchmark) parts.push(benchmark.provenance);
   let provenance = combine(parts);
@@ -252,10 +276,9 @@ export async function stockPerformance(
     // cache lifetime of a minute, not a limit: nothing is counted or refused).
     provenance = freshNoLaterThan(provenance, provenance.fetchedAt + 60_000, '-benchmark');
   }
-  const name = symbol.toUpperCase();
   return {
     key: answerKey('performance', name, { ...query, benchmark: code ?? 'none' }),
-    asOf: series.answer.asOf,
+    asOf,
     provenance,
     data: {
       symbol: name,
@@ -273,13 +296,21 @@ export async function indexPerformance(
   datasets: Datasets,
   name: string,
   ctx: RequestContext,
+  end?: string,
 ): Promise<Answer<PerformanceT>> {
   const series = await indexSeriesOf(datasets, name, ctx);
   const code = resolveIndexCode(name)!;
+  const { last, asOf } = asOfEnd(series, code, end);
   return {
-    key: answerKey('index-performance', code),
-    asOf: series.answer.asOf,
+    key: answerKey('index-performance', code, ...(end === undefined ? [] : [{ end }])),
+    asOf,
     provenance: series.answer.provenance,
-    data: { index: code, adjusted: false, dividends: false, benchmark: null, ...memoTable(series, null) },
+    data: {
+      index: code,
+      adjusted: false,
+      dividends: false,
+      benchmark: null,
+      ...memoTable(series, null, last),
+    },
   };
 }

@@ -3,14 +3,19 @@
 // how many members had data and which did not (meta.coverage); a partial answer is kept only
 // briefly, so the missing members are asked for again soon.
 import { createHash } from 'node:crypto';
-import type { Period } from '../../analytics/periods.ts';
+import { minusDays } from '../../analytics/dates.ts';
+import { periodTarget, type Period } from '../../analytics/periods.ts';
 import { periodReturn } from '../../analytics/returns.ts';
 import type { Provenance } from '../../cache/types.ts';
 import { combine, freshNoLaterThan } from '../../cache/types.ts';
 import { denoise } from '../../exchange/parsers/cells.ts';
 import { answerKey, marketAsOf, type Answer } from '../answer.ts';
 import type { Series } from './analytics-rows.ts';
-import { indexSeriesOf } from './analytics-rows.ts';
+import { cutAt, indexSeriesOf } from './analytics-rows.ts';
+import type { MarketArchive } from '../archive/archive.ts';
+import { fileBars, neighboursWithFiles } from '../archive/files.ts';
+import { withClose } from '../../analytics/series.ts';
+import { closeOf } from '../../time/market-clock.ts';
 import type { RequestContext } from '../context.ts';
 import type { Datasets } from '../datasets.ts';
 import { constituentSymbols, resolveIndexCode } from '../listings/indices.ts';
@@ -94,6 +99,89 @@ export interface MarketPerformanceQuery {
   period: Period;
   index?: string;
   sector?: string;
+  /** YYYY-MM-DD, checked (checkEnd): each series cut there, the period ending on it. */
+  end?: string;
+  /** With `end` and `sector`: the closing files, for the equities of the period's start day. */
+  archive?: MarketArchive;
+}
+
+/**
+ * The equities of `sectorCode` in the closing file of the period's start day (the last file on or
+ * before the period's calendar start from `end`) that the exchange no longer lists: a ranking of a
+ * past period without them would rank only the survivors.
+ */
+async function delistedAtStart(
+  archive: MarketArchive,
+  datasets: Datasets,
+  ctx: RequestContext,
+  sectorCode: string,
+  period: Period,
+  end: string,
+): Promise<string[]> {
+  const target = period === '1D' ? minusDays(end, 1) : periodTarget(period, end);
+  if (target === null) return [];
+  let rows = await archive.dailyFiles((f) => f.fileRows(target, ['equity']));
+  if (rows.length === 0) {
+    const { previous } = await neighboursWithFiles(archive, target);
+    if (previous === null) return [];
+    rows = await archive.dailyFiles((f) => f.fileRows(previous, ['equity']));
+  }
+  const listed = new Set((await datasets.symbols(ctx)).value.map((s) => s.symbol));
+  return rows.filter((r) => r.sectorCode === sectorCode && !listed.has(r.symbol)).map((r) => r.symbol);
+}
+
+/**
+ * A delisted equity's series from the closing files that carried it, raw: the exchange publishes
+ * no adjusted series or payouts for it any more (as its /stocks/{symbol}/historical says).
+ */
+async function delistedSeries(archive: MarketArchive, symbol: string, at: Provenance): Promise<MemberSeries> {
+  const bars = withClose(await fileBars(archive, symbol));
+  const dates = bars.map((b) => b.date);
+  return {
+    symbol,
+    source: 'archive',
+    series: {
+      bars,
+      dates,
+      adjustment: {
+        status: 'unavailable',
+        series_start: null,
+        partial_before: null,
+        dividends: false,
+        dividends_from: null,
+        reason: `${symbol} is no longer listed: the exchange publishes no adjusted series for it, so its closes are raw (from its closing files)`,
+      },
+      answer: {
+        key: `delisted-series:${symbol}`,
+        data: null,
+        asOf: marketAsOf(at.fetchedAt),
+        provenance: { ...at, version: `${symbol}@${dates.at(-1) ?? ''}/${dates.length}` },
+      },
+    },
+  };
+}
+
+/** The code of the sector `members` (one sector's list, non-empty) belong to, from the sector page. */
+async function sectorCodeOf(datasets: Datasets, members: readonly string[], ctx: RequestContext) {
+  const page = await datasets.sectors(ctx);
+  return page.value.members.find((m) => m.symbols.includes(members[0]!))?.sectorCode ?? null;
+}
+
+/**
+ * A member's series as of `end` (itself without one), or why it has none then. A source may leave
+ * out rows older than the period reaches from today, so with `end` the whole series is asked for.
+ */
+function asOfEnd(s: Series, end: string | undefined): Series | string {
+  const cut = cutAt(s, end);
+  if (cut.at >= 0) return cut;
+  return s.bars.length === 0
+    ? 'no daily history'
+    : `no close on or before ${end}: its daily history starts on ${s.dates[0]}`;
+}
+
+/** When a ranking as of `end` is from: the close of the latest day a series reached, if any. */
+function endAsOf(latest: string | null, fallback: string): string {
+  return latest === null ? fallback : closeOf(latest);
 }
 
 export async function marketPerformance(
@@ -107,10 +195,21 @@ export async function marketPerformance(
     ? await constituentSymbols(datasets, indexName, ctx)
     : await sectorMembers(datasets, query.sector!, ctx);
   const code = indexName ? resolveIndexCode(indexName)! : null;
-  const [loaded, index] = await Promise.all([
-    source.load(members.data, ctx, query.period),
+  const sectorCode =
+    query.sector !== undefined && query.end !== undefined && query.archive && members.data.length > 0
+      ? await sectorCodeOf(datasets, members.data, ctx)
+      : null;
+  const delisted =
+    sectorCode !== null
+      ? await delistedAtStart(query.archive!, datasets, ctx, sectorCode, query.period, query.end!)
+      : [];
+  const gone = new Set(delisted);
+  const [listed, gonePart, index] = await Promise.all([
+    source.load(members.data, ctx, query.end === undefined ? query.period : undefined),
+    Promise.all(delisted.map((s) => delistedSeries(query.archive!, s, members.provenance))),
     code ? indexSeriesOf(datasets, code, ctx).catch(() => null) : Promise.resolve(null),
   ]);
+  const loaded = [...listed, ...gonePart];
   const rows: MemberReturnT[] = [];
   const coverage: Coverage = {
     members: loaded.length,
@@ -119,20 +218,25 @@ export async function marketPerformance(
     raw: [],
   };
   const parts: Provenance[] = [members.provenance];
+  let latest: string | null = null;
   for (const m of loaded) {
     if ('reason' in m) {
       coverage.missing.push({ symbol: m.symbol, reason: m.reason });
       continue;
     }
-    if (m.series.bars.length === 0) {
-      coverage.missing.push({ symbol: m.symbol, reason: 'no daily history' });
+    const series = asOfEnd(m.series, query.end);
+    if (typeof series === 'string') {
+      coverage.missing.push({ symbol: m.symbol, reason: series });
       continue;
     }
     coverage.with_data++;
     countSource(coverage, m);
-    countRaw(coverage, m.symbol, m.series);
-    parts.push(m.series.answer.provenance);
-    rows.push(memberReturn(m.symbol, m.series, query.period));
+    countRaw(coverage, m.symbol, series);
+    parts.push(series.answer.provenance);
+    const row = memberReturn(m.symbol, series, query.period);
+    if (gone.has(m.symbol)) row.delisted = true;
+    if (latest === null || row.end_date! > latest) latest = row.end_date;
+    rows.push(row);
   }
   rows.sort((a, b) =>
     a.return_pct === null
@@ -149,15 +253,16 @@ export async function marketPerformance(
   let indexReturn: Record<string, unknown> | null = null;
   if (index) {
     parts.push(index.answer.provenance);
-    const r = periodReturn(index.bars, index.dates, query.period);
+    const levels = cutAt(index, query.end);
+    const r = periodReturn(levels.bars, levels.dates, query.period);
     indexReturn =
       r.value === null
         ? { index: code, return_pct: null, start_date: null, end_date: null, reason: r.reason }
         : {
             index: code,
             return_pct: pct(r.value),
-            start_date: index.dates[r.start]!,
-            end_date: index.dates[r.end]!,
+            start_date: levels.dates[r.start]!,
+            end_date: levels.dates[r.end]!,
             reason: null,
           };
   } else if (code) {
@@ -174,8 +279,9 @@ export async function marketPerformance(
       period: query.period,
       index: code ?? undefined,
       sector: query.sector === undefined ? undefined : members.key,
+      end: query.end,
     }),
-    asOf: members.asOf,
+    asOf: query.end === undefined ? members.asOf : endAsOf(latest, members.asOf),
     provenance: provenanceOf(parts, coverage.missing.length > 0 || (code !== null && index === null)),
     data: rows,
     meta: { period: query.period, ...(indexReturn ? { index_return: indexReturn } : {}), coverage },
@@ -193,6 +299,7 @@ export async function sectorPerformance(
   source: MemberSeriesSource,
   period: Period,
   ctx: RequestContext,
+  end?: string,
 ): Promise<Answer<SectorReturnT[]>> {
   // The sector page is primary (the sectors and their members: without it the answer fails); the
   // screener is secondary: without its caps no sector can be weighted, so each is served with a
@@ -209,8 +316,11 @@ export async function sectorPerformance(
     symbols: m.symbols,
   }));
   const all = [...new Set(bySector.flatMap((s) => s.symbols))];
-  const loaded = await source.load(all, ctx, period);
+  const loaded = await source.load(all, ctx, end === undefined ? period : undefined);
   const returns = new Map<string, number | null>();
+  // A member's cap at `end` in today's shares: today's cap × its adjusted close then ÷ its last.
+  const capScale = new Map<string, number>();
+  let latest: string | null = null;
   const coverage: Coverage = {
     members: loaded.length,
     with_data: 0,
@@ -219,18 +329,24 @@ export async function sectorPerformance(
   };
   const parts: Provenance[] = had([page, screener]);
   for (const m of loaded) {
-    if ('reason' in m || m.series.bars.length === 0) {
-      const reason = 'reason' in m ? m.reason : 'no daily history';
-      coverage.missing.push({ symbol: m.symbol, reason });
+    const series = 'reason' in m ? m.reason : asOfEnd(m.series, end);
+    if (typeof series === 'string') {
+      coverage.missing.push({ symbol: m.symbol, reason: series });
       returns.set(m.symbol, null);
       continue;
     }
     coverage.with_data++;
     countSource(coverage, m);
-    countRaw(coverage, m.symbol, m.series);
-    parts.push(m.series.answer.provenance);
-    const r = periodReturn(m.series.bars, m.series.dates, period);
+    countRaw(coverage, m.symbol, series);
+    parts.push(series.answer.provenance);
+    const r = periodReturn(series.bars, series.dates, period);
     returns.set(m.symbol, r.value);
+    const last = series.bars.length - 1;
+    if (end !== undefined && 'series' in m) {
+      capScale.set(m.symbol, series.bars[last]!.close / m.series.bars.at(-1)!.close);
+      const day = series.dates[last]!;
+      if (latest === null || day > latest) latest = day;
+    }
   }
   const rows = bySector.map((s): SectorReturnT => {
     let capNow = 0;
@@ -238,7 +354,8 @@ export async function sectorPerformance(
     let counted = 0;
     for (const symbol of s.symbols) {
       const r = returns.get(symbol) ?? null;
-      const cap = caps.get(symbol) ?? null;
+      const capToday = caps.get(symbol) ?? null;
+      const cap = capToday === null ? null : capToday * (capScale.get(symbol) ?? 1);
       if (r === null || cap === null || cap <= 0) continue;
       capNow += cap;
       capStart += cap / (1 + r);
@@ -275,8 +392,8 @@ export async function sectorPerformance(
   const missing = lacking([screener]);
   const missingParts = missingMeta(missing);
   return {
-    key: answerKey('sectors-performance', { period }),
-    asOf: marketAsOf(page.fetchedAt),
+    key: answerKey('sectors-performance', { period, end }),
+    asOf: end === undefined ? marketAsOf(page.fetchedAt) : endAsOf(latest, marketAsOf(page.fetchedAt)),
     provenance: degraded(provenanceOf(parts, coverage.missing.length > 0), missing),
     data: rows,
     meta: { period, coverage, ...(missingParts ? { missing: missingParts } : {}) },

@@ -170,6 +170,12 @@ export const MemberReturn = Type.Object(
       'shares (a count, not PKR and not millions) traded over the period: the sum of the daily volumes after start_date through end_date, each day adjusted for capital changes (raw ÷ adjustment_factor, rounded to a whole share that day), so in today’s shares: a split in the period does not inflate it; raw volumes when adjusted is false',
     ),
     reason: Reason,
+    delisted: Type.Optional(
+      Type.Boolean({
+        description:
+          'true: no longer listed; with end= and sector=, an equity of the period’s start day’s closing file (GET /market/universe) that the exchange has delisted since, ranked on its closes to its last day (raw: no adjusted series)',
+      }),
+    ),
   },
   { $id: 'MemberReturn' },
 );
@@ -186,7 +192,7 @@ export const SectorReturn = Type.Object(
     members_counted: Type.Integer({
       description: 'members with both a return over the period and a market cap',
     }),
-    market_cap: Num('Σ cap_i of the members counted, PKR'),
+    market_cap: Num('Σ cap_i of the members counted, PKR (at end= when given)'),
     reason: Reason,
   },
   { $id: 'SectorReturn' },

@@ -5,8 +5,8 @@ import { createHash } from 'node:crypto';
 import type { DailyBar } from '../../archive/store.ts';
 import { freshNoLaterThan } from '../../cache/types.ts';
 import { BadRequestError, invalidValue, NotFoundError, ServiceError } from '../../errors.ts';
-import { karachiInstant, karachiTime, parseIsoDay, weekdayOf } from '../../time/karachi.ts';
-import { karachiDate, sessionsOfDate } from '../../time/market-clock.ts';
+import { karachiTime, parseIsoDay, weekdayOf } from '../../time/karachi.ts';
+import { closeOf, karachiDate, sessionsOfDate } from '../../time/market-clock.ts';
 import { answerKey, type Answer } from '../answer.ts';
 import type { ArchiverStatus, MarketArchive, PanelField } from '../archive/archive.ts';
 import { widePanel } from '../archive/archive.ts';
@@ -69,11 +69,7 @@ function archiveAnswer<T>(
   };
 }
 
-/** The close of the last session of `date`, ISO 8601 +05:00: when a day's bars are from. */
-export function closeOf(date: string): string {
-  const last = sessionsOfDate(date).at(-1);
-  return karachiTime(last ? last.close : karachiInstant(date, 12 * 60));
-}
+export { closeOf };
 
 /** A kept bar as a whole-market row: the symbol's history row, named. */
 const apiBar = (b: DailyBar): DailyBarT => ({ symbol: b.symbol, ...historicalRowOf(b) });

@@ -4,13 +4,14 @@ import { Type } from 'typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Performance } from '../../../market/models/analytics.ts';
 import { analyticsModules } from '../../../market/analytics/lazy.ts';
-import { columnsOf, errorResponses, FormatQuery, singleEnvelope } from '../../pipeline/schemas.ts';
+import { columnsOf, errorResponses, query, singleEnvelope } from '../../pipeline/schemas.ts';
+import { karachiDate } from '../../../time/market-clock.ts';
 import type { RouteDeps } from '../deps.ts';
-import { PERFORMANCE_DESCRIPTION } from '../stocks/analytics.ts';
+import { EndParam, PERFORMANCE_DESCRIPTION } from '../stocks/analytics.ts';
 
 export function indexPerformanceRoutes(app: FastifyInstance, deps: RouteDeps): void {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
-  const { datasets, respond, contextOf } = deps;
+  const { datasets, respond, contextOf, marketClock } = deps;
 
   r.get(
     '/indices/:name/performance',
@@ -25,16 +26,21 @@ export function indexPerformanceRoutes(app: FastifyInstance, deps: RouteDeps): v
           .join('\n\n')}`,
         tags: ['indices'],
         params: Type.Object({ name: Type.String({ maxLength: 40 }) }),
-        querystring: FormatQuery,
+        querystring: query({ end: EndParam }),
         response: {
           200: singleEnvelope('Performance', 'the performance table'),
-          ...errorResponses({ 404: 'unknown index' }),
+          ...errorResponses({
+            400: 'end after today',
+            404: 'unknown index; no daily level on or before end',
+          }),
         },
       },
     },
     async (req, reply) => {
-      const { indexPerformance } = await analyticsModules();
-      const answer = await indexPerformance(datasets, req.params.name, contextOf(req));
+      const { end } = req.query;
+      const { checkEnd, indexPerformance } = await analyticsModules();
+      if (end !== undefined) checkEnd(end, karachiDate(marketClock.now()));
+      const answer = await indexPerformance(datasets, req.params.name, contextOf(req), end);
       return respond.send(req, reply, answer, {
         filename: `index-${answer.data.index}-performance`,
         columns: columnsOf(Performance),

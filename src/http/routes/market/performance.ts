@@ -7,7 +7,9 @@ import { BadRequestError } from '../../../errors.ts';
 import { analyticsModules, lazyHistorySource } from '../../../market/analytics/lazy.ts';
 import { MemberReturn, PERIOD_DESCRIPTION } from '../../../market/models/analytics.ts';
 import { columnsOf, errorResponses, listEnvelope, query } from '../../pipeline/schemas.ts';
+import { karachiDate } from '../../../time/market-clock.ts';
 import type { RouteDeps } from '../deps.ts';
+import { EndParam } from '../stocks/analytics.ts';
 
 export const PeriodParam = Type.Optional(
   Type.Enum([...PERIODS], { description: `the period (default 1M). ${PERIOD_DESCRIPTION}` }),
@@ -45,7 +47,7 @@ export const coverage = Type.Object(
 
 export function marketPerformanceRoutes(app: FastifyInstance, deps: RouteDeps): void {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
-  const { datasets, respond, contextOf } = deps;
+  const { datasets, respond, contextOf, marketClock } = deps;
   const members = deps.memberSeries ?? lazyHistorySource(datasets);
 
   r.get(
@@ -55,7 +57,7 @@ export function marketPerformanceRoutes(app: FastifyInstance, deps: RouteDeps): 
         operationId: 'listMarketPerformance',
         summary: "An index's or a sector's members ranked by return over a period",
         description:
-          'Members of `index` (default KSE100) or of `sector` (a code such as 0801 or a name), ranked by return_pct over `period`, highest first (members without a return last, rank null), each with the shares traded over the period; meta.index_return is the index’s own return over the period (from its daily levels), meta.coverage how many members had data. Returns are on adjusted closes, as /stocks/{symbol}/performance.',
+          'Members of `index` (default KSE100) or of `sector` (a code such as 0801 or a name), ranked by return_pct over `period`, highest first (members without a return last, rank null), each with the shares traded over the period; meta.index_return is the index’s own return over the period (from its daily levels), meta.coverage how many members had data. Returns are on adjusted closes, as /stocks/{symbol}/performance. With `end`, every series is cut there and the period ends on it (today’s members; one without a close by then is in meta.coverage.missing). With `end` and `sector` and the archive on, the sector’s equities of the period’s start day’s closing file (GET /market/universe) delisted since are ranked too, marked delisted: true, on their raw closes.',
         tags: ['market'],
         querystring: query({
           period: PeriodParam,
@@ -69,6 +71,7 @@ export function marketPerformanceRoutes(app: FastifyInstance, deps: RouteDeps): 
               description: 'a sector code (0801) or name, instead of index',
             }),
           ),
+          end: EndParam,
         }),
         response: {
           200: listEnvelope('MemberReturn', 'members, highest return first', {
@@ -87,7 +90,10 @@ export function marketPerformanceRoutes(app: FastifyInstance, deps: RouteDeps): 
             ),
             coverage,
           }),
-          ...errorResponses({ 400: 'both index and sector', 404: 'unknown index or sector' }),
+          ...errorResponses({
+            400: 'both index and sector; end after today',
+            404: 'unknown index or sector',
+          }),
         },
       },
     },
@@ -97,8 +103,15 @@ export function marketPerformanceRoutes(app: FastifyInstance, deps: RouteDeps): 
         throw new BadRequestError('give index or sector, not both');
       }
       const period = (req.query.period ?? '1M') as Period;
-      const { marketPerformance } = await analyticsModules();
-      const answer = await marketPerformance(datasets, members, { period, index, sector }, contextOf(req));
+      const { end } = req.query;
+      const { checkEnd, marketPerformance } = await analyticsModules();
+      if (end !== undefined) checkEnd(end, karachiDate(marketClock.now()));
+      const answer = await marketPerformance(
+        datasets,
+        members,
+        { period, index, sector, end, archive: deps.archive },
+        contextOf(req),
+      );
       return respond.send(req, reply, answer, {
         filename: `market-performance-${period}`,
         columns: columnsOf(MemberReturn),

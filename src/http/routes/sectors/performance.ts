@@ -6,12 +6,14 @@ import type { Period } from '../../../analytics/params.ts';
 import { analyticsModules, lazyHistorySource } from '../../../market/analytics/lazy.ts';
 import { SectorReturn } from '../../../market/models/analytics.ts';
 import { columnsOf, errorResponses, listEnvelope, MissingMeta, query } from '../../pipeline/schemas.ts';
+import { karachiDate } from '../../../time/market-clock.ts';
 import type { RouteDeps } from '../deps.ts';
+import { EndParam } from '../stocks/analytics.ts';
 import { coverage, PeriodParam } from '../market/performance.ts';
 
 export function sectorPerformanceRoutes(app: FastifyInstance, deps: RouteDeps): void {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
-  const { datasets, respond, contextOf } = deps;
+  const { datasets, respond, contextOf, marketClock } = deps;
   const members = deps.memberSeries ?? lazyHistorySource(datasets);
 
   r.get(
@@ -21,23 +23,25 @@ export function sectorPerformanceRoutes(app: FastifyInstance, deps: RouteDeps): 
         operationId: 'listSectorPerformance',
         summary: "Each sector's cap-weighted return over a period",
         description:
-          'One row per sector of the sector page, ranked by its cap-weighted return over `period`: (Σ cap_i / Σ (cap_i / (1 + r_i)) − 1) × 100, r_i each member’s return on adjusted closes, cap_i its market cap today from the screener, over the members with both. meta.coverage says how many members had data.',
+          'One row per sector of the sector page, ranked by its cap-weighted return over `period`: (Σ cap_i / Σ (cap_i / (1 + r_i)) − 1) × 100, r_i each member’s return on adjusted closes, cap_i its market cap today from the screener, over the members with both. meta.coverage says how many members had data. With `end`, each member’s series is cut there, the period ends on it and cap_i is its cap at end in today’s shares (today’s cap × its adjusted close at end ÷ its last).',
         tags: ['sectors'],
-        querystring: query({ period: PeriodParam }),
+        querystring: query({ period: PeriodParam, end: EndParam }),
         response: {
           200: listEnvelope('SectorReturn', 'sectors, highest return first', {
             period: Type.String(),
             coverage,
             ...MissingMeta,
           }),
-          ...errorResponses(),
+          ...errorResponses({ 400: 'end after today' }),
         },
       },
     },
     async (req, reply) => {
       const period = (req.query.period ?? '1M') as Period;
-      const { sectorPerformance } = await analyticsModules();
-      const answer = await sectorPerformance(datasets, members, period, contextOf(req));
+      const { end } = req.query;
+      const { checkEnd, sectorPerformance } = await analyticsModules();
+      if (end !== undefined) checkEnd(end, karachiDate(marketClock.now()));
+      const answer = await sectorPerformance(datasets, members, period, contextOf(req), end);
       return respond.send(req, reply, answer, {
         filename: `sectors-performance-${period}`,
         columns: columnsOf(SectorReturn),

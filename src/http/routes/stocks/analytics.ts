@@ -15,12 +15,22 @@ import {
   singleEnvelope,
   SymbolParam,
 } from '../../pipeline/schemas.ts';
+import { karachiDate } from '../../../time/market-clock.ts';
 import type { RouteDeps } from '../deps.ts';
 
 const ADJUSTED = Type.Optional(
   Type.Boolean({
     description:
       '`true` (default): closes adjusted for the capital changes the portal records and the raw prices confirm (as /stocks/{symbol}/historical?adjusted=true; meta.adjustment says how far it reaches), so a bonus or split is not a loss. `false`: raw prices, as traded',
+  }),
+);
+
+/** `end=` of the performance endpoints (the analysis as of a past day). */
+export const EndParam = Type.Optional(
+  Type.String({
+    format: 'date',
+    description:
+      'YYYY-MM-DD (Karachi): the analysis as of that day, from the daily rows dated on or before it (the periods end at the last of them; as_of is that day’s close). Default: the last row. A day after today is a 400; a day before the first row a 404',
   }),
 );
 
@@ -52,7 +62,7 @@ const INDICATORS_DESCRIPTION = [
 
 export function stockAnalyticsRoutes(app: FastifyInstance, deps: RouteDeps): void {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
-  const { datasets, respond, contextOf } = deps;
+  const { datasets, respond, contextOf, marketClock } = deps;
 
   r.get(
     '/stocks/:symbol/performance',
@@ -78,6 +88,7 @@ export function stockAnalyticsRoutes(app: FastifyInstance, deps: RouteDeps): voi
               description: `an index code (default ${DEFAULT_BENCHMARK}), or none`,
             }),
           ),
+          end: EndParam,
         }),
         response: {
           200: singleEnvelope('Performance', 'the performance table', true, {
@@ -87,8 +98,8 @@ export function stockAnalyticsRoutes(app: FastifyInstance, deps: RouteDeps): voi
             ),
           }),
           ...errorResponses({
-            400: 'adjusted or dividends not true/false; dividends=true with adjusted=false',
-            404: 'unknown symbol or benchmark index',
+            400: 'adjusted or dividends not true/false; dividends=true with adjusted=false; end after today',
+            404: 'unknown symbol or benchmark index; no daily row on or before end',
           }),
         },
       },
@@ -96,11 +107,13 @@ export function stockAnalyticsRoutes(app: FastifyInstance, deps: RouteDeps): voi
     async (req, reply) => {
       const symbol = req.params.symbol.toUpperCase();
       const flags = parseAdjustedFlags(req.query.adjusted ?? true, req.query.dividends);
-      const { stockPerformance } = await analyticsModules();
+      const { end } = req.query;
+      const { checkEnd, stockPerformance } = await analyticsModules();
+      if (end !== undefined) checkEnd(end, karachiDate(marketClock.now()));
       const answer = await stockPerformance(
         datasets,
         symbol,
-        { ...flags, benchmark: req.query.benchmark ?? DEFAULT_BENCHMARK },
+        { ...flags, benchmark: req.query.benchmark ?? DEFAULT_BENCHMARK, end },
         contextOf(req),
       );
       return respond.send(req, reply, answer, {
