@@ -36,10 +36,9 @@ export class PostgresDailyFiles implements DailyFileStore {
       // a symbol repeated within the file keeps its first row, as ON CONFLICT DO NOTHING did.
       const seen = new Set<string>();
       const unique = rows.filter((r) => !seen.has(r.symbol) && seen.add(r.symbol) !== undefined);
-      const columns = Array.from({ length: 16 }, () => new Array<unknown>(unique.length));
+      const columns = Array.from({ length: 15 }, () => new Array<unknown>(unique.length));
       unique.forEach((r, i) => {
         const row = [
-          day,
           r.symbol,
           r.kind,
           r.sectorCode,
@@ -56,15 +55,15 @@ export class PostgresDailyFiles implements DailyFileStore {
           r.cashSettled,
           r.series,
         ];
-        for (let c = 0; c < 16; c++) columns[c]![i] = row[c];
+        for (let c = 0; c < 15; c++) columns[c]![i] = row[c];
       });
-      // One statement for the whole file (16 array parameters, however many rows), the day's mark
+      // One statement for the whole file (the day and 15 column arrays, however many rows), the day's mark
       // and the read of the day's held bars, sent together: one round trip instead of three.
       const [, , held] = await Promise.all([
         tx.unsafe(
           `INSERT INTO archive_file_rows (day, symbol, kind, sector, name, marker, open, high, low, close, volume, ldcp, underlying, contract_month, cash_settled, series)
-           SELECT * FROM unnest($1::int[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::float8[], $8::float8[], $9::float8[], $10::float8[], $11::float8[], $12::float8[], $13::text[], $14::text[], $15::bool[], $16::text[])`,
-          columns as never,
+           SELECT $1::int, * FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::float8[], $8::float8[], $9::float8[], $10::float8[], $11::float8[], $12::float8[], $13::text[], $14::text[], $15::bool[], $16::text[])`,
+          [day, ...columns] as never,
           { prepare: true },
         ),
         tx`INSERT INTO archive_file_days (day, found, checked_at, rows) VALUES (${day}, true, ${fetchedAt}, ${rows.length})
