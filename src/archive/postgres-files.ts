@@ -33,9 +33,12 @@ export class PostgresDailyFiles implements DailyFileStore {
       if (kept[0]?.found) return { inserted: 0, unchanged: rows.length, disagreements: [] };
       // A day's rows exist only beside its found mark (written together under the lock above), so
       // the insert needs no ON CONFLICT (PostgreSQL's speculative insertion costs ~1 ms a file);
-      // a symbol repeated within the file keeps its first row, as ON CONFLICT DO NOTHING did.
+      // a symbol repeated within the file keeps its first row, as ON CONFLICT DO NOTHING did. In key
+      // order, so the primary key's pages fill at its right end instead of splitting.
       const seen = new Set<string>();
-      const unique = rows.filter((r) => !seen.has(r.symbol) && seen.add(r.symbol) !== undefined);
+      const unique = rows
+        .filter((r) => !seen.has(r.symbol) && seen.add(r.symbol) !== undefined)
+        .sort((a, b) => (a.symbol < b.symbol ? -1 : a.symbol > b.symbol ? 1 : 0));
       const columns = Array.from({ length: 15 }, () => new Array<unknown>(unique.length));
       unique.forEach((r, i) => {
         const row = [
