@@ -46,10 +46,11 @@ export class PostgresDailyFiles implements DailyFileStore {
     return this.write(async (tx) => {
       const day = dayNumber(date);
       // One writer at a time per day: a second replica's write of the same day waits, then sees it.
-      await tx`SELECT pg_advisory_xact_lock(${0x46494c45}, ${day})`;
-      const kept = await tx<
-        Array<{ found: boolean }>
-      >`SELECT found FROM archive_file_days WHERE day = ${day}`;
+      // Sent together: the read runs after the lock is granted, with a snapshot taken then.
+      const [, kept] = await Promise.all([
+        tx`SELECT pg_advisory_xact_lock(${0x46494c45}, ${day})`,
+        tx<Array<{ found: boolean }>>`SELECT found FROM archive_file_days WHERE day = ${day}`,
+      ]);
       if (kept[0]?.found) return { inserted: 0, unchanged: rows.length, disagreements: [] };
       // A day's rows exist only beside its found mark (written together under the lock above), so
       // the insert needs no ON CONFLICT (PostgreSQL's speculative insertion costs ~1 ms a file);
