@@ -26,7 +26,8 @@ function arrayLiteral(values: readonly unknown[]): string {
     const v = values[i];
     if (i > 0) out += ',';
     if (v === null || v === undefined) out += 'NULL';
-    else if (typeof v === 'string') out += `"${v.includes('"') || v.includes('\\') ? v.replace(NEEDS_QUOTE, '\\$&') : v}"`;
+    else if (typeof v === 'string')
+      out += `"${v.includes('"') || v.includes('\\') ? v.replace(NEEDS_QUOTE, '\\$&') : v}"`;
     else if (typeof v === 'boolean') out += v ? 't' : 'f';
     else out += String(v);
   }

@@ -15,7 +15,8 @@ import { dayNumber, dayText, type WriteResult } from './store.ts';
 
 type Run = <T>(work: () => T) => Promise<T>;
 
-const bySymbol = (a: DailyFileRow, b: DailyFileRow) => (a.symbol < b.symbol ? -1 : a.symbol > b.symbol ? 1 : 0);
+const bySymbol = (a: DailyFileRow, b: DailyFileRow) =>
+  a.symbol < b.symbol ? -1 : a.symbol > b.symbol ? 1 : 0;
 
 export class SqliteDailyFiles implements DailyFileStore {
   private readonly s: Record<string, StatementSync>;
