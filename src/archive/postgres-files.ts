@@ -82,8 +82,8 @@ export class PostgresDailyFiles implements DailyFileStore {
         ];
         for (let c = 0; c < 15; c++) columns[c]![i] = row[c];
       });
-      // One statement for the whole file (the day and 15 column arrays, however many rows), the day's mark
-      // and the read of the day's held bars, sent together: one round trip instead of three.
+      // One statement for the whole file (the day and 15 column arrays, however many rows), the
+      // day's mark and the read of the day's held bars, sent together: one round trip, not three.
       const [, , held] = await Promise.all([
         tx.unsafe(
           `INSERT INTO archive_file_rows (day, symbol, kind, sector, name, marker, open, high, low, close, volume, ldcp, underlying, contract_month, cash_settled, series)
