@@ -62,7 +62,7 @@ function p50(ms: number[]): number {
   return round(quantile(ms, 0.5));
 }
 
-async function storeFigures(name: string, store: ArchiveStore, dir?: string): Promise<Figure[]> {
+async function storeFigures(name: string, store: ArchiveStore): Promise<Figure[]> {
   const archive = new MarketArchive({ store });
   const days = weekdays(250, '2015-12-31');
   const writes: number[] = [];
@@ -98,21 +98,6 @@ async function storeFigures(name: string, store: ArchiveStore, dir?: string): Pr
       target: { op: '<=', limit: 20 },
     },
   ];
-  if (dir) {
-    const bytes = ['archive.sqlite', 'archive.sqlite-wal'].reduce((n, f) => {
-      try {
-        return n + statSync(join(dir, f)).size;
-      } catch {
-        return n;
-      }
-    }, 0);
-    figures.push({
-      id: 'daily-file-size-per-year-sqlite',
-      label: 'SQLite archive size per year of closing files (250 files × 1,070 rows)',
-      value: round(bytes / 1024 / 1024),
-      unit: 'MB',
-    });
-  }
   return figures;
 }
 
@@ -141,10 +126,24 @@ export async function runArchiveFiles(): Promise<Section> {
   let storeP50 = 0;
   try {
     const sqlite = new SqliteArchive(dir);
-    const f = await storeFigures('SQLite', sqlite, dir);
+    const f = await storeFigures('SQLite', sqlite);
     storeP50 = f[0]!.value;
     figures.push(...f);
+    // Closed first: the last connection's close checkpoints the WAL into the file.
     await sqlite.close();
+    const bytes = ['archive.sqlite', 'archive.sqlite-wal'].reduce((n, f) => {
+      try {
+        return n + statSync(join(dir, f)).size;
+      } catch {
+        return n;
+      }
+    }, 0);
+    figures.push({
+      id: 'daily-file-size-per-year-sqlite',
+      label: 'SQLite archive size per year of closing files (250 files × 1,070 rows)',
+      value: round(bytes / 1024 / 1024),
+      unit: 'MB',
+    });
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -15,6 +15,9 @@ import { dayNumber, dayText, type WriteResult } from './store.ts';
 
 type Run = <T>(work: () => T) => Promise<T>;
 
+const bySymbol = (a: DailyFileRow, b: DailyFileRow) =>
+  a.symbol < b.symbol ? -1 : a.symbol > b.symbol ? 1 : 0;
+
 export class SqliteDailyFiles implements DailyFileStore {
   private readonly s: Record<string, StatementSync>;
 
@@ -56,7 +59,9 @@ export class SqliteDailyFiles implements DailyFileStore {
       const held = this.s.getDay!.get(day) as { found: number } | undefined;
       if (held?.found === 1) return { inserted: 0, unchanged: rows.length, disagreements: [] };
       const put = this.s.putRow!;
-      for (const r of rows) {
+      // In key order: each row lands at the right end of the day's key range, so the b-tree fills
+      // its pages instead of splitting them (the file lists equities, then futures, then debt).
+      for (const r of [...rows].sort(bySymbol)) {
         put.run(
           day,
           r.symbol,

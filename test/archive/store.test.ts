@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { PostgresArchive } from '../../src/archive/postgres-archive.ts';
 import { SqliteArchive } from '../../src/archive/sqlite-archive.ts';
+import type { DailyFileRow } from '../../src/archive/daily-files.ts';
 import { ArchiveUnavailableError, type ArchiveStore, type DailyBar } from '../../src/archive/store.ts';
 import { postgresUnavailableReason, startPostgres, type TestPostgres } from '../helpers/postgres.ts';
 
@@ -220,6 +221,36 @@ function contract(
       assert.deepEqual((await store.field(['NUL', 'NUL'], 'close', '2026-10-05', '2026-10-05'))[0]!.values, [
         0.1 + 0.2,
       ]);
+    });
+
+    test('a closing file is read back as written: quotes, backslashes, braces, null, full precision', async () => {
+      const row = (symbol: string, name: string, close: number | null): DailyFileRow => ({
+        date: '2016-03-01',
+        symbol,
+        sectorCode: '0801',
+        name,
+        marker: null,
+        open: 0.1 + 0.2,
+        high: 1234.5678,
+        low: null,
+        close,
+        volume: 4_000_005_000,
+        ldcp: 7.05,
+        kind: 'equity',
+        underlying: null,
+        contractMonth: null,
+        cashSettled: null,
+        series: null,
+      });
+      const rows = [
+        row('ZZQ', 'Quote "A" Ltd', 10),
+        row('AAQ', 'Back\\slash, {brace} NULL', null),
+        row('MMQ', 'NULL', 1e-7),
+        row('AAQ', 'a repeated symbol keeps its first row', 99),
+      ];
+      await store.files.writeFile('2016-03-01', rows, 5);
+      assert.deepEqual(await store.files.fileRows('2016-03-01'), [rows[1], rows[2], rows[0]]);
+      assert.equal((await store.files.writeFile('2016-03-01', rows, 6)).inserted, 0);
     });
 
     extra?.(() => store);
