@@ -6,6 +6,8 @@
 // archive's older bars as STALE with their own as_of. SQLite, and PostgreSQL when installed.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { startFakePortal, type FakePortal } from '../../dev/fake-portal/server.ts';
 import { http, startService, type RunningService } from '../helpers/service.ts';
 import { waitForBackfill } from '../helpers/archive.ts';
@@ -93,6 +95,20 @@ function suite(name: string, env: () => Record<string, string>) {
       assert.equal(res.status, 200, res.text);
       assert.equal(res.json.meta.history_source, 'archive');
       assert.equal(res.json.data.history.as_of, '2026-11-20T16:30:00+05:00');
+      assert.equal(historyFetches('HBL'), before);
+
+      // MCP's get_symbol_overview reads the same archive and gives the same bars.
+      const client = new Client({ name: 'test', version: '1.0.0' });
+      await client.connect(new StreamableHTTPClientTransport(new URL(`${svc.url}/mcp`)));
+      try {
+        const result = await client.callTool({ name: 'get_symbol_overview', arguments: { symbol: 'HBL' } });
+        assert.notEqual(result.isError, true, JSON.stringify(result.content));
+        const mcp = result.structuredContent as { history_source: string; data: { history: unknown } };
+        assert.equal(mcp.history_source, 'archive');
+        assert.deepEqual(mcp.data.history, res.json.data.history);
+      } finally {
+        await client.close();
+      }
       assert.equal(historyFetches('HBL'), before);
     });
 

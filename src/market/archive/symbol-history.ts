@@ -25,8 +25,6 @@ export interface ArchivedHistory {
    * last COVERED_DAYS (or since the symbol's first bar).
    */
   upToDate: boolean;
-  /** Days served from the closing files (no kept bar that day). */
-  fromFiles: number;
 }
 
 /**
@@ -46,14 +44,25 @@ export async function archivedHistory(
     archive.dailyFiles((f) => f.symbolRows(symbol)),
   ]);
   const byDate = new Map<string, HistoryRow>();
-  let fromFiles = 0;
-  for (const f of files) {
-    byDate.set(f.date, { date: f.date, open: f.open, high: f.high, low: f.low, close: f.close, volume: f.volume });
-    fromFiles++;
-  }
+  for (const f of files)
+    byDate.set(f.date, {
+      date: f.date,
+      open: f.open,
+      high: f.high,
+      low: f.low,
+      close: f.close,
+      volume: f.volume,
+    });
+  // The history's bar wins where both exist (docs/archive.md).
   for (const b of bars) {
-    if (byDate.has(b.date)) fromFiles--;
-    byDate.set(b.date, { date: b.date, open: b.open, high: b.high, low: b.low, close: b.close, volume: b.volume });
+    byDate.set(b.date, {
+      date: b.date,
+      open: b.open,
+      high: b.high,
+      low: b.low,
+      close: b.close,
+      volume: b.volume,
+    });
   }
   if (byDate.size === 0) return undefined;
   const rows = [...byDate.values()].sort((a, b) => (a.date < b.date ? 1 : a.date > b.date ? -1 : 0));
@@ -63,8 +72,9 @@ export async function archivedHistory(
   const first = rows.at(-1)!.date;
   const yearStart = addDays(expected, -COVERED_DAYS);
   const upToDate =
-    through >= expected && (await coveredWithoutGap(archive, first > yearStart ? first : yearStart, expected));
-  return { rows, through, expected, upToDate, fromFiles };
+    through >= expected &&
+    (await coveredWithoutGap(archive, first > yearStart ? first : yearStart, expected));
+  return { rows, through, expected, upToDate };
 }
 
 /**
@@ -75,7 +85,9 @@ async function expectedDay(archive: MarketArchive, now: number, through: string)
   let day = lastClosedDay(now);
   if (through >= day) return day;
   const noSession = new Set(
-    (await archive.dailyFiles((f) => f.fileDays())).filter((d) => !d.found && d.date > through).map((d) => d.date),
+    (await archive.dailyFiles((f) => f.fileDays()))
+      .filter((d) => !d.found && d.date > through)
+      .map((d) => d.date),
   );
   while (day > through && noSession.has(day)) day = previousSessionDay(day);
   return day;
