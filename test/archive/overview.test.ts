@@ -88,6 +88,22 @@ function suite(name: string, env: () => Record<string, string>) {
       assert.equal(data.history.as_of, portalRes.json.meta.as_of);
     });
 
+    test('a symbol that did not trade on the last session is up to date through the recorded day', async () => {
+      clock = FRIDAY_EVENING;
+      // FEROZ is untraded on the fake market's day: the closing record of 2026-11-20 has no bar of it.
+      const before = historyFetches('FEROZ');
+      const res = await http(svc.url, '/stocks/FEROZ/overview');
+      assert.equal(res.status, 200, res.text);
+      assert.equal(res.json.meta.history_source, 'archive');
+      assert.equal(res.json.data.history.as_of, '2026-11-20T16:30:00+05:00');
+      const bars = res.json.data.history.data as Bar[];
+      assert.ok(bars.at(-1)!.date < '2026-11-20', bars.at(-1)!.date);
+      assert.equal(historyFetches('FEROZ'), before);
+      const portalRes = await http(svc.url, `/stocks/FEROZ/historical?start=${bars[0]!.date}`);
+      assert.deepEqual(bars, portalRes.json.data);
+      assert.equal(res.json.data.history.as_of, portalRes.json.meta.as_of);
+    });
+
     test('during the next session the archive is still up to date: the last closed day is present', async () => {
       clock = MONDAY_MORNING;
       const before = historyFetches('HBL');

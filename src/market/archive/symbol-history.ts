@@ -1,11 +1,11 @@
 // A symbol's daily history as the archive keeps it, for answers that may stand in the archive for
 // the portal's history page (the symbol overview, docs/archive.md): the kept bars (the history
 // page's rows and the closing records) and, for days without one, the closing files' bar (the
-// documented precedence: where both exist the history's bar is served). `upTo` says whether the
+// documented precedence: where both exist the history's bar is served). `upToDate` says whether the
 // archive is complete through the newest day a bar can exist for, so "from the archive" never
 // means "missing the last session".
-import { addDays, formatDay, karachiInstant, parseIsoDay, weekdayOf } from '../../time/karachi.ts';
-import { karachiDate, lastClosedDay, lastSessionClose } from '../../time/market-clock.ts';
+import { addDays, formatDay, parseIsoDay, weekdayOf } from '../../time/karachi.ts';
+import { lastClosedDay } from '../../time/market-clock.ts';
 import type { HistoryRow } from '../../exchange/types.ts';
 import type { MarketArchive } from './archive.ts';
 import { ArchiveCalendar } from './trading-calendar.ts';
@@ -16,13 +16,18 @@ export const COVERED_DAYS = 366;
 export interface ArchivedHistory {
   /** Newest first, as the portal's history page sends them. */
   rows: HistoryRow[];
-  /** The newest kept day (null: none). */
-  through: string | null;
-  /** The newest day a complete bar can exist for (the last closed session, holidays the archive knows skipped). */
+  /**
+   * The newest session the archive knows the symbol completely through: its newest bar, or a
+   * later day the archive holds the whole market of (a closing record, or a closing file that
+   * does not list the symbol: it did not trade).
+   */
+  through: string;
+  /** The last closed session by the exchange's timetable (lastClosedDay). */
   expected: string;
   /**
-   * True when the rows reach `expected` and the archive holds the market without a gap over the
-   * last COVERED_DAYS (or since the symbol's first bar).
+   * True when the archive knows the symbol through `expected` (weekdays the archive holds as "no
+   * session" in between skipped) and holds the market without a gap over the last COVERED_DAYS
+   * (or since the symbol's first bar).
    */
   upToDate: boolean;
 }
@@ -66,36 +71,47 @@ export async function archivedHistory(
   }
   if (byDate.size === 0) return undefined;
   const rows = [...byDate.values()].sort((a, b) => (a.date < b.date ? 1 : a.date > b.date ? -1 : 0));
-  const through = rows[0]!.date;
-  const expected = await expectedDay(archive, now, through);
+  const expected = lastClosedDay(now);
+  const known = await knownThrough(archive, rows[0]!.date, expected);
   // The portal's page starts at the symbol's first session: before that there is nothing to miss.
   const first = rows.at(-1)!.date;
   const yearStart = addDays(expected, -COVERED_DAYS);
   const upToDate =
-    through >= expected &&
+    known.complete >= expected &&
     (await coveredWithoutGap(archive, first > yearStart ? first : yearStart, expected));
-  return { rows, through, expected, upToDate };
+  return { rows, through: known.session, expected, upToDate };
 }
 
 /**
- * The last closed session's day, stepping back over weekdays the archive knows had no session (the
- * portal's 404 for that day's closing file), down to `through` at most.
+ * How far the archive knows a symbol whose newest bar is `newest`: each weekday after it, up to
+ * `expected`, is known when the archive holds that day's whole market (a closing record or a kept
+ * closing file: the symbol did not trade) or the portal's "no session" for its file (a holiday).
+ * `session`: the last such day that had a session; `complete`: the last known day, holiday or not.
  */
-async function expectedDay(archive: MarketArchive, now: number, through: string): Promise<string> {
-  let day = lastClosedDay(now);
-  if (through >= day) return day;
-  const noSession = new Set(
-    (await archive.dailyFiles((f) => f.fileDays()))
-      .filter((d) => !d.found && d.date > through)
-      .map((d) => d.date),
-  );
-  while (day > through && noSession.has(day)) day = previousSessionDay(day);
-  return day;
-}
-
-/** The weekday before `date` (the exchange's timetable; holidays unknown). */
-function previousSessionDay(date: string): string {
-  return karachiDate(lastSessionClose(karachiInstant(date, 0)));
+async function knownThrough(
+  archive: MarketArchive,
+  newest: string,
+  expected: string,
+): Promise<{ session: string; complete: string }> {
+  if (newest >= expected) return { session: newest, complete: newest };
+  const [recorded, asked] = await Promise.all([
+    archive.recordedDays(),
+    archive.dailyFiles((f) => f.fileDays()),
+  ]);
+  const whole = new Set(recorded);
+  const noSession = new Set<string>();
+  for (const d of asked) if (d.date > newest) (d.found ? whole : noSession).add(d.date);
+  let session = newest;
+  let complete = newest;
+  for (let n = parseIsoDay(newest) + 1, last = parseIsoDay(expected); n <= last; n++) {
+    const weekday = weekdayOf(n);
+    if (weekday === 0 || weekday === 6) continue;
+    const day = formatDay(n);
+    if (whole.has(day)) session = complete = day;
+    else if (noSession.has(day)) complete = day;
+    else break;
+  }
+  return { session, complete };
 }
 
 /**
