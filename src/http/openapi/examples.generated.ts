@@ -1367,7 +1367,12 @@ export const GENERATED_EXAMPLES: GeneratedExamples = {
           error: null,
         },
       },
-      meta: { timestamp: '2026-11-20T11:35:00+00:00', cached: false, as_of: '2026-11-20T16:30:00+05:00' },
+      meta: {
+        timestamp: '2026-11-20T11:35:00+00:00',
+        cached: false,
+        as_of: '2026-11-20T16:30:00+05:00',
+        history_source: 'portal',
+      },
     },
   },
   '/market/overview': {
