@@ -214,8 +214,7 @@ async function delistedAtStart(
   return { day, symbols };
 }
 
-const NO_FILES =
-  'the closing files (ARCHIVE=on) do not reach back to the period’s start day, so the equities delisted since cannot be known';
+const NO_FILES = 'the archive’s closing files do not reach back to the period’s start day';
 
 /**
  * An index other than the all-share one: its past membership is not published, so a past ranking
@@ -237,20 +236,20 @@ function membershipOf(who: string, delisted: DelistedAtStart | null, period: Per
       delisted_included: true,
       delisted: delisted.symbols.length,
       start_day: delisted.day,
-      note: `${who} are today’s members and the equities of the period’s start day’s closing file (${delisted.day}) delisted since (${delisted.symbols.length}, marked delisted: true, on raw closes)`,
+      note: `${who}: today’s, and the equities of the period’s start day’s closing file (${delisted.day}) delisted since (${delisted.symbols.length}, marked delisted: true, on raw closes)`,
     };
   }
   const why =
     period === 'ALL'
       ? 'ALL starts on each member’s own first row, so no one start day’s closing file says who traded'
       : delisted === null
-        ? 'the archive is off, so the equities delisted since cannot be known'
+        ? 'the archive, which reads the exchange’s closing files, is off (ARCHIVE=on)'
         : NO_FILES;
   return {
     delisted_included: false,
     delisted: 0,
     start_day: null,
-    note: `${who} are today’s members only: equities delisted since are not included (${why}), so the answer leans to the survivors`,
+    note: `${who}: today’s only; equities delisted since are not included, so the answer leans to the survivors: ${why}`,
   };
 }
 
