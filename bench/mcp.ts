@@ -61,14 +61,17 @@ interface Latency {
   clientCpuUs: Record<SdkSide, number[]>;
   /** Abort listeners left on the plain SDK transport's signal after the last round. */
   listenersLeft: number;
+  /** The same on the transport whose fetch gives each request its own signal. */
+  isolatedListenersLeft: number;
 }
 
 const noSides = (): Record<SdkSide, number[]> => ({ rest: [], post: [], sdk: [], isolated: [] });
 
 /**
  * A fetch giving each request its own AbortSignal that follows the transport's, its listener
- * removed when the request settles: mcphub's fix for the listeners undici leaves on a long-lived
- * signal (samanhappy/mcphub#1062; nodejs/node#52635).
+ * removed once its answer is in (kept for an SSE stream, which closing the transport must end):
+ * like mcphub's fix for the listeners undici leaves on a long-lived signal (samanhappy/mcphub#1062;
+ * nodejs/node#52635).
  */
 const isolatingFetch: typeof fetch = (url, init) => {
   const shared = init?.signal;
@@ -76,21 +79,37 @@ const isolatingFetch: typeof fetch = (url, init) => {
   const own = new AbortController();
   const onAbort = (): void => own.abort(shared.reason);
   shared.addEventListener('abort', onAbort, { once: true });
-  return fetch(url, { ...init, signal: own.signal }).finally(() =>
-    shared.removeEventListener('abort', onAbort),
+  const release = (): void => shared.removeEventListener('abort', onAbort);
+  return fetch(url, { ...init, signal: own.signal }).then(
+    (res) => {
+      // An SSE stream is read long after its headers: closing the transport must still end it.
+      if (!(res.headers.get('content-type') ?? '').startsWith('text/event-stream')) release();
+      return res;
+    },
+    (err: unknown) => {
+      release();
+      throw err;
+    },
   );
 };
+
+/** Abort listeners on a transport's signal (the SDK keeps its AbortController in a private field). */
+function listenersOn(transport: StreamableHTTPClientTransport): number {
+  const signal = (transport as unknown as { _abortController?: AbortController })._abortController?.signal;
+  return signal === undefined ? Number.NaN : getEventListeners(signal, 'abort').length;
+}
 
 /** One call at a time: fetch's GET of the REST quote, and get_quote through the SDK's client. */
 async function sdkLatency(base: string): Promise<Latency> {
   const transport = new StreamableHTTPClientTransport(new URL(`${base}/mcp`));
   const client = new Client({ name: 'bench', version: '1.0.0' });
   await client.connect(transport);
+  const isolatedTransport = new StreamableHTTPClientTransport(new URL(`${base}/mcp`), {
+    fetch: isolatingFetch,
+  });
   const isolated = new Client({ name: 'bench', version: '1.0.0' });
-  await isolated.connect(
-    new StreamableHTTPClientTransport(new URL(`${base}/mcp`), { fetch: isolatingFetch }),
-  );
-  const out: Latency = { ms: noSides(), clientCpuUs: noSides(), listenersLeft: 0 };
+  await isolated.connect(isolatedTransport);
+  const out: Latency = { ms: noSides(), clientCpuUs: noSides(), listenersLeft: 0, isolatedListenersLeft: 0 };
   const headers = { ...MCP_HEADERS, 'mcp-protocol-version': LATEST_PROTOCOL_VERSION };
   const quoteOf = async (c: Client): Promise<void> => {
     const r = await c.callTool({ name: 'get_quote', arguments: { symbol: 'ENGRO' } });
@@ -129,9 +148,8 @@ async function sdkLatency(base: string): Promise<Latency> {
         out.clientCpuUs[side].push((used.user + used.system) / SDK_CALLS);
       }
     }
-    // The SDK keeps its one AbortController in a private field; read it for the note only.
-    const signal = (transport as unknown as { _abortController?: AbortController })._abortController?.signal;
-    out.listenersLeft = signal === undefined ? Number.NaN : getEventListeners(signal, 'abort').length;
+    out.listenersLeft = listenersOn(transport);
+    out.isolatedListenersLeft = listenersOn(isolatedTransport);
   } finally {
     await client.close();
     await isolated.close();
@@ -170,7 +188,12 @@ export async function runMcp(): Promise<Section> {
   const portal = await startFakePortal();
   const service = await startService('mcp-service', portal.url);
   const runs: Record<Side, Run[]> = { rest: [], mcp: [] };
-  let latency: Latency = { ms: noSides(), clientCpuUs: noSides(), listenersLeft: Number.NaN };
+  let latency: Latency = {
+    ms: noSides(),
+    clientCpuUs: noSides(),
+    listenersLeft: Number.NaN,
+    isolatedListenersLeft: Number.NaN,
+  };
   try {
     // The misses: fetch, parse, cache; then one answer each way to check both are served.
     const rest = await fetch(service.url + QUOTE);
@@ -276,7 +299,7 @@ export async function runMcp(): Promise<Section> {
     'REST: GET /stocks/ENGRO/quote, a fresh cached answer (replayed by the front door). MCP: POST /mcp with one tools/call of get_quote (a JSON-RPC request, JSON answer with the structured quote and its text).',
     'CPU per call: the service process’s user + system time over each run ÷ its answers; the ratio is the median of the rounds’ MCP ÷ REST.',
     `SDK latency: one call at a time from the runner, ${SDK_ROUNDS} rounds × ${SDK_CALLS} calls each side, alternating; REST is fetch's GET and res.json(), the POST the same tools/call the SDK sends with fetch, MCP the SDK's Client.callTool after tools/list (the client checks each result against get_quote's output schema); the ratio is the median of the rounds' ratios, MCP ÷ REST.`,
-    `The SDK's transport passes its one AbortController's signal to every fetch, and undici leaves an abort listener on it per request until the request is collected: ${latency.listenersLeft} were on it after the last round, and each fetch walks them (getEventListeners, addEventListener's duplicate check). The "signal per request" client is the same SDK client with a fetch that gives each request its own signal (as samanhappy/mcphub#1062 does).`,
+    `The SDK's transport passes its one AbortController's signal to every fetch, and undici leaves an abort listener on it per request until the request is collected: ${latency.listenersLeft} were on it after the last round (${latency.isolatedListenersLeft} on the other client's), and each fetch walks them (getEventListeners, addEventListener's duplicate check). The "signal per request" client is the same SDK client with a fetch that gives each request its own signal (as samanhappy/mcphub#1062 does).`,
     "The runner's CPU per call is process.cpuUsage over each round ÷ its calls: all the runner's threads, the garbage collector's helpers included, so it can exceed the latency.",
   );
   return {
