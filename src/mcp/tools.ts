@@ -1162,7 +1162,7 @@ export const TOOLS: readonly Tool[] = [
     name: 'get_symbol_overview',
     title: 'Everything about a symbol',
     description:
-      "A symbol's quote, profile, the last 365 days of daily bars, today's 5-minute bars, corporate actions, the newest 10 announcements, annual financials, filed reports and the market state in one call. Each part is settled on its own: a part that could not be had has data null and an error (with retry_at); the rest is served. as_of is the oldest part's. Cold, it spends about 8 portal fetches of the client's budget.",
+      "A symbol's quote, profile, the last 365 days of daily bars, today's 5-minute bars, corporate actions, the newest 10 announcements, annual financials, filed reports and the market state in one call. Each part is settled on its own: a part that could not be had has data null and an error (with retry_at); the rest is served. as_of is the oldest part's. Cold, it spends about 8 portal fetches of the client's budget, one fewer when the archive holds the symbol's bars through the last closed session (meta.history_source says which).",
     input: args({ symbol: Symbol }),
     output: single(StockOverview),
     run: async (a, t) =>
