@@ -41,7 +41,7 @@ after(async () => {
 async function fetchRows(date: string) {
   const got = await client.fetchDailyFile(date);
   assert.ok(got.found, `a file for ${date}`);
-  return { container: decodeDailyFile(got.body).container, file: parseDailyFileBody(got.body) };
+  return { container: got.container, file: got.file };
 }
 
 describe('daily closing files over HTTP', () => {
