@@ -81,7 +81,18 @@ function dropColumnOf(table: string, header: string): string {
 
 const DAILY_FILE = /^\/download\/mkt_summary\//;
 /** A daily file's line layout (upstream.md §7), the names `dropColumn` takes there. */
-const DAILY_FILE_LAYOUT = ['date', 'symbol', 'sector', 'name', 'open', 'high', 'low', 'close', 'volume', 'ldcp'];
+const DAILY_FILE_LAYOUT = [
+  'date',
+  'symbol',
+  'sector',
+  'name',
+  'open',
+  'high',
+  'low',
+  'close',
+  'volume',
+  'ldcp',
+];
 
 /** The `closing11.lis` bytes of a body the fake portal made: gzip, or zipOne's one-member ZIP. */
 function unpack(body: Buffer): { zip: boolean; text: Buffer } {

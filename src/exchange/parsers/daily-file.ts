@@ -36,7 +36,7 @@ export const DAILY_FILE_COLUMNS = [
   'ldcp',
 ] as const;
 type DailyFileColumn = (typeof DAILY_FILE_COLUMNS)[number];
-const DAILY_FILE_FIELDS: readonly string[] = [
+export const DAILY_FILE_FIELDS: readonly string[] = [
   DAILY_FILE_CONTAINER_FIELD,
   DAILY_FILE_MEMBER,
   ...DAILY_FILE_COLUMNS,
@@ -109,7 +109,8 @@ function unzipMember(zip: Uint8Array): Buffer {
     } catch (err) {
       throw missingField(DAILY_FILE_MEMBER, `a ZIP member that does not inflate (${describe(err)})`);
     }
-  } else throw missingField(DAILY_FILE_MEMBER, `a ZIP member compressed with method ${entry.method}, not deflate`);
+  } else
+    throw missingField(DAILY_FILE_MEMBER, `a ZIP member compressed with method ${entry.method}, not deflate`);
   if (out.length !== entry.size || crc32(out) !== entry.crc)
     throw missingField(DAILY_FILE_MEMBER, 'a ZIP member whose checksum does not match');
   return out;
