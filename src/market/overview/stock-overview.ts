@@ -11,8 +11,9 @@ import { symbolPage, type RequestContext } from '../context.ts';
 import { corporateActions } from '../corporate-actions/corporate-actions.ts';
 import type { Datasets } from '../datasets.ts';
 import { fundamentals } from '../company/fundamentals.ts';
-import { historical } from '../history/history.ts';
+import type { MarketArchive } from '../archive/archive.ts';
 import { stockIntraday } from '../history/intraday.ts';
+import { overviewHistory } from './history-part.ts';
 import { marketState, type OverviewClock } from './market-state.ts';
 import { oldestAsOf, overviewProvenance, settle, type Part, type Settled } from './parts.ts';
 import type { HistoricalRowT } from '../models/resources.ts';
@@ -56,6 +57,8 @@ export async function stockOverview(
   client: RequestContext,
   clock: OverviewClock,
   companyWaitMs = COMPANY_WAIT_MS,
+  /** Where the chart may come from without a portal fetch (history-part.ts). */
+  archive?: MarketArchive,
 ): Promise<Answer<StockOverviewT>> {
   const symbol = normaliseSymbol(rawSymbol);
   const now = clock.now;
@@ -79,7 +82,8 @@ export async function stockOverview(
   if (!known) throw new NotFoundError(`${symbol} not found`);
 
   const profilePart = settle(() => profile(datasets, symbol, ctx), now);
-  const historyPart = settle(() => historical(datasets, symbol, {}, ctx), now, lastYear);
+  const history = overviewHistory(datasets, symbol, ctx, archive);
+  const historyPart = settle(history.answer, now, lastYear);
   const quotePart = Promise.race([profilePart, delay(companyWaitMs)]).then(() =>
     settle(() => quote(datasets, symbol, ctx), now),
   );
@@ -96,7 +100,9 @@ export async function stockOverview(
   );
   const later = Promise.all([profilePart, historyPart]);
   const intradayPart = later.then(() => settle(() => stockIntraday(datasets, symbol, '5m', spare), now));
-  const actionsPart = later.then(() => settle(() => corporateActions(datasets, symbol, spare), now));
+  const actionsPart = later.then(() =>
+    settle(() => corporateActions(datasets, symbol, spare, undefined, history.raw()), now),
+  );
   const reportsPart = later.then(() => settle(() => fundamentals(datasets, symbol, spare), now));
 
   const settled = await Promise.all([
@@ -109,7 +115,7 @@ export async function stockOverview(
     financialsPart,
     reportsPart,
   ]);
-  const [quoted, prof, history, intraday, actions, news, fin, reports] = settled as Settled<unknown>[] as [
+  const [quoted, prof, bars, intraday, actions, news, fin, reports] = settled as Settled<unknown>[] as [
     Settled<unknown>,
     Settled<unknown>,
     Settled<HistoricalRowT[]>,
@@ -123,6 +129,7 @@ export async function stockOverview(
   const nowMs = now();
   const provenance = overviewProvenance(settled, nowMs);
   const parts = settled.map((s) => s.part);
+  const missing = history.missing();
   return {
     key: answerKey('stock-overview', symbol),
     data: {
@@ -130,7 +137,7 @@ export async function stockOverview(
       market: market.state,
       quote: quoted.part,
       profile: prof.part,
-      history: history.part,
+      history: bars.part,
       intraday: intraday.part,
       corporate_actions: actions.part,
       announcements: news.part,
@@ -143,5 +150,9 @@ export async function stockOverview(
       version: `${provenance.version}|${market.version}`,
     },
     asOf: oldestAsOf(parts, nowMs),
+    meta: {
+      history_source: history.source(),
+      ...(missing ? { missing: [missing] } : {}),
+    },
   };
 }
