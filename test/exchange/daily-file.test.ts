@@ -2,6 +2,7 @@
 // and parsed into typed rows; a body in neither container is a parse failure, never an empty day.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { request } from 'undici';
 import { startFakePortal, type FakePortal } from '../../dev/fake-portal/server.ts';
@@ -226,6 +227,32 @@ describe('decodeDailyFile / parseDailyFile', () => {
     const good = collectFields(() => parseDailyFileBody(gzipSync(Buffer.from(text)), '2014-03-03'));
     assert.ok(good.ok);
     assert.deepEqual(good.fields.missing, []);
+  });
+
+  it('reports no drift on the exchange’s real file of 2026-09-15 (every field found)', () => {
+    const real = readFileSync(
+      new URL('../fixtures/real/closing-file/closing11-2026-09-15.lis', import.meta.url),
+    );
+    const r = collectFields(() => parseDailyFileBody(zipOne('closing11.lis', real), '2026-09-15'));
+    assert.ok(r.ok);
+    assert.equal(r.value.rows.length, 1068);
+    assert.deepEqual(r.fields, {
+      expected: [
+        'zip or gzip',
+        'closing11.lis',
+        'date',
+        'symbol',
+        'sector',
+        'name',
+        'open',
+        'high',
+        'low',
+        'close',
+        'volume',
+        'ldcp',
+      ],
+      missing: [],
+    });
   });
 
   it('a file of two dates is refused; one unreadable line among many is skipped and named', () => {
