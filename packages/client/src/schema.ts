@@ -2362,8 +2362,8 @@ export interface components {
       contract_month: string | null;
       /** @description futures: true for a cash-settled contract (HBL-CNOV), false for a deliverable one; null otherwise */
       cash_settled: boolean | null;
-      /** @description futures: 'B' for the B series (HBL-NOVB) */
-      series: 'B' | null;
+      /** @description futures: the contract's series mark after the month as printed: 'B' for the B series (HBL-NOVB), e.g. 'N1' for LOTCHEM-CSEPN1; null for a plain contract */
+      series: string | null;
     };
     /** @description an equity in the exchange's closing file of the day asked */
     UniverseRow: {
