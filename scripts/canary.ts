@@ -4,13 +4,17 @@
 // run from cron, so a changed page is noticed before a user sees its nulls (docs/operations.md).
 //
 // One request per kind plus the token page, never a retry (not on 5xx, not on 403), paced to the
-// global portal budget (EXCHANGE_FETCH_LIMIT_GLOBAL a minute: 60 gives one request a second).
+// global portal budget (EXCHANGE_FETCH_LIMIT_GLOBAL a minute: 60 gives one request a second). The
+// daily closing file is the latest weekday's before today: a day answered with the portal's
+// no-session page (a holiday) is stepped back over, at most FILE_TRIES requests in all.
+// CANARY_NOW (an ISO 8601 instant) sets the clock that picks the days; default the machine's.
 //
 // Exit status: 0 every kind ok; 1 a page changed or failing (its fields named); 2 a page could not
 // be checked (the portal unreachable, refusing or rate-limiting) and none drifted.
 import { loadConfig } from '../src/config.ts';
 import { ExchangeClient, type PortalRequest } from '../src/exchange/client.ts';
 import type { PageState } from '../src/exchange/page-health.ts';
+import { DAILY_FILE_FIELDS } from '../src/exchange/parsers/daily-file.ts';
 import {
   parseAnnouncements,
   parseCalendar,
@@ -35,7 +39,7 @@ import {
 import type { PageKind } from '../src/exchange/types.ts';
 import { PortalBudget } from '../src/limits/portal-budget.ts';
 import { MemoryWindowCounter } from '../src/limits/window-counter.ts';
-import { addDays } from '../src/time/karachi.ts';
+import { addDays, parseIsoDay, weekdayOf } from '../src/time/karachi.ts';
 import { karachiDate } from '../src/time/market-clock.ts';
 
 interface Probe {
@@ -104,6 +108,12 @@ function probes(symbol: string, index: string, today: string): Probe[] {
   ];
 }
 
+/**
+ * Requests for the closing file at most: the latest weekday before today and, over holidays, the
+ * ones before it (the longest closures, Eid, run to about four weekdays).
+ */
+const FILE_TRIES = 6;
+
 /** What the canary found for one kind; `unreachable`: the portal did not let it look. */
 interface Finding {
   page: PageKind;
@@ -161,8 +171,80 @@ function table(findings: readonly Finding[]): string {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** The finding for a request that threw: drift the client recorded just now, or a portal that did not answer. */
+function failedFinding(client: ExchangeClient, page: PageKind, request: string, err: unknown): Finding {
+  const health = client.health.get(page);
+  // Parsed and refused now (the client recorded it), or never reached the parser.
+  const parsedNow =
+    (health.state === 'failing' || health.state === 'changed') && health.detail === describe(err);
+  return {
+    page,
+    request,
+    status: parsedNow ? (statusOf(err) ?? 200) : statusOf(err),
+    rows: null,
+    // A closing file refused for its layout names the fields it looked for; a page that failed, none.
+    expected: parsedNow && page === 'daily-file' ? DAILY_FILE_FIELDS.length : 0,
+    missing: parsedNow ? health.missingFields : [],
+    state: parsedNow ? health.state : 'unreachable',
+    detail: describe(err),
+  };
+}
+
+/** The clock that picks the days: CANARY_NOW when set (an ISO 8601 instant), else the machine's. */
+function clock(): () => number {
+  const at = process.env.CANARY_NOW?.trim();
+  if (!at) return () => Date.now();
+  const ms = Date.parse(at);
+  if (Number.isNaN(ms)) throw new Error(`CANARY_NOW is not an ISO 8601 instant: ${at}`);
+  return () => ms;
+}
+
+/** The latest weekday's closing file before `today`, stepping back over no-session days. */
+async function checkDailyFile(
+  client: ExchangeClient,
+  paced: <T>(send: () => Promise<T>) => Promise<T>,
+  today: string,
+): Promise<Finding> {
+  let day = today;
+  let request = '';
+  for (let tries = 0; tries < FILE_TRIES; tries++) {
+    do day = addDays(day, -1);
+    while ([0, 6].includes(weekdayOf(parseIsoDay(day))));
+    const date = day;
+    request = `GET /download/mkt_summary/${date}.Z`;
+    try {
+      const got = await paced(() => client.fetchDailyFile(date));
+      if (!got.found) continue;
+      const health = client.health.get('daily-file');
+      return {
+        page: 'daily-file',
+        request,
+        status: 200,
+        rows: got.file.rows.length,
+        expected: got.fields.expected.length,
+        missing: got.fields.missing,
+        state: health.state,
+        detail: health.detail,
+      };
+    } catch (err) {
+      return failedFinding(client, 'daily-file', request, err);
+    }
+  }
+  return {
+    page: 'daily-file',
+    request,
+    status: 404,
+    rows: null,
+    expected: 0,
+    missing: [],
+    state: 'unreachable',
+    detail: `the ${FILE_TRIES} weekdays before ${today} each answered the no-session page`,
+  };
+}
+
 async function main(): Promise<number> {
   const config = loadConfig();
+  const now = clock();
   const json = process.argv.includes('--json');
   const symbol = (process.env.CANARY_SYMBOL?.trim() || 'HBL').toUpperCase();
   const index = (process.env.CANARY_INDEX?.trim() || 'KSE100').toUpperCase();
@@ -225,7 +307,8 @@ async function main(): Promise<number> {
     });
   }
 
-  for (const { req, parse } of probes(symbol, index, karachiDate(Date.now()))) {
+  const today = karachiDate(now());
+  for (const { req, parse } of probes(symbol, index, today)) {
     const request = `${req.method} ${req.path}`;
     try {
       const page = await paced(() => client.fetchParsed(req, parse));
@@ -241,21 +324,10 @@ async function main(): Promise<number> {
         detail: health.detail,
       });
     } catch (err) {
-      const health = client.health.get(req.kind);
-      // Parsed and failed now (the client recorded it), or never reached the parser.
-      const parsedNow = health.state === 'failing' && health.detail === describe(err);
-      findings.push({
-        page: req.kind,
-        request,
-        status: parsedNow ? (statusOf(err) ?? 200) : statusOf(err),
-        rows: null,
-        expected: 0,
-        missing: parsedNow ? health.missingFields : [],
-        state: parsedNow ? 'failing' : 'unreachable',
-        detail: describe(err),
-      });
+      findings.push(failedFinding(client, req.kind, request, err));
     }
   }
+  findings.push(await checkDailyFile(client, paced, today));
   await client.close();
 
   const drifted = findings.filter((f) => f.state === 'changed' || f.state === 'failing');

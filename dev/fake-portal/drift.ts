@@ -1,6 +1,9 @@
 // Page drift: rules a test or the control API adds so a page changes its structure the way the real
 // portal's pages do without notice (a column dropped, a table gone), until the rule is removed.
-// Drift rewrites the rendered HTML of the matching pages; the dataset itself is untouched.
+// Drift rewrites the rendered HTML of the matching pages, or the `closing11.lis` inside a daily
+// closing file (`/download/mkt_summary/…`); the dataset itself is untouched.
+import { gunzipSync, gzipSync, inflateRawSync } from 'node:zlib';
+import { zipOne } from './daily-files.ts';
 import { page, TOKEN_MARK, type Page } from './page-cache.ts';
 
 export interface DriftRule {
@@ -10,6 +13,12 @@ export interface DriftRule {
   dropColumn?: string;
   /** Remove every table from the page (what is left still answers 200). */
   removeTables?: boolean;
+  /**
+   * A daily closing file only: serve its `closing11.lis` text bare, in neither ZIP nor gzip. (On a
+   * daily file `dropColumn` names a field of the line layout, `DATE|SYMBOL|SECTOR|NAME|OPEN|HIGH|
+   * LOW|CLOSE|VOLUME|LDCP`, removed from every line; `removeTables` does nothing there.)
+   */
+  unpacked?: boolean;
 }
 
 /** Validates a rule from the control API or a test; throws on anything malformed. */
@@ -28,8 +37,12 @@ export function parseDriftRule(input: unknown): DriftRule {
     if (typeof o.removeTables !== 'boolean') throw new Error('removeTables must be true or false');
     rule.removeTables = o.removeTables;
   }
-  if (rule.dropColumn === undefined && rule.removeTables !== true) {
-    throw new Error('a drift rule needs dropColumn or removeTables: true');
+  if (o.unpacked !== undefined) {
+    if (typeof o.unpacked !== 'boolean') throw new Error('unpacked must be true or false');
+    rule.unpacked = o.unpacked;
+  }
+  if (rule.dropColumn === undefined && rule.removeTables !== true && rule.unpacked !== true) {
+    throw new Error('a drift rule needs dropColumn, removeTables: true or unpacked: true');
   }
   return rule;
 }
@@ -66,6 +79,48 @@ function dropColumnOf(table: string, header: string): string {
   });
 }
 
+const DAILY_FILE = /^\/download\/mkt_summary\//;
+/** A daily file's line layout (upstream.md §7), the names `dropColumn` takes there. */
+const DAILY_FILE_LAYOUT = [
+  'date',
+  'symbol',
+  'sector',
+  'name',
+  'open',
+  'high',
+  'low',
+  'close',
+  'volume',
+  'ldcp',
+];
+
+/** The `closing11.lis` bytes of a body the fake portal made: gzip, or zipOne's one-member ZIP. */
+function unpack(body: Buffer): { zip: boolean; text: Buffer } {
+  if (body[0] === 0x1f && body[1] === 0x8b) return { zip: false, text: gunzipSync(body) };
+  const nameLength = body.readUInt16LE(26);
+  const at = 30 + nameLength + body.readUInt16LE(28);
+  return { zip: true, text: inflateRawSync(body.subarray(at, at + body.readUInt32LE(18))) };
+}
+
+/** A daily file as the drifted portal serves it. */
+function driftDailyFile(body: Buffer, rules: readonly DriftRule[]): Buffer {
+  const { zip, text } = unpack(body);
+  let lines = text.toString('latin1');
+  for (const rule of rules) {
+    const column = DAILY_FILE_LAYOUT.indexOf(rule.dropColumn?.trim().toLowerCase() ?? '');
+    if (column < 0) continue;
+    lines = lines.replace(/^[^\r\n]+/gm, (line) =>
+      line
+        .split('|')
+        .filter((_, i) => i !== column)
+        .join('|'),
+    );
+  }
+  const out = Buffer.from(lines, 'latin1');
+  if (rules.some((r) => r.unpacked === true)) return out;
+  return zip ? zipOne('closing11.lis', out) : gzipSync(out);
+}
+
 /** The rules in force; each rewrites the pages its path matches, in the order added. */
 export class DriftRules {
   private rules: DriftRule[] = [];
@@ -90,6 +145,10 @@ export class DriftRules {
       (r) => r.path === path || (r.path.endsWith('/') && path.startsWith(r.path)),
     );
     if (matching.length === 0) return p;
+    if (DAILY_FILE.test(path)) {
+      const body = driftDailyFile(Buffer.concat(p.parts), matching);
+      return { ...p, parts: [body], bytes: body.length };
+    }
     let text = p.parts.map((b) => b.toString('utf8')).join(TOKEN_MARK);
     for (const rule of matching) {
       if (rule.removeTables === true) text = text.replace(TABLE, '');

@@ -5,10 +5,11 @@
 import { Agent, request, type Dispatcher } from 'undici';
 import { ExchangeUnavailableError, ServiceError, UpstreamDataError } from '../errors.ts';
 import { PageHealth, type PageStateChange } from './page-health.ts';
-import type { FieldReport } from './parsers/columns.ts';
+import { collectFields, type FieldReport } from './parsers/columns.ts';
+import { decodeDailyFile, parseDailyFile, type DailyFileContainer } from './parsers/daily-file.ts';
 import { parseToken } from './parsers/token.ts';
 import { TokenStore } from './token.ts';
-import type { PageKind } from './types.ts';
+import type { DailyFile, PageKind } from './types.ts';
 
 export interface PortalRequest {
   kind: PageKind;
@@ -49,6 +50,24 @@ export interface ExchangeClientOptions {
   /** A page kind's drift state changed (page-health.ts): the service logs it. */
   onPageState?: (change: PageStateChange) => void;
 }
+
+/** One answer of the portal as it came: its status, content type and body (text, or bytes for a file). */
+interface RawAnswer<B> {
+  status: number;
+  contentType: string;
+  body: B;
+}
+
+/** A daily closing file fetched and read, or the portal's no-session page (`found: false`). */
+export type DailyFileFetch =
+  | {
+      found: true;
+      container: DailyFileContainer;
+      file: DailyFile;
+      /** The layout's fields (daily-file.ts DAILY_FILE_COLUMNS) and those its skipped lines stopped at. */
+      fields: FieldReport;
+    }
+  | { found: false };
 
 /** A page fetched and parsed: the parser's value, the page's HTTP status and the fields it lacked. */
 export interface ParsedPage<T> {
@@ -155,19 +174,48 @@ export class ExchangeClient {
 
   /** The page's status and text (2xx only: everything else leaves as a typed error). */
   async fetchPage(req: PortalRequest, route: Route = this.direct): Promise<{ status: number; body: string }> {
+    const answer = await this.exchange(req.kind, route, {
+      token: true,
+      refused: 'request',
+      send: (token) => this.send(req, token, route.dispatcher),
+    });
+    if (answer.status >= 200 && answer.status < 300) {
+      return { status: answer.status, body: answer.body };
+    }
+    // Any other 4xx (a 404 where the page should be): the portal was reached and answered, but
+    // not with the page; like a page that no longer parses, not like a portal that is down.
+    throw new UpstreamDataError(req.kind, `the exchange answered ${answer.status} where the page should be`);
+  }
+
+  /**
+   * One HTTP exchange with the portal, retried as its transport rules say: jittered retries on
+   * network errors and 5xx, one token refresh and retry on 403 (with a token), the post-429 pause.
+   * Returns a 2xx answer, or any other 4xx for the caller to read; everything else leaves as a
+   * typed error.
+   */
+  private async exchange<B>(
+    kind: PageKind,
+    route: Route,
+    how: {
+      /** Whether the request carries the rotating token (pages do; downloads do not). */
+      token: boolean;
+      /** What the portal refused, in its 403 message. */
+      refused: 'request' | 'download';
+      send: (token: string | null) => Promise<RawAnswer<B>>;
+    },
+  ): Promise<RawAnswer<B>> {
     this.assertNotCoolingDown();
-    let token = await this.tokens.get(route.scope, route.dispatcher);
+    let token = how.token ? await this.tokens.get(route.scope, route.dispatcher) : null;
     let refreshedForbidden = false;
     let retries = 0;
     for (;;) {
       this.assertNotCoolingDown();
       const started = this.now();
-      let status: number;
-      let body: string;
+      let answer: RawAnswer<B>;
       try {
-        ({ status, body } = await this.send(req, token, route.dispatcher));
+        answer = await how.send(token);
       } catch (err) {
-        this.opts.onFetch?.(req.kind, 'network_error', this.now() - started);
+        this.opts.onFetch?.(kind, 'network_error', this.now() - started);
         // A caller's proxy failing is its own error (proxy_unreachable), not worth retrying here.
         if (err instanceof ServiceError) throw err;
         const mapped = route.mapNetworkError?.(err);
@@ -178,97 +226,20 @@ export class ExchangeClient {
         }
         throw new ExchangeUnavailableError(`the exchange could not be reached (${describe(err)})`, 30);
       }
+      const { status } = answer;
       const elapsed = this.now() - started;
       if (status >= 200 && status < 300) {
-        this.opts.onFetch?.(req.kind, 'ok', elapsed);
-        return { status, body };
+        this.opts.onFetch?.(kind, 'ok', elapsed);
+        return answer;
       }
       if (status === 403) {
-        this.opts.onFetch?.(req.kind, 'http_403', elapsed);
-        if (!refreshedForbidden && this.opts.retryForbidden !== false) {
+        this.opts.onFetch?.(kind, 'http_403', elapsed);
+        if (how.token && !refreshedForbidden && this.opts.retryForbidden !== false) {
           refreshedForbidden = true;
           token = await this.tokens.refresh(route.scope, token, route.dispatcher);
           continue;
         }
-        throw new ExchangeUnavailableError('the exchange refused the request (403)', 60, status);
-      }
-      if (status === 429) {
-        this.opts.onFetch?.(req.kind, 'http_429', elapsed);
-        this.cooldownUntil = this.now() + this.opts.cooldownAfter429Ms;
-        throw new ExchangeUnavailableError(
-          'the exchange is rate-limiting this server',
-          Math.ceil(this.opts.cooldownAfter429Ms / 1000),
-          status,
-        );
-      }
-      if (status >= 500) {
-        this.opts.onFetch?.(req.kind, 'http_5xx', elapsed);
-        if (retries < this.opts.maxRetries) {
-          await this.backoff(retries++);
-          continue;
-        }
-        throw new ExchangeUnavailableError(`the exchange answered ${status}`, 30, status);
-      }
-      this.opts.onFetch?.(req.kind, 'http_other', elapsed);
-      // Any other 4xx (a 404 where the page should be): the portal was reached and answered, but
-      // not with the page; like a page that no longer parses, not like a portal that is down.
-      throw new UpstreamDataError(req.kind, `the exchange answered ${status} where the page should be`);
-    }
-  }
-
-  /** Fetches the route's request token now unless a fresh one is held (the canary paces it as a request). */
-  async prepareToken(route: Route = this.direct): Promise<void> {
-    await this.tokens.get(route.scope, route.dispatcher);
-  }
-
-  /**
-   * A daily closing file (`/download/mkt_summary/YYYY-MM-DD.Z`) as bytes, or `no_session` for the
-   * portal's 404 HTML page (a weekend or holiday). A download, as a browser makes it: its
-   * User-Agent and the portal's Referer (the portal refuses `/download/*` without them), no token.
-   */
-  async fetchDailyFile(
-    date: string,
-    route: Route = this.direct,
-  ): Promise<{ found: true; body: Uint8Array } | { found: false }> {
-    const kind: PageKind = 'daily-file';
-    let retries = 0;
-    for (;;) {
-      this.assertNotCoolingDown();
-      const started = this.now();
-      let res: Dispatcher.ResponseData;
-      let body: Uint8Array;
-      try {
-        res = await request(`${this.opts.baseUrl}/download/mkt_summary/${date}.Z`, {
-          method: 'GET',
-          headers: { 'user-agent': BROWSER_UA, referer: `${this.opts.baseUrl}/`, accept: '*/*' },
-          dispatcher: route.dispatcher,
-          signal: AbortSignal.timeout(this.opts.requestTimeoutMs),
-        });
-        body = new Uint8Array(await res.body.arrayBuffer());
-      } catch (err) {
-        this.opts.onFetch?.(kind, 'network_error', this.now() - started);
-        if (err instanceof ServiceError) throw err;
-        const mapped = route.mapNetworkError?.(err);
-        if (mapped) throw mapped;
-        if (retries < this.opts.maxRetries) {
-          await this.backoff(retries++);
-          continue;
-        }
-        throw new ExchangeUnavailableError(`the exchange could not be reached (${describe(err)})`, 30);
-      }
-      const status = res.statusCode;
-      const elapsed = this.now() - started;
-      if (status >= 200 && status < 300) {
-        this.opts.onFetch?.(kind, 'ok', elapsed);
-        return { found: true, body };
-      }
-      if (status === 404) {
-        this.opts.onFetch?.(kind, 'http_other', elapsed);
-        const type = String(res.headers['content-type'] ?? '');
-        const head = Buffer.from(body.subarray(0, 512)).toString('latin1').toLowerCase();
-        if (type.includes('html') || head.includes('<html') || head.includes('<!doctype'))
-          return { found: false };
-        throw new UpstreamDataError(kind, `the exchange answered 404 without its error page for ${date}`);
+        throw new ExchangeUnavailableError(`the exchange refused the ${how.refused} (403)`, 60, status);
       }
       if (status === 429) {
         this.opts.onFetch?.(kind, 'http_429', elapsed);
@@ -279,10 +250,6 @@ export class ExchangeClient {
           status,
         );
       }
-      if (status === 403) {
-        this.opts.onFetch?.(kind, 'http_403', elapsed);
-        throw new ExchangeUnavailableError('the exchange refused the download (403)', 60, status);
-      }
       if (status >= 500) {
         this.opts.onFetch?.(kind, 'http_5xx', elapsed);
         if (retries < this.opts.maxRetries) {
@@ -292,8 +259,79 @@ export class ExchangeClient {
         throw new ExchangeUnavailableError(`the exchange answered ${status}`, 30, status);
       }
       this.opts.onFetch?.(kind, 'http_other', elapsed);
-      throw new UpstreamDataError(kind, `the exchange answered ${status} for the daily file of ${date}`);
+      return answer;
     }
+  }
+
+  /** Fetches the route's request token now unless a fresh one is held (the canary paces it as a request). */
+  async prepareToken(route: Route = this.direct): Promise<void> {
+    await this.tokens.get(route.scope, route.dispatcher);
+  }
+
+  /**
+   * A daily closing file (`/download/mkt_summary/YYYY-MM-DD.Z`), decoded and parsed, or `found:
+   * false` for the portal's 404 HTML page (a weekend or holiday). A download, as a browser makes it:
+   * its User-Agent and the portal's Referer (the portal refuses `/download/*` without them), no token.
+   *
+   * Records the `daily-file` kind's state for the drift alarm like fetchParsed: `ok`; `changed` when
+   * the body arrived but its container, member or line layout did not read as expected (the fields
+   * named; a file that does not parse is thrown on, UpstreamDataError, never an empty day; one whose
+   * few skipped lines named the fields is returned); `failing` when the portal answered another 4xx
+   * (or a 404 without its error page) where the file should be. The no-session page says nothing
+   * about the file's layout and leaves the state as it was, as a portal that is down does.
+   */
+  async fetchDailyFile(date: string, route: Route = this.direct): Promise<DailyFileFetch> {
+    const kind: PageKind = 'daily-file';
+    const url = `${this.opts.baseUrl}/download/mkt_summary/${date}.Z`;
+    const answer = await this.exchange(kind, route, {
+      token: false,
+      refused: 'download',
+      send: async () => {
+        const res = await request(url, {
+          method: 'GET',
+          headers: { 'user-agent': BROWSER_UA, referer: `${this.opts.baseUrl}/`, accept: '*/*' },
+          dispatcher: route.dispatcher,
+          signal: AbortSignal.timeout(this.opts.requestTimeoutMs),
+        });
+        const body = new Uint8Array(await res.body.arrayBuffer());
+        return { status: res.statusCode, contentType: String(res.headers['content-type'] ?? ''), body };
+      },
+    });
+    const { status, body } = answer;
+    if (status < 200 || status >= 300) {
+      if (status === 404) {
+        const head = Buffer.from(body.subarray(0, 512)).toString('latin1').toLowerCase();
+        if (answer.contentType.includes('html') || head.includes('<html') || head.includes('<!doctype'))
+          return { found: false };
+      }
+      const detail =
+        status === 404
+          ? `the exchange answered 404 without its error page for ${date}`
+          : `the exchange answered ${status} for the daily file of ${date}`;
+      this.health.failed(kind, detail);
+      throw new UpstreamDataError(kind, detail);
+    }
+    const outcome = collectFields(() => {
+      const { container, text } = decodeDailyFile(body);
+      return { container, file: parseDailyFile(text, date) };
+    });
+    const { missing } = outcome.fields;
+    if (!outcome.ok) {
+      const detail = outcome.error instanceof Error ? outcome.error.message : String(outcome.error);
+      // The body arrived and is not the file as known: drift, the fields named; without any, a
+      // failure the parser could not place.
+      if (missing.length > 0) this.health.parsed(kind, missing, detail);
+      else this.health.failed(kind, detail);
+      throw outcome.error;
+    }
+    const { container, file } = outcome.value;
+    const skipped = file.skipped[0];
+    this.health.parsed(
+      kind,
+      missing,
+      skipped && `${file.skipped.length} lines skipped (line ${skipped.line}: ${skipped.reason})`,
+    );
+    return { found: true, container, file, fields: outcome.fields };
   }
 
   async close(): Promise<void> {
@@ -315,7 +353,7 @@ export class ExchangeClient {
     req: PortalRequest,
     token: string | null,
     dispatcher: Dispatcher,
-  ): Promise<{ status: number; body: string }> {
+  ): Promise<RawAnswer<string>> {
     const headers: Record<string, string> = {
       'user-agent': BROWSER_UA,
       'x-requested-with': 'XMLHttpRequest',
@@ -335,7 +373,8 @@ export class ExchangeClient {
       dispatcher,
       signal: AbortSignal.timeout(this.opts.requestTimeoutMs),
     });
-    return { status: res.statusCode, body: await res.body.text() };
+    const contentType = String(res.headers['content-type'] ?? '');
+    return { status: res.statusCode, contentType, body: await res.body.text() };
   }
 
   /** A plain page load (no X-Requested-With), as a browser's first visit. */

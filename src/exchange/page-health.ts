@@ -37,6 +37,7 @@ export const PAGE_KINDS: readonly PageKind[] = [
   'debt-market',
   'trading-board',
   'eligible-scrips',
+  'daily-file',
 ];
 
 export interface PageStatus {
@@ -91,8 +92,11 @@ export class PageHealth {
     return { value: outcome.value, fields: outcome.fields };
   }
 
-  /** A page that parsed; `missing` are the expected fields it lacked (none: ok). */
-  parsed(page: PageKind, missing: readonly string[]): void {
+  /**
+   * A page that parsed; `missing` are the expected fields it lacked (none: ok). `detail` says more
+   * than the fields' names where there is more to say (a daily file refused for them).
+   */
+  parsed(page: PageKind, missing: readonly string[], detail?: string): void {
     const at = this.now();
     const changed = missing.length > 0;
     this.set(page, {
@@ -101,7 +105,9 @@ export class PageHealth {
       lastFetch: at,
       lastOk: changed ? this.get(page).lastOk : at,
       missingFields: [...missing],
-      detail: changed ? `not found on the page: ${missing.map((m) => `"${m}"`).join(', ')}` : null,
+      detail: changed
+        ? (detail ?? `not found on the page: ${missing.map((m) => `"${m}"`).join(', ')}`)
+        : null,
     });
   }
 

@@ -9,7 +9,6 @@ import type { FreshnessKind, FreshnessPolicy } from '../cache/freshness.ts';
 import type { ExchangeClient, PortalRequest } from '../exchange/client.ts';
 import {
   parseCompany,
-  parseDailyFileBody,
   parseEod,
   parseHistory,
   parseIndexConstituents,
@@ -341,7 +340,7 @@ export class Datasets {
     try {
       const route = ctx.proxy ? await ctx.proxy.resolveRoute() : client.direct;
       const got = await client.fetchDailyFile(date, route);
-      return got.found ? parseDailyFileBody(got.body) : null;
+      return got.found ? got.file : null;
     } finally {
       release?.();
     }

@@ -2,17 +2,15 @@
 // and parsed into typed rows; a body in neither container is a parse failure, never an empty day.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { request } from 'undici';
 import { startFakePortal, type FakePortal } from '../../dev/fake-portal/server.ts';
 import { DELISTED, disagreementDay, FILE_QUIRKS, zipOne } from '../../dev/fake-portal/daily-files.ts';
 import { ExchangeClient } from '../../src/exchange/client.ts';
-import { UpstreamDataError } from '../../src/errors.ts';
-import {
-  decodeDailyFile,
-  parseDailyFile,
-  parseDailyFileBody,
-} from '../../src/exchange/parsers/daily-file.ts';
+import { ExchangeUnavailableError, UpstreamDataError } from '../../src/errors.ts';
+import { collectFields } from '../../src/exchange/parsers/columns.ts';
+import { parseDailyFile, parseDailyFileBody } from '../../src/exchange/parsers/daily-file.ts';
 
 const UA =
   'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36';
@@ -41,7 +39,7 @@ after(async () => {
 async function fetchRows(date: string) {
   const got = await client.fetchDailyFile(date);
   assert.ok(got.found, `a file for ${date}`);
-  return { container: decodeDailyFile(got.body).container, file: parseDailyFileBody(got.body) };
+  return { container: got.container, file: got.file };
 }
 
 describe('daily closing files over HTTP', () => {
@@ -118,6 +116,38 @@ describe('daily closing files over HTTP', () => {
     const got = await client.fetchDailyFile('2020-01-06');
     assert.ok(got.found);
   });
+
+  it('records the daily-file kind for the drift alarm: ok, changed with the field, failing on a 4xx', async () => {
+    const health = () => client.health.get('daily-file');
+    const got = await client.fetchDailyFile('2020-01-07');
+    assert.ok(got.found);
+    assert.deepEqual([got.fields.expected.length, got.fields.missing], [12, []]);
+    assert.equal(health().state, 'ok');
+    const lastOk = health().lastOk;
+
+    // The no-session page (a weekend) and a portal answering 503 say nothing about the layout.
+    assert.deepEqual(await client.fetchDailyFile('2020-01-11'), { found: false });
+    portal.fail({ mode: 'status', status: 503, path: '/download/', times: 1 });
+    await assert.rejects(client.fetchDailyFile('2020-01-08'), ExchangeUnavailableError);
+    assert.equal(health().state, 'ok');
+
+    // LDCP dropped from the end of every line: the trailing empty fields read as no LDCP anywhere.
+    portal.drift({ path: '/download/mkt_summary/', dropColumn: 'LDCP' });
+    await assert.rejects(client.fetchDailyFile('2020-01-08'), /"ldcp" empty on every line/);
+    assert.equal(health().state, 'changed');
+    assert.deepEqual(health().missingFields, ['ldcp']);
+    assert.equal(health().lastOk, lastOk);
+    portal.restore();
+
+    // A 4xx where the file should be (not the no-session page) is failing.
+    portal.fail({ mode: 'status', status: 410, path: '/download/', times: 1 });
+    await assert.rejects(client.fetchDailyFile('2020-01-08'), UpstreamDataError);
+    assert.equal(health().state, 'failing');
+    assert.match(health().detail ?? '', /answered 410 for the daily file of 2020-01-08/);
+
+    assert.ok((await client.fetchDailyFile('2020-01-08')).found);
+    assert.equal(health().state, 'ok');
+  });
 });
 
 describe('decodeDailyFile / parseDailyFile', () => {
@@ -172,6 +202,59 @@ describe('decodeDailyFile / parseDailyFile', () => {
     }
   });
 
+  it('names the fields a drifted file lacks: container, member, a moved column, an empty one, the date', () => {
+    const lines = text.split('\r\n').filter(Boolean);
+    const dropField = (i: number) => lines.map((l) => l.split('|').toSpliced(i, 1).join('|')).join('\r\n');
+    const cases: Array<[Uint8Array, string[]]> = [
+      [Buffer.from(text), ['zip or gzip']],
+      [zipOne('other.txt', Buffer.from(text)).subarray(0, 60), ['closing11.lis']],
+      [gzipSync(Buffer.from(dropField(2))), ['sector']],
+      [gzipSync(Buffer.from(dropField(9))), ['ldcp']],
+      // VOLUME dropped: the LDCP (21.1) sits where a whole number should, and no line has an LDCP.
+      [gzipSync(Buffer.from(dropField(8))), ['volume', 'ldcp']],
+      [gzipSync(Buffer.from(text.replaceAll('03MAR2014', '2014-03-03'))), ['date']],
+    ];
+    for (const [body, missing] of cases) {
+      const r = collectFields(() => parseDailyFileBody(body));
+      assert.equal(r.ok, false, missing.join());
+      assert.deepEqual(r.fields.missing, missing);
+      assert.equal(r.fields.expected.length, 12);
+    }
+    const wrongDay = collectFields(() => parseDailyFileBody(gzipSync(Buffer.from(text)), '2014-03-04'));
+    assert.equal(wrongDay.ok, false);
+    assert.deepEqual(wrongDay.fields.missing, ['date']);
+    assert.match(String((wrongDay as { error: unknown }).error), /the file for 2014-03-04 holds 2014-03-03/);
+    const good = collectFields(() => parseDailyFileBody(gzipSync(Buffer.from(text)), '2014-03-03'));
+    assert.ok(good.ok);
+    assert.deepEqual(good.fields.missing, []);
+  });
+
+  it('reports no drift on the exchange’s real file of 2026-09-15 (every field found)', () => {
+    const real = readFileSync(
+      new URL('../fixtures/real/closing-file/closing11-2026-09-15.lis', import.meta.url),
+    );
+    const r = collectFields(() => parseDailyFileBody(zipOne('closing11.lis', real), '2026-09-15'));
+    assert.ok(r.ok);
+    assert.equal(r.value.rows.length, 1068);
+    assert.deepEqual(r.fields, {
+      expected: [
+        'zip or gzip',
+        'closing11.lis',
+        'date',
+        'symbol',
+        'sector',
+        'name',
+        'open',
+        'high',
+        'low',
+        'close',
+        'volume',
+        'ldcp',
+      ],
+      missing: [],
+    });
+  });
+
   it('a file of two dates is refused; one unreadable line among many is skipped and named', () => {
     assert.throws(() => parseDailyFile(text + '04MAR2014|ABCX|0813|Abc|1|1|1|1|1|1|||\r\n'), /two dates/);
     const many = Array.from({ length: 150 }, (_, i) => `03MAR2014|S${i}|0813|N|1|1|1|1|1|1|||`).join('\r\n');
@@ -179,5 +262,8 @@ describe('decodeDailyFile / parseDailyFile', () => {
     assert.equal(f.rows.length, 150);
     assert.equal(f.skipped.length, 1);
     assert.match(f.skipped[0]!.reason, /BAD/);
+    const r = collectFields(() => parseDailyFile(`${many}\r\n03MAR2014|BAD|0813|N|x|1|1|1|1|1|||\r\n`));
+    assert.ok(r.ok, 'kept, its other rows read');
+    assert.deepEqual(r.fields.missing, ['open'], 'the field where the skipped line stopped');
   });
 });

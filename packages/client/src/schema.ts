@@ -2362,8 +2362,8 @@ export interface components {
       contract_month: string | null;
       /** @description futures: true for a cash-settled contract (HBL-CNOV), false for a deliverable one; null otherwise */
       cash_settled: boolean | null;
-      /** @description futures: 'B' for the B series (HBL-NOVB) */
-      series: 'B' | null;
+      /** @description futures: the contract's series mark after the month as printed: 'B' for the B series (HBL-NOVB), e.g. 'N1' for LOTCHEM-CSEPN1; null for a plain contract */
+      series: string | null;
     };
     /** @description an equity in the exchange's closing file of the day asked */
     UniverseRow: {
@@ -2628,7 +2628,7 @@ export interface operations {
         content: {
           'application/json': {
             data: {
-              /** @description the portal page kind: `token` (the home page carrying the request token), `symbols`, `screener`, `market-watch`, `index-constituents`, `index-levels`, `sector-summary`, `history`, `reports`, `company`, `eod`, `payouts`, `intraday`, `index-series`, `market-payouts`, `calendar`, `announcements`, `debt-market`, `trading-board`, `eligible-scrips` */
+              /** @description the portal page kind: `token` (the home page carrying the request token), `symbols`, `screener`, `market-watch`, `index-constituents`, `index-levels`, `sector-summary`, `history`, `reports`, `company`, `eod`, `payouts`, `intraday`, `index-series`, `market-payouts`, `calendar`, `announcements`, `debt-market`, `trading-board`, `eligible-scrips`, `daily-file` (the exchange’s daily closing file the archiver keeps: its container, `closing11.lis` and the line’s fields `date` … `ldcp`; its 404 no-session page records nothing) */
               page: string;
               /** @description `ok`: the last fetch parsed with every expected field; `changed`: it parsed but lacked a column or label its parser expects (answers keep serving the last complete copy, as stale; without one, what parsed, the missing field null, never 0); `failing`: it could not be parsed (no table, wrong shape, wrong JSON, a 4xx where the page should be; answers keep serving the last good copy, as stale, or fail with 502 upstream_data_error); `unknown`: this process has not fetched it yet */
               state: 'ok' | 'changed' | 'failing' | 'unknown';

@@ -8,12 +8,45 @@ import { crc32, gunzipSync, inflateRawSync } from 'node:zlib';
 import { UpstreamDataError } from '../../errors.ts';
 import type { DailyFileKind, DailyFileRow, DailyFile } from '../types.ts';
 import { parseNumberText } from './cells.ts';
+import { noteFields } from './columns.ts';
 import { isoDate, monthNumber } from './dates.ts';
 
 /** The one member of the archive. */
 export const DAILY_FILE_MEMBER = 'closing11.lis';
 
 export type DailyFileContainer = 'zip' | 'gzip';
+
+/**
+ * What the drift alarm expects of a file (page-health.ts): the container, its member, and the ten
+ * fields of a line, named as upstream.md §7 writes the layout, lowercased like the pages' headers.
+ * The file has no header row, so a field is "not found" when the lines stop reading there (a
+ * column dropped or moved shifts the ones after it) or when it is empty on every line.
+ */
+export const DAILY_FILE_CONTAINER_FIELD = 'zip or gzip';
+export const DAILY_FILE_COLUMNS = [
+  'date',
+  'symbol',
+  'sector',
+  'name',
+  'open',
+  'high',
+  'low',
+  'close',
+  'volume',
+  'ldcp',
+] as const;
+type DailyFileColumn = (typeof DAILY_FILE_COLUMNS)[number];
+export const DAILY_FILE_FIELDS: readonly string[] = [
+  DAILY_FILE_CONTAINER_FIELD,
+  DAILY_FILE_MEMBER,
+  ...DAILY_FILE_COLUMNS,
+];
+
+/** Notes the one field a failure is about, then returns the failure to throw. */
+function missingField(field: string, detail: string): UpstreamDataError {
+  noteFields(DAILY_FILE_FIELDS, [field]);
+  return failure(detail);
+}
 
 /** The `closing11.lis` text inside a daily file's body, with the container it came in. */
 export function decodeDailyFile(body: Uint8Array): { container: DailyFileContainer; text: string } {
@@ -27,22 +60,28 @@ export function decodeDailyFile(body: Uint8Array): { container: DailyFileContain
     try {
       out = gunzipSync(body);
     } catch (err) {
-      throw failure(`a gzip body that does not decompress (${describe(err)})`);
+      throw missingField(DAILY_FILE_MEMBER, `a gzip body that does not decompress (${describe(err)})`);
     }
     return { container: 'gzip', text: decodeText(out) };
   }
   if (b0 === 0x1f && b1 === 0x9d) {
     // Unix compress (LZW) has been guessed for these files but never seen; no maintained npm
     // decoder exists for it, so the day is refused rather than read wrongly.
-    throw failure('a Unix-compress (LZW, 1f 9d) body, which this service does not decode');
+    throw missingField(
+      DAILY_FILE_CONTAINER_FIELD,
+      'a Unix-compress (LZW, 1f 9d) body, which this service does not decode',
+    );
   }
   const head = Array.from(body.subarray(0, 4), (x) => x.toString(16).padStart(2, '0')).join(' ');
-  throw failure(`a body that is neither ZIP nor gzip (${body.length} bytes starting ${head || 'empty'})`);
+  throw missingField(
+    DAILY_FILE_CONTAINER_FIELD,
+    `a body that is neither ZIP nor gzip (${body.length} bytes starting ${head || 'empty'})`,
+  );
 }
 
-/** Decodes and parses one daily file's body. */
-export function parseDailyFileBody(body: Uint8Array): DailyFile {
-  return parseDailyFile(decodeDailyFile(body).text);
+/** Decodes and parses one daily file's body (`date`: as parseDailyFile). */
+export function parseDailyFileBody(body: Uint8Array, date?: string): DailyFile {
+  return parseDailyFile(decodeDailyFile(body).text, date);
 }
 
 const LOCAL_HEADER = 0x04034b50;
@@ -58,21 +97,22 @@ function unzipMember(zip: Uint8Array): Buffer {
   const entry = centralEntry(buf);
   const at = entry.localOffset;
   if (at + 30 > buf.length || buf.readUInt32LE(at) !== LOCAL_HEADER)
-    throw failure('a ZIP whose member is missing');
+    throw missingField(DAILY_FILE_MEMBER, 'a ZIP whose member is missing');
   const dataStart = at + 30 + buf.readUInt16LE(at + 26) + buf.readUInt16LE(at + 28);
   const data = buf.subarray(dataStart, dataStart + entry.compressedSize);
-  if (data.length !== entry.compressedSize) throw failure('a truncated ZIP');
+  if (data.length !== entry.compressedSize) throw missingField(DAILY_FILE_MEMBER, 'a truncated ZIP');
   let out: Buffer;
   if (entry.method === 0) out = data;
   else if (entry.method === 8) {
     try {
       out = inflateRawSync(data);
     } catch (err) {
-      throw failure(`a ZIP member that does not inflate (${describe(err)})`);
+      throw missingField(DAILY_FILE_MEMBER, `a ZIP member that does not inflate (${describe(err)})`);
     }
-  } else throw failure(`a ZIP member compressed with method ${entry.method}, not deflate`);
+  } else
+    throw missingField(DAILY_FILE_MEMBER, `a ZIP member compressed with method ${entry.method}, not deflate`);
   if (out.length !== entry.size || crc32(out) !== entry.crc)
-    throw failure('a ZIP member whose checksum does not match');
+    throw missingField(DAILY_FILE_MEMBER, 'a ZIP member whose checksum does not match');
   return out;
 }
 
@@ -93,13 +133,13 @@ function centralEntry(buf: Buffer): CentralEntry {
       break;
     }
   }
-  if (end < 0) throw failure('a ZIP without its central directory (truncated?)');
+  if (end < 0) throw missingField(DAILY_FILE_MEMBER, 'a ZIP without its central directory (truncated?)');
   const count = buf.readUInt16LE(end + 10);
   let at = buf.readUInt32LE(end + 16);
   let first: CentralEntry | undefined;
   for (let n = 0; n < count; n++) {
     if (at + 46 > buf.length || buf.readUInt32LE(at) !== CENTRAL_HEADER)
-      throw failure('a ZIP with a broken directory');
+      throw missingField(DAILY_FILE_MEMBER, 'a ZIP with a broken directory');
     const nameLength = buf.readUInt16LE(at + 28);
     const entry: CentralEntry = {
       method: buf.readUInt16LE(at + 10),
@@ -114,7 +154,7 @@ function centralEntry(buf: Buffer): CentralEntry {
     at += 46 + nameLength + buf.readUInt16LE(at + 30) + buf.readUInt16LE(at + 32);
   }
   if (count === 1 && first) return first;
-  throw failure(`a ZIP without ${DAILY_FILE_MEMBER}`);
+  throw missingField(DAILY_FILE_MEMBER, `a ZIP without ${DAILY_FILE_MEMBER}`);
 }
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
@@ -141,11 +181,13 @@ const MAX_BAD_SHARE = 0.01;
 /**
  * Every row of a `closing11.lis`. A line that does not read is skipped and counted; a file with
  * no rows, rows of different dates, or more than 1 % unreadable lines is a parse failure (never
- * an empty day).
+ * an empty day). With `date`, a file holding another day is refused.
  */
-export function parseDailyFile(text: string): DailyFile {
+export function parseDailyFile(text: string, expectedDate?: string): DailyFile {
   const rows: DailyFileRow[] = [];
   const skipped: { line: number; reason: string }[] = [];
+  // The fields where skipped lines stopped reading: what the drift alarm names.
+  const unread = new Set<DailyFileColumn>();
   let date: string | null = null;
   let dateText = '';
   let lineNo = 0;
@@ -164,17 +206,27 @@ export function parseDailyFile(text: string): DailyFile {
       const parsed = parseFileDate(fieldDate);
       if (parsed === null) {
         skipped.push({ line: lineNo, reason: `not a date: ${fieldDate.slice(0, 20)}` });
+        unread.add('date');
         continue;
       }
-      if (date !== null && parsed !== date) throw failure(`rows of two dates (${date} and ${parsed})`);
+      if (date !== null && parsed !== date) {
+        throw missingField('date', `rows of two dates (${date} and ${parsed})`);
+      }
       date = parsed;
       dateText = fieldDate;
     }
     const row = readRow(fields, date as string);
-    if (typeof row === 'string') skipped.push({ line: lineNo, reason: row });
-    else rows.push(row);
+    if ('reason' in row) {
+      skipped.push({ line: lineNo, reason: row.reason });
+      for (const field of row.fields) unread.add(field);
+    } else rows.push(row);
   }
+  // A column empty on every line (one dropped at the end of the line reads as the empty trailing
+  // fields): the file is refused rather than kept with that value null for the whole day.
+  const empty = rows.length === 0 ? [] : EMPTY_CHECKED.filter((f) => rows.every((r) => r[f] === null));
+  noteFields(DAILY_FILE_FIELDS, [...unread, ...empty]);
   if (rows.length === 0 || date === null) {
+    if (skipped.length === 0) noteFields(DAILY_FILE_FIELDS, [DAILY_FILE_MEMBER]);
     throw failure(
       skipped.length ? `no line reads (line ${skipped[0]!.line}: ${skipped[0]!.reason})` : 'an empty file',
     );
@@ -182,7 +234,25 @@ export function parseDailyFile(text: string): DailyFile {
   if (skipped.length > Math.max(1, rows.length * MAX_BAD_SHARE)) {
     throw failure(`${skipped.length} lines do not read (line ${skipped[0]!.line}: ${skipped[0]!.reason})`);
   }
+  if (empty.length > 0) {
+    throw failure(`${empty.map((f) => `"${f}"`).join(', ')} empty on every line (${rows.length} lines)`);
+  }
+  if (expectedDate !== undefined && date !== expectedDate) {
+    throw missingField('date', `the file for ${expectedDate} holds ${date}`);
+  }
   return { date, rows, skipped };
+}
+
+/**
+ * Values every file has on some line: a close and an LDCP on each row, a volume, and a traded
+ * range on every equity that traded (only untraded contracts print 0.0|0|0).
+ */
+const EMPTY_CHECKED = ['open', 'high', 'low', 'close', 'volume', 'ldcp'] as const;
+
+/** A line that does not read: why, and the fields where it stopped. */
+interface Unread {
+  reason: string;
+  fields: DailyFileColumn[];
 }
 
 function parseFileDate(text: string): string | null {
@@ -202,12 +272,21 @@ function price(text: string | undefined): number | null | undefined {
   return n === 0 ? null : n;
 }
 
-function readRow(fields: string[], date: string): DailyFileRow | string {
-  if (fields.length < 10) return `${fields.length} fields, expected at least 10`;
+function readRow(fields: string[], date: string): DailyFileRow | Unread {
+  if (fields.length < 10) {
+    return {
+      reason: `${fields.length} fields, expected at least 10`,
+      fields: DAILY_FILE_COLUMNS.slice(fields.length),
+    };
+  }
   const symbol = fields[1]!.trim().toUpperCase();
-  if (!/^[A-Z0-9][A-Z0-9.&-]*$/.test(symbol)) return `not a symbol: ${symbol.slice(0, 20)}`;
+  if (!/^[A-Z0-9][A-Z0-9.&-]*$/.test(symbol)) {
+    return { reason: `not a symbol: ${symbol.slice(0, 20)}`, fields: ['symbol'] };
+  }
   const sectorCode = fields[2]!.trim();
-  if (!/^\d{1,4}$/.test(sectorCode)) return `not a sector code: ${sectorCode.slice(0, 10)}`;
+  if (!/^\d{1,4}$/.test(sectorCode)) {
+    return { reason: `not a sector code: ${sectorCode.slice(0, 10)}`, fields: ['sector'] };
+  }
   const sector = sectorCode.padStart(4, '0');
   const open = price(fields[4]);
   const high = price(fields[5]);
@@ -221,12 +300,14 @@ function readRow(fields: string[], date: string): DailyFileRow | string {
     close === undefined ||
     ldcp === undefined
   ) {
-    return `a price that is not a number (${symbol})`;
+    const prices = { open, high, low, close, ldcp };
+    const unread = (Object.keys(prices) as (keyof typeof prices)[]).filter((f) => prices[f] === undefined);
+    return { reason: `a price that is not a number (${symbol})`, fields: unread };
   }
   const volumeText = fields[8]!.trim();
   const volume = volumeText === '' ? null : parseNumberText(volumeText);
   if (volume === undefined || (volume !== null && (volume < 0 || !Number.isInteger(volume)))) {
-    return `a volume that is not a whole number (${symbol})`;
+    return { reason: `a volume that is not a whole number (${symbol})`, fields: ['volume'] };
   }
   let name = fields[3]!.trim();
   let marker: DailyFileRow['marker'] = null;

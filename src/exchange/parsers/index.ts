@@ -19,4 +19,3 @@ export { parseAnnouncements } from './announcements.ts';
 export { parseDebtMarket } from './debt-market.ts';
 export { parseTradingBoard } from './trading-board.ts';
 export { parseEligibleScrips } from './eligible-scrips.ts';
-export { parseDailyFileBody } from './daily-file.ts';

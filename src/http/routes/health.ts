@@ -31,7 +31,7 @@ const PortalPage = Type.Object(
   {
     page: Type.String({
       description:
-        'the portal page kind: `token` (the home page carrying the request token), `symbols`, `screener`, `market-watch`, `index-constituents`, `index-levels`, `sector-summary`, `history`, `reports`, `company`, `eod`, `payouts`, `intraday`, `index-series`, `market-payouts`, `calendar`, `announcements`, `debt-market`, `trading-board`, `eligible-scrips`',
+        'the portal page kind: `token` (the home page carrying the request token), `symbols`, `screener`, `market-watch`, `index-constituents`, `index-levels`, `sector-summary`, `history`, `reports`, `company`, `eod`, `payouts`, `intraday`, `index-series`, `market-payouts`, `calendar`, `announcements`, `debt-market`, `trading-board`, `eligible-scrips`, `daily-file` (the exchange’s daily closing file the archiver keeps: its container, `closing11.lis` and the line’s fields `date` … `ldcp`; its 404 no-session page records nothing)',
     }),
     state: Type.Union(
       [Type.Literal('ok'), Type.Literal('changed'), Type.Literal('failing'), Type.Literal('unknown')],
