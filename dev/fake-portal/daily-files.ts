@@ -158,7 +158,11 @@ function line(date: string, symbol: string, sector: string, name: string, b: Omi
 }
 
 /** The ex-marker of a planted action's ex-date (a split, a crash or a phantom step carries none). */
-const PLANTED_MARKER: Partial<Record<PlantedKind, string>> = { bonus: 'XB', right: 'XR', cash_dividend: 'XD' };
+const PLANTED_MARKER: Partial<Record<PlantedKind, string>> = {
+  bonus: 'XB',
+  right: 'XR',
+  cash_dividend: 'XD',
+};
 
 function markerOf(dataset: Dataset, symbol: string, date: string, tags: readonly string[]): string {
   if (date === dataset.asOfDate) {

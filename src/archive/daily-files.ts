@@ -4,13 +4,7 @@
 // file's rows are written once and never changed (past files never change).
 import type { DailyFileKind, DailyFileRow } from '../exchange/types.ts';
 export type { DailyFileKind, DailyFileRow } from '../exchange/types.ts';
-export type {
-  DailyFileStats,
-  DailyFileStore,
-  FileDayState,
-  FileDisagreement,
-  FileMarker,
-} from './store.ts';
+export type { DailyFileStats, DailyFileStore, FileDayState, FileDisagreement, FileMarker } from './store.ts';
 import type { FileDisagreement } from './store.ts';
 
 export const SQLITE_FILE_SCHEMA = `

@@ -76,7 +76,9 @@ export function withClosingFileMarkers(
     if (known.has(m.date)) continue;
     out.push(unconfirmed(m));
   }
-  out.sort((a, b) => ((a.ex_date ?? '') < (b.ex_date ?? '') ? -1 : (a.ex_date ?? '') > (b.ex_date ?? '') ? 1 : 0));
+  out.sort((a, b) =>
+    (a.ex_date ?? '') < (b.ex_date ?? '') ? -1 : (a.ex_date ?? '') > (b.ex_date ?? '') ? 1 : 0,
+  );
   return out;
 }
 
