@@ -1161,7 +1161,8 @@ export const TOOLS: readonly Tool[] = [
       "A symbol's quote, profile, the last 365 days of daily bars, today's 5-minute bars, corporate actions, the newest 10 announcements, annual financials, filed reports and the market state in one call. Each part is settled on its own: a part that could not be had has data null and an error (with retry_at); the rest is served. as_of is the oldest part's. Cold, it spends about 8 portal fetches of the client's budget.",
     input: args({ symbol: Symbol }),
     output: single(StockOverview),
-    run: async (a, t) => one(await stockOverview(t.datasets, a.symbol, t.ctx, t.marketClock)),
+    run: async (a, t) =>
+      one(await stockOverview(t.datasets, a.symbol, t.ctx, t.marketClock, undefined, t.archive?.archive)),
     render: (r) => {
       const o = r.data as Record<string, unknown>;
       const q = (o.quote as { data: Record<string, unknown> | null }).data;

@@ -163,6 +163,13 @@ function suite(name: string, env: () => Record<string, string>) {
       }
     });
 
+    test('the overview (the dashboard’s symbol page) lists the same actions', async () => {
+      const overview = await http(svc.url, '/stocks/HBL/overview');
+      assert.equal(overview.status, 200, overview.text);
+      assert.deepEqual(overview.json.data.corporate_actions.data, (await actionsOf(svc, 'HBL')).data);
+      assert.ok(JSON.stringify(overview.json.data.corporate_actions.data).includes(EVIDENCE));
+    });
+
     test('CSV and the MCP tool give the same answer as the JSON', async () => {
       const csv = await http(svc.url, '/stocks/HBL/corporate-actions?format=csv');
       assert.equal(csv.status, 200, csv.text);

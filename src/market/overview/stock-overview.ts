@@ -9,6 +9,7 @@ import { addDays } from '../../time/karachi.ts';
 import { announcements, financials, profile } from '../company/company.ts';
 import { symbolPage, type RequestContext } from '../context.ts';
 import { corporateActions } from '../corporate-actions/corporate-actions.ts';
+import type { MarketArchive } from '../archive/archive.ts';
 import type { Datasets } from '../datasets.ts';
 import { fundamentals } from '../company/fundamentals.ts';
 import { historical } from '../history/history.ts';
@@ -56,6 +57,7 @@ export async function stockOverview(
   client: RequestContext,
   clock: OverviewClock,
   companyWaitMs = COMPANY_WAIT_MS,
+  archive?: MarketArchive,
 ): Promise<Answer<StockOverviewT>> {
   const symbol = normaliseSymbol(rawSymbol);
   const now = clock.now;
@@ -96,7 +98,7 @@ export async function stockOverview(
   );
   const later = Promise.all([profilePart, historyPart]);
   const intradayPart = later.then(() => settle(() => stockIntraday(datasets, symbol, '5m', spare), now));
-  const actionsPart = later.then(() => settle(() => corporateActions(datasets, symbol, spare), now));
+  const actionsPart = later.then(() => settle(() => corporateActions(datasets, symbol, spare, archive), now));
   const reportsPart = later.then(() => settle(() => fundamentals(datasets, symbol, spare), now));
 
   const settled = await Promise.all([

@@ -38,7 +38,14 @@ export function stockOverviewRoutes(app: FastifyInstance, deps: RouteDeps): void
       },
     },
     async (req, reply) => {
-      const answer = await stockOverview(datasets, req.params.symbol, contextOf(req), clock);
+      const answer = await stockOverview(
+        datasets,
+        req.params.symbol,
+        contextOf(req),
+        clock,
+        undefined,
+        deps.archive,
+      );
       return respond.send(req, reply, answer, {
         filename: `${answer.data.symbol}-overview-history`,
         columns: columnsOf(HistoricalRow),
