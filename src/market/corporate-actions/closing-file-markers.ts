@@ -58,12 +58,11 @@ export function withClosingFileMarkers(
   const out = actions.map((a) => {
     const marker = a.ex_date === null ? undefined : byDate.get(a.ex_date);
     if (marker === undefined) return a;
-    const sameDay = actions.filter((b) => b.ex_date === a.ex_date);
     if (a.kind === KIND_OF[marker])
       return a.evidence.includes(MARKER_EVIDENCE) ? a : { ...a, evidence: [...a.evidence, MARKER_EVIDENCE] };
     // One marker per name: a day with a dividend and a bonus shows one of them; only a day whose
     // known actions are all of another kind disagrees with its marker.
-    if (sameDay.some((b) => b.kind === KIND_OF[marker])) return a;
+    if (actions.some((b) => b.ex_date === a.ex_date && b.kind === KIND_OF[marker])) return a;
     const seen = `the closing file marks this day ${marker} (${MEANING[marker]})`;
     const note =
       a.kind === 'other'
