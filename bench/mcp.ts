@@ -5,10 +5,14 @@
 // answers it (src/mcp/direct-call.ts) from the same market service and cached datasets.
 // Then what an agent host sees: the latency of one call at a time through the official SDK's
 // client (Client + StreamableHTTPClientTransport, after tools/list as hosts do, so it also checks
-// each result against the tool's output schema) against fetch's GET of the REST quote.
+// each result against the tool's output schema) against fetch's GET of the REST quote, with the
+// runner's own CPU per call on each side (where the SDK's time goes: bench/README.md). A second SDK
+// client gives each request its own abort signal, as some hosts' transports do, to show what the
+// transport's one shared signal costs (undici leaves an abort listener on it per request).
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
+import { getEventListeners } from 'node:events';
 import autocannon from 'autocannon';
 import { startFakePortal } from '../dev/fake-portal/server.ts';
 import { cpuMs } from './cpu.ts';
@@ -35,23 +39,86 @@ const MCP_BODY = JSON.stringify({
 
 type Side = 'rest' | 'mcp';
 
+const SIDE_NAMES: Record<SdkSide, string> = {
+  rest: 'REST (fetch GET)',
+  post: 'fetch POST of the tools/call',
+  sdk: 'the SDK client',
+  isolated: 'the SDK client, a signal per request',
+};
+
+type SdkSide = 'rest' | 'post' | 'sdk' | 'isolated';
+const SDK_SIDES: readonly SdkSide[] = ['rest', 'post', 'sdk', 'isolated'];
+
 interface Latency {
-  /** Median ms of one call, by round. */
-  rest: number[];
-  /** The same tools/call as the SDK's, POSTed with fetch: what the SDK's client adds is the rest. */
-  post: number[];
-  sdk: number[];
+  /**
+   * Median ms of one call, by round: fetch's GET of the REST quote (`rest`); the same tools/call as
+   * the SDK's, POSTed with fetch (`post`: what the SDK's client adds is the rest); the SDK's
+   * callTool (`sdk`); the same through a transport whose fetch gives each request its own signal
+   * (`isolated`).
+   */
+  ms: Record<SdkSide, number[]>;
+  /** The runner's CPU µs per call (user + system, all its threads, the GC's included), by round. */
+  clientCpuUs: Record<SdkSide, number[]>;
+  /** Abort listeners left on the plain SDK transport's signal after the last round. */
+  listenersLeft: number;
+  /** The same on the transport whose fetch gives each request its own signal. */
+  isolatedListenersLeft: number;
+}
+
+const noSides = (): Record<SdkSide, number[]> => ({ rest: [], post: [], sdk: [], isolated: [] });
+
+/**
+ * A fetch giving each request its own AbortSignal that follows the transport's, its listener
+ * removed once its answer is in (kept for an SSE stream, which closing the transport must end):
+ * like mcphub's fix for the listeners undici leaves on a long-lived signal (samanhappy/mcphub#1062;
+ * nodejs/node#52635).
+ */
+const isolatingFetch: typeof fetch = (url, init) => {
+  const shared = init?.signal;
+  if (shared == null) return fetch(url, init);
+  const own = new AbortController();
+  const onAbort = (): void => own.abort(shared.reason);
+  shared.addEventListener('abort', onAbort, { once: true });
+  const release = (): void => shared.removeEventListener('abort', onAbort);
+  return fetch(url, { ...init, signal: own.signal }).then(
+    (res) => {
+      // An SSE stream is read long after its headers: closing the transport must still end it.
+      if (!(res.headers.get('content-type') ?? '').startsWith('text/event-stream')) release();
+      return res;
+    },
+    (err: unknown) => {
+      release();
+      throw err;
+    },
+  );
+};
+
+/** Abort listeners on a transport's signal (the SDK keeps its AbortController in a private field). */
+function listenersOn(transport: StreamableHTTPClientTransport): number {
+  const signal = (transport as unknown as { _abortController?: AbortController })._abortController?.signal;
+  return signal === undefined ? Number.NaN : getEventListeners(signal, 'abort').length;
 }
 
 /** One call at a time: fetch's GET of the REST quote, and get_quote through the SDK's client. */
 async function sdkLatency(base: string): Promise<Latency> {
+  const transport = new StreamableHTTPClientTransport(new URL(`${base}/mcp`));
   const client = new Client({ name: 'bench', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`)));
-  const out: Latency = { rest: [], post: [], sdk: [] };
+  await client.connect(transport);
+  const isolatedTransport = new StreamableHTTPClientTransport(new URL(`${base}/mcp`), {
+    fetch: isolatingFetch,
+  });
+  const isolated = new Client({ name: 'bench', version: '1.0.0' });
+  await isolated.connect(isolatedTransport);
+  const out: Latency = { ms: noSides(), clientCpuUs: noSides(), listenersLeft: 0, isolatedListenersLeft: 0 };
   const headers = { ...MCP_HEADERS, 'mcp-protocol-version': LATEST_PROTOCOL_VERSION };
+  const quoteOf = async (c: Client): Promise<void> => {
+    const r = await c.callTool({ name: 'get_quote', arguments: { symbol: 'ENGRO' } });
+    if (r.isError) throw new Error('MCP quote failed');
+  };
   try {
     await client.listTools();
-    const sides = {
+    await isolated.listTools();
+    const sides: Record<SdkSide, () => Promise<void>> = {
       rest: async () => {
         const res = await fetch(base + QUOTE);
         if (res.status !== 200) throw new Error(`REST quote: ${res.status}`);
@@ -62,26 +129,30 @@ async function sdkLatency(base: string): Promise<Latency> {
         if (res.status !== 200) throw new Error(`MCP POST: ${res.status}`);
         await res.json();
       },
-      sdk: async () => {
-        const r = await client.callTool({ name: 'get_quote', arguments: { symbol: 'ENGRO' } });
-        if (r.isError) throw new Error('MCP quote failed');
-      },
+      sdk: () => quoteOf(client),
+      isolated: () => quoteOf(isolated),
     };
-    for (let i = 0; i < 200; i++) for (const run of Object.values(sides)) await run(); // warm-up
+    for (let i = 0; i < 200; i++) for (const side of SDK_SIDES) await sides[side](); // warm-up
     for (let round = 0; round < SDK_ROUNDS; round++) {
-      const order = round % 2 === 0 ? (['rest', 'post', 'sdk'] as const) : (['sdk', 'post', 'rest'] as const);
+      const order = round % 2 === 0 ? SDK_SIDES : [...SDK_SIDES].reverse();
       for (const side of order) {
         const times: number[] = [];
+        const cpu = process.cpuUsage();
         for (let i = 0; i < SDK_CALLS; i++) {
           const t0 = performance.now();
           await sides[side]();
           times.push(performance.now() - t0);
         }
-        out[side].push(median(times));
+        const used = process.cpuUsage(cpu);
+        out.ms[side].push(median(times));
+        out.clientCpuUs[side].push((used.user + used.system) / SDK_CALLS);
       }
     }
+    out.listenersLeft = listenersOn(transport);
+    out.isolatedListenersLeft = listenersOn(isolatedTransport);
   } finally {
     await client.close();
+    await isolated.close();
   }
   return out;
 }
@@ -117,7 +188,12 @@ export async function runMcp(): Promise<Section> {
   const portal = await startFakePortal();
   const service = await startService('mcp-service', portal.url);
   const runs: Record<Side, Run[]> = { rest: [], mcp: [] };
-  let latency: Latency = { rest: [], post: [], sdk: [] };
+  let latency: Latency = {
+    ms: noSides(),
+    clientCpuUs: noSides(),
+    listenersLeft: Number.NaN,
+    isolatedListenersLeft: Number.NaN,
+  };
   try {
     // The misses: fetch, parse, cache; then one answer each way to check both are served.
     const rest = await fetch(service.url + QUOTE);
@@ -143,6 +219,8 @@ export async function runMcp(): Promise<Section> {
   const cpu = (side: Side) => median(runs[side].map((r) => r.cpuUs));
   // Paired by round: the two runs of a round are seconds apart and see about the same machine.
   const ratio = median(runs.mcp.map((m, i) => (m.cpuUs / (runs.rest[i] as Run).cpuUs) * 100));
+  const sdkRatio = (side: SdkSide): number =>
+    median(latency.ms[side].map((m, i) => (m / (latency.ms.rest[i] as number)) * 100));
   const figures: Figure[] = [
     { id: 'mcp.quote.restCpu', label: 'cached quote over REST CPU per call', value: cpu('rest'), unit: 'µs' },
     { id: 'mcp.quote.mcpCpu', label: 'cached quote over MCP CPU per call', value: cpu('mcp'), unit: 'µs' },
@@ -156,29 +234,53 @@ export async function runMcp(): Promise<Section> {
     {
       id: 'mcp.sdk.restMs',
       label: 'cached quote over REST, one call at a time (fetch), median',
-      value: median(latency.rest),
+      value: median(latency.ms.rest),
       unit: 'ms',
     },
     {
       id: 'mcp.sdk.postMs',
       label: 'cached quote over MCP, one call at a time (fetch POST of the tools/call), median',
-      value: median(latency.post),
+      value: median(latency.ms.post),
       unit: 'ms',
     },
     {
       id: 'mcp.sdk.mcpMs',
       label: 'cached quote through the MCP SDK client, one call at a time, median',
-      value: median(latency.sdk),
+      value: median(latency.ms.sdk),
       unit: 'ms',
     },
     {
       id: 'mcp.sdk.ratio',
       label: 'cached quote through the MCP SDK client ÷ REST (latency)',
       // Paired by round, as the CPU ratio.
-      value: median(latency.sdk.map((m, i) => (m / (latency.rest[i] as number)) * 100)),
+      value: sdkRatio('sdk'),
       unit: '%',
       target: { op: '<=', limit: 150 },
     },
+    {
+      id: 'mcp.sdk.postRatio',
+      label: 'cached quote, fetch POST of the tools/call ÷ REST (latency)',
+      value: sdkRatio('post'),
+      unit: '%',
+    },
+    {
+      id: 'mcp.sdk.isolatedMs',
+      label: 'cached quote through the MCP SDK client, a signal per request (as mcphub), median',
+      value: median(latency.ms.isolated),
+      unit: 'ms',
+    },
+    {
+      id: 'mcp.sdk.isolatedRatio',
+      label: 'cached quote through the MCP SDK client, a signal per request ÷ REST (latency)',
+      value: sdkRatio('isolated'),
+      unit: '%',
+    },
+    ...SDK_SIDES.map((side): Figure => ({
+      id: `mcp.sdk.clientCpu.${side}`,
+      label: `the runner's CPU per call, one call at a time: ${SIDE_NAMES[side]}`,
+      value: median(latency.clientCpuUs[side]),
+      unit: 'µs',
+    })),
     {
       id: 'mcp.quote.restRps',
       label: 'cached quote over REST req/s',
@@ -196,7 +298,9 @@ export async function runMcp(): Promise<Section> {
     `Load: autocannon, ${CONNECTIONS} connections, ${ROUNDS} rounds × ${SECONDS} s each side, alternating; the service in its own process (RATE_LIMIT_PER_MINUTE=0, LOG_LEVEL=warn).`,
     'REST: GET /stocks/ENGRO/quote, a fresh cached answer (replayed by the front door). MCP: POST /mcp with one tools/call of get_quote (a JSON-RPC request, JSON answer with the structured quote and its text).',
     'CPU per call: the service process’s user + system time over each run ÷ its answers; the ratio is the median of the rounds’ MCP ÷ REST.',
-    `SDK latency: one call at a time from the runner, ${SDK_ROUNDS} rounds × ${SDK_CALLS} calls each side, alternating; REST is fetch's GET and res.json(), the POST the same tools/call the SDK sends with fetch, MCP the SDK's Client.callTool after tools/list (the client checks each result against get_quote's output schema); the ratio is the median of the rounds' medians, MCP ÷ REST.`,
+    `SDK latency: one call at a time from the runner, ${SDK_ROUNDS} rounds × ${SDK_CALLS} calls each side, alternating; REST is fetch's GET and res.json(), the POST the same tools/call the SDK sends with fetch, MCP the SDK's Client.callTool after tools/list (the client checks each result against get_quote's output schema); the ratio is the median of the rounds' ratios, MCP ÷ REST.`,
+    `The SDK's transport passes its one AbortController's signal to every fetch, and undici leaves an abort listener on it per request until the request is collected: ${latency.listenersLeft} were on it after the last round (${latency.isolatedListenersLeft} on the other client's), and each fetch walks them (getEventListeners, addEventListener's duplicate check). The "signal per request" client is the same SDK client with a fetch that gives each request its own signal (as samanhappy/mcphub#1062 does).`,
+    "The runner's CPU per call is process.cpuUsage over each round ÷ its calls: all the runner's threads, the garbage collector's helpers included, so it can exceed the latency.",
   );
   return {
     id: 'mcp',

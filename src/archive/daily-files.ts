@@ -80,7 +80,7 @@ export function fileRowOf(r: StoredFileRow, date: string): DailyFileRow {
     underlying: r.underlying,
     contractMonth: r.contract_month,
     cashSettled: r.cash_settled === null ? null : Boolean(r.cash_settled),
-    series: r.series === 'B' ? 'B' : null,
+    series: r.series,
   };
 }
 

@@ -94,6 +94,12 @@ export class DatasetCache {
     return this.hit(entry) as Promise<Cached<T>>;
   }
 
+  /** Whether memory holds a fresh copy of `key` (nothing read, counted or fetched). */
+  holdsFresh(key: string): boolean {
+    const entry = this.memory.peek(key);
+    return entry !== undefined && this.now() < entry.freshUntil;
+  }
+
   async get<T>(spec: DatasetSpec<T>): Promise<Cached<T>> {
     const { entry, tier } = await this.lookup(spec);
     const now = this.now();

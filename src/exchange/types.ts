@@ -359,11 +359,12 @@ export interface DailyFileRow {
   ldcp: number | null;
   kind: DailyFileKind;
   /** Futures only: the underlying symbol (`HBL` of `HBL-SEP`), the contract month `YYYY-MM`,
-   *  whether it settles in cash (`HBL-CSEP`) and its series (`B` for `HBL-SEPB`). */
+   *  whether it settles in cash (`HBL-CSEP`) and its series (`B` for `HBL-SEPB`, `N1` for
+   *  `LOTCHEM-CSEPN1`). */
   underlying: string | null;
   contractMonth: string | null;
   cashSettled: boolean | null;
-  series: 'B' | null;
+  series: string | null;
 }
 
 /** One day's closing file read. */

@@ -183,6 +183,11 @@ export class Datasets {
     });
   }
 
+  /** Whether a fresh copy of the symbol's history is held (a read of it would fetch nothing). */
+  holdsFreshHistory(symbol: string): boolean {
+    return this.opts.cache.holdsFresh(`history:${symbol}`);
+  }
+
   /**
    * A symbol's whole daily history fetched now and not cached, newest first: the archiver keeps
    * it in the archive instead, so a backfill does not push every client's data out of the cache.

@@ -806,7 +806,7 @@ export const TOOLS: readonly Tool[] = [
   tool({
     name: 'rank_performance',
     title: 'Members ranked by return',
-    description: `The members of an index (default KSE100) or of a sector (code or name; not both) ranked by return over a period on closes adjusted for capital changes (always adjusted), highest first (members without a return last, rank null), with the shares traded over the period; index_return is the index's own return, coverage how many members had data. With end and sector (and the archive), the sector's equities of the period's start day delisted since are ranked too (delisted: true, raw closes). Paged. ${MANY_FETCHES('each member')}`,
+    description: `The members of an index (default KSE100) or of a sector (code or name; not both) ranked by return over a period on closes adjusted for capital changes (always adjusted), highest first (members without a return last, rank null), with the shares traded over the period; index_return is the index's own return, coverage how many members had data. With end and sector or index ALLSHR (and the archive), the equities of the period's start day delisted since are ranked too (delisted: true, raw closes); any other index's past membership is unpublished, so its members are today's (coverage.membership says which). Paged. ${MANY_FETCHES('each member')}`,
     input: args({
       period: PeriodArg,
       index: Type.Optional(IndexCode),
@@ -854,13 +854,14 @@ export const TOOLS: readonly Tool[] = [
       const c = r.coverage as { members: number; with_data: number };
       const idx = r.index_return as { index: string; return_pct: number | null } | undefined;
       const bench = idx === undefined ? '' : `; ${idx.index} ${idx.return_pct ?? '—'}%`;
-      return `${pageText(`Ranking over ${String(r.period)}`, r, RANK_COLUMNS)}\nCoverage: ${c.with_data} of ${c.members} members${bench}`;
+      const note = (r.coverage as { membership?: { note: string } }).membership?.note;
+      return `${pageText(`Ranking over ${String(r.period)}`, r, RANK_COLUMNS)}\nCoverage: ${c.with_data} of ${c.members} members${bench}${note ? `\n${note}` : ''}`;
     },
   }),
   tool({
     name: 'get_sector_performance',
     title: "Sectors' returns",
-    description: `Each sector's cap-weighted return over a period (members' returns on closes adjusted for capital changes, always adjusted, weighted by today's market cap, or the cap at end in today's shares), highest first; coverage says how many members had data. ${MANY_FETCHES('every listed equity (hundreds)')}`,
+    description: `Each sector's cap-weighted return over a period (members' returns on closes adjusted for capital changes, always adjusted, weighted by today's market cap, or the cap at end in today's shares), highest first; beside it (delisted equities have no cap) equal_weight_return_pct and median_return_pct over members_at_start, the members that traded at the period's start including delisted_members (with the archive); coverage says how many members had data and coverage.membership whether the delisted are included. ${MANY_FETCHES('every listed equity (hundreds)')}`,
     input: args({ period: PeriodArg, end: AsOfEnd }),
     output: list(SectorReturn, {
       period: Type.String(),
@@ -878,6 +879,7 @@ export const TOOLS: readonly Tool[] = [
           (a.period ?? '1M') as Period,
           t.ctx,
           endOf(a.end, t),
+          t.archive?.archive,
         ),
       ),
     render: (r) => {
@@ -887,7 +889,9 @@ export const TOOLS: readonly Tool[] = [
         'sector_code',
         'sector_name',
         'return_pct',
+        'equal_weight_return_pct',
         'members_counted',
+        'members_at_start',
         'members',
       ])}\nCoverage: ${c.with_data} of ${c.members} members`;
     },
@@ -1158,7 +1162,7 @@ export const TOOLS: readonly Tool[] = [
     name: 'get_symbol_overview',
     title: 'Everything about a symbol',
     description:
-      "A symbol's quote, profile, the last 365 days of daily bars, today's 5-minute bars, corporate actions, the newest 10 announcements, annual financials, filed reports and the market state in one call. Each part is settled on its own: a part that could not be had has data null and an error (with retry_at); the rest is served. as_of is the oldest part's. Cold, it spends about 8 portal fetches of the client's budget.",
+      "A symbol's quote, profile, the last 365 days of daily bars, today's 5-minute bars, corporate actions, the newest 10 announcements, annual financials, filed reports and the market state in one call. Each part is settled on its own: a part that could not be had has data null and an error (with retry_at); the rest is served. as_of is the oldest part's. Cold, it spends about 8 portal fetches of the client's budget, one fewer when the archive holds the symbol's bars through the last closed session (meta.history_source says which).",
     input: args({ symbol: Symbol }),
     output: single(StockOverview),
     run: async (a, t) =>

@@ -244,3 +244,17 @@ export function marketDataTime(fetchedAt: Instant): number {
   const ms = toMs(fetchedAt);
   return isMarketOpen(ms) ? ms : lastSessionClose(ms);
 }
+
+/**
+ * The last trading day whose final session has closed at or before `now`, `YYYY-MM-DD`: the newest
+ * day a complete daily bar can exist for (a Friday before 16:30 is not closed yet). Weekends are
+ * skipped; no holiday calendar is known (see the top of this file).
+ */
+export function lastClosedDay(now: Instant): string {
+  const ms = toMs(now);
+  const date = karachiDate(lastSessionClose(ms));
+  const sessions = sessionsOfDate(date);
+  const first = sessions[0];
+  if (first === undefined || sessions.at(-1)!.close <= ms) return date;
+  return karachiDate(lastSessionClose(first.open));
+}

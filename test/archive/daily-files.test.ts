@@ -148,6 +148,88 @@ function suite(name: string, env: () => Record<string, string>) {
       assert.ok(!now.json.data.some((r: { symbol: string }) => r.symbol === 'OLDBK'), 'not without end');
     });
 
+    test('a past all-share ranking includes every equity of its start day, delisted ones marked', async () => {
+      await waitForFiles(svc.url);
+      const res = await http(svc.url, '/market/performance?index=ALLSHR&period=1M&end=2016-07-01');
+      assert.equal(res.status, 200, res.text);
+      const dltx = res.json.data.find((r: { symbol: string }) => r.symbol === 'DLTX');
+      assert.ok(dltx, 'DLTX, delisted after 2016-06-30, traded on the start day 2016-06-01');
+      assert.equal(dltx.delisted, true);
+      assert.equal(dltx.adjusted, false);
+      const bars = (await http(svc.url, '/stocks/DLTX/historical?start=2016-05-20')).json.data as {
+        date: string;
+        close: number;
+      }[];
+      const start = bars.filter((b) => b.date <= '2016-06-01').at(-1)!;
+      assert.equal(dltx.start_date, start.date, 'from the period’s start day, not a month before its last');
+      assert.equal(dltx.end_date, '2016-06-30', 'to its last day of trading');
+      const raw = (bars.at(-1)!.close / start.close - 1) * 100;
+      assert.ok(Math.abs(dltx.return_pct - raw) < 1e-9, `${dltx.return_pct} ≈ ${raw}`);
+      assert.equal(typeof dltx.rank, 'number');
+      assert.ok(
+        res.json.data.some((r: { symbol: string; delisted?: boolean }) => r.symbol === 'OLDBK' && r.delisted),
+      );
+      const m = res.json.meta.coverage.membership;
+      assert.equal(m.delisted_included, true);
+      assert.equal(m.start_day, '2016-06-01');
+      assert.equal(m.delisted, res.json.data.filter((r: { delisted?: boolean }) => r.delisted).length);
+      const now = await http(svc.url, '/market/performance?index=ALLSHR&period=1M');
+      assert.ok(!now.json.data.some((r: { delisted?: boolean }) => r.delisted), 'not without end');
+      assert.equal(now.json.meta.coverage.membership, undefined);
+    });
+
+    test('a past KSE100 ranking (the default) says its membership is today’s', async () => {
+      await waitForFiles(svc.url);
+      for (const path of [
+        '/market/performance?period=1M&end=2016-06-30',
+        '/market/performance?index=kse-100&period=1M&end=2016-06-30',
+      ]) {
+        const res = await http(svc.url, path);
+        assert.equal(res.status, 200, res.text);
+        const m = res.json.meta.coverage.membership;
+        assert.equal(m.delisted_included, false, path);
+        assert.equal(m.start_day, null);
+        assert.match(m.note, /KSE100’s members are today’s/);
+        assert.match(m.note, /not included/);
+        assert.ok(!res.json.data.some((r: { delisted?: boolean }) => r.delisted));
+      }
+      const sector = await http(svc.url, '/market/performance?sector=0807&period=1M&end=2016-06-30');
+      assert.equal(sector.json.meta.coverage.membership.delisted_included, true);
+    });
+
+    test('sector rows count the members that traded at the start, delisted ones included', async () => {
+      await waitForFiles(svc.url);
+      const res = await http(svc.url, '/sectors/performance?period=1M&end=2016-07-01');
+      assert.equal(res.status, 200, res.text);
+      const banks = res.json.data.find((r: { sector_code: string }) => r.sector_code === '0807');
+      assert.equal(banks.delisted_members, 1, 'OLDBK is counted');
+      const m = res.json.meta.coverage.membership;
+      assert.equal(m.delisted_included, true);
+      assert.equal(m.start_day, '2016-06-01');
+      assert.deepEqual(m.unplaced, [{ symbol: 'DLTX', sector_code: '0830' }], 'its sector is gone');
+      assert.match(m.note, /no longer on the sector page \(0830\)/);
+      // The same members and returns as the sector's own ranking, OLDBK in it.
+      const ranking = await http(svc.url, '/market/performance?sector=0807&period=1M&end=2016-07-01');
+      const returns = (ranking.json.data as { return_pct: number | null }[])
+        .map((r) => r.return_pct)
+        .filter((r): r is number => r !== null);
+      assert.ok(returns.length > 0);
+      assert.equal(banks.members_at_start, returns.length);
+      assert.equal(banks.members_counted, 0, 'the listed banks have no 2016 close here; OLDBK has no cap');
+      assert.equal(banks.return_pct, null);
+      const mean = returns.reduce((a, b) => a + b, 0) / returns.length;
+      assert.ok(
+        Math.abs(banks.equal_weight_return_pct - mean) < 1e-9,
+        `${banks.equal_weight_return_pct} ≈ ${mean}`,
+      );
+      // Without end the period ends on the members' last day (2026 here), which the files do not reach.
+      const now = await http(svc.url, '/sectors/performance?period=1M');
+      assert.equal(now.status, 200, now.text);
+      assert.equal(now.json.meta.coverage.membership.delisted_included, false);
+      assert.match(now.json.meta.coverage.membership.note, /do not reach back/);
+      assert.ok(now.json.data.every((r: { delisted_members: number | null }) => r.delisted_members === null));
+    });
+
     test('a delisted symbol’s history comes from the files; adjusted is unavailable; unknown is 404', async () => {
       await waitForFiles(svc.url);
       const res = await http(svc.url, '/stocks/DLTX/historical?start=2016-06-27');
@@ -240,6 +322,34 @@ function suite(name: string, env: () => Record<string, string>) {
       assert.match(csv.text.split('\n')[0]!, /contract_month/);
       const bad = await http(svc.url, '/market/daily?date=2026-11-20&market=futures&adjusted=true');
       assert.equal(bad.status, 400);
+    });
+
+    test('/sectors/performance without end: members at the start, their equal-weighted and median returns', async () => {
+      await waitForFiles(svc.url);
+      const res = await http(svc.url, '/sectors/performance?period=1M');
+      assert.equal(res.status, 200, res.text);
+      const m = res.json.meta.coverage.membership;
+      assert.equal(m.delisted_included, true);
+      assert.equal(m.start_day, '2026-10-20', 'the last file on or before 2026-11-20 − 1 month');
+      assert.equal(m.delisted, 0, 'nothing traded then has been delisted since');
+      const banks = res.json.data.find((r: { sector_code: string }) => r.sector_code === '0807');
+      assert.equal(banks.delisted_members, 0);
+      const ranking = await http(svc.url, '/market/performance?sector=0807&period=1M');
+      const returns = (ranking.json.data as { return_pct: number | null }[])
+        .map((r) => r.return_pct)
+        .filter((r): r is number => r !== null)
+        .sort((a, b) => a - b);
+      assert.ok(returns.length > 1);
+      assert.equal(banks.members_at_start, returns.length);
+      const mean = returns.reduce((a, b) => a + b, 0) / returns.length;
+      assert.ok(
+        Math.abs(banks.equal_weight_return_pct - mean) < 1e-9,
+        `${banks.equal_weight_return_pct} ≈ ${mean}`,
+      );
+      const mid = returns.length >> 1;
+      const median = returns.length % 2 ? returns[mid]! : (returns[mid - 1]! + returns[mid]!) / 2;
+      assert.ok(Math.abs(banks.median_return_pct - median) < 1e-9);
+      assert.ok(banks.return_pct !== null, 'the cap-weighted figure stays');
     });
 
     test('a restart on the same archive fetches no stored day again', async () => {

@@ -208,6 +208,12 @@ const ARCHIVE_CASES: Case[] = [
   },
   { tool: 'list_trading_days', args: {}, rest: '/market/trading-days' },
   {
+    tool: 'rank_performance',
+    args: { index: 'ALLSHR', period: '1M', end: '2026-11-19', limit: 500 },
+    rest: '/market/performance?index=ALLSHR&period=1M&end=2026-11-19',
+  },
+  { tool: 'get_sector_performance', args: { period: '1M' }, rest: '/sectors/performance?period=1M' },
+  {
     tool: 'list_trading_days',
     args: { from: '2026-11-01', to: '2026-11-20' },
     rest: '/market/trading-days?from=2026-11-01&to=2026-11-20',

@@ -7,6 +7,7 @@ import {
   freshUntil,
   isMarketOpen,
   karachiDate,
+  lastClosedDay,
   lastSessionClose,
   marketDataTime,
   nextSessionClose,
@@ -336,6 +337,35 @@ describe('lastSessionClose and marketDataTime', () => {
         assert.ok(data <= t);
         if (!isMarketOpen(t)) assert.equal(data, close);
         else assert.equal(data, t);
+      }),
+    );
+  });
+});
+
+describe('lastClosedDay: the newest day a complete daily bar can exist for', () => {
+  const cases: readonly [at: string, day: string][] = [
+    ['mon 09:29', '2026-10-02'],
+    ['mon 15:29:59', '2026-10-02'],
+    ['mon 15:30', D.mon!],
+    ['thu 02:17', D.wed!],
+    ['fri 12:00', D.thu!],
+    ['fri 13:05', D.thu!],
+    ['fri 16:29:59', D.thu!],
+    ['fri 16:30', D.fri!],
+    ['sun 23:59', D.fri!],
+  ];
+  for (const [at, day] of cases) {
+    it(`${at} -> ${day}`, () => assert.equal(lastClosedDay(pk(at)), day));
+  }
+
+  it('is the day of a last close at or before the instant, whose final session has ended', () => {
+    fc.assert(
+      fc.property(instant, (t) => {
+        const day = lastClosedDay(t);
+        assert.ok(day <= karachiDate(t));
+        const close = nextSessionClose(new Date(`${day}T00:00:00+05:00`));
+        assert.ok(close <= t, `${day} closes at ${close}, after ${t}`);
+        assert.equal(karachiDate(close), day);
       }),
     );
   });

@@ -5,6 +5,7 @@
 // the typed client never load the MCP SDK. The SDK is an optional peer dependency (its ~90
 // packages are for this bridge only): installed beside the client, or named to npx with `-p`.
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { isolatingFetch } from './isolating-fetch.ts';
 
 // The package is typed for browsers too (no Node types): what this file uses of Node.
 declare const process: {
@@ -80,7 +81,7 @@ async function main(): Promise<void> {
   const endpoint = endpointOf(process.argv.slice(2));
   const { StdioServerTransport, StreamableHTTPClientTransport } = await loadSdk();
   const local = new StdioServerTransport();
-  const remote = new StreamableHTTPClientTransport(endpoint);
+  const remote = new StreamableHTTPClientTransport(endpoint, { fetch: isolatingFetch });
   const initializing = new Set<string | number>();
 
   local.onmessage = (message) => {

@@ -776,7 +776,7 @@ export interface paths {
     };
     /**
      * Each sector's cap-weighted return over a period
-     * @description One row per sector of the sector page, ranked by its cap-weighted return over `period`: (Σ cap_i / Σ (cap_i / (1 + r_i)) − 1) × 100, r_i each member’s return on adjusted closes, cap_i its market cap today from the screener, over the members with both. meta.coverage says how many members had data. With `end`, each member’s series is cut there, the period ends on it and cap_i is its cap at end in today’s shares (today’s cap × its adjusted close at end ÷ its last).
+     * @description One row per sector of the sector page, ranked by its cap-weighted return over `period`: (Σ cap_i / Σ (cap_i / (1 + r_i)) − 1) × 100, r_i each member’s return on adjusted closes, cap_i its market cap today from the screener, over the members with both. meta.coverage says how many members had data. With `end`, each member’s series is cut there, the period ends on it and cap_i is its cap at end in today’s shares (today’s cap × its adjusted close at end ÷ its last). A delisted equity has no cap, so return_pct is over listed members only; beside it, with the archive on, each row counts the members that traded at the period’s start with the sector’s equities of the start day’s closing file delisted since (members_at_start, delisted_members) and gives their equal-weighted and median returns (delisted ones on raw closes to their last close); meta.coverage.membership says whether the delisted are included.
      *
      *     **Example request**
      *
@@ -1034,7 +1034,7 @@ export interface paths {
     };
     /**
      * An index's or a sector's members ranked by return over a period
-     * @description Members of `index` (default KSE100) or of `sector` (a code such as 0801 or a name), ranked by return_pct over `period`, highest first (members without a return last, rank null), each with the shares traded over the period; meta.index_return is the index’s own return over the period (from its daily levels), meta.coverage how many members had data. Returns are on adjusted closes, as /stocks/{symbol}/performance. With `end`, every series is cut there and the period ends on it (today’s members; one without a close by then is in meta.coverage.missing). With `end` and `sector` and the archive on, the sector’s equities of the period’s start day’s closing file (GET /market/universe) delisted since are ranked too, marked delisted: true, on their raw closes.
+     * @description Members of `index` (default KSE100) or of `sector` (a code such as 0801 or a name), ranked by return_pct over `period`, highest first (members without a return last, rank null), each with the shares traded over the period; meta.index_return is the index’s own return over the period (from its daily levels), meta.coverage how many members had data. Returns are on adjusted closes, as /stocks/{symbol}/performance. With `end`, every series is cut there and the period ends on it (today’s members; one without a close by then is in meta.coverage.missing). With `end` and `sector` (or index=ALLSHR, which holds every listed share) and the archive on, the equities of the period’s start day’s closing file (GET /market/universe) of that sector (of every sector) delisted since are ranked too, marked delisted: true, on their raw closes from the start day to their last close. Past membership of any other index (KSE100, the default, included) is not published: its ranking is of today’s members, and meta.coverage.membership says so.
      *
      *     **Example request**
      *
@@ -2362,8 +2362,8 @@ export interface components {
       contract_month: string | null;
       /** @description futures: true for a cash-settled contract (HBL-CNOV), false for a deliverable one; null otherwise */
       cash_settled: boolean | null;
-      /** @description futures: 'B' for the B series (HBL-NOVB) */
-      series: 'B' | null;
+      /** @description futures: the contract's series mark after the month as printed: 'B' for the B series (HBL-NOVB), e.g. 'N1' for LOTCHEM-CSEPN1; null for a plain contract */
+      series: string | null;
     };
     /** @description an equity in the exchange's closing file of the day asked */
     UniverseRow: {
@@ -2543,7 +2543,7 @@ export interface components {
       volume: number | null;
       /** @description why a value above is null (a period longer than the history, too few rows…); null when every value is there */
       reason: string | null;
-      /** @description true: no longer listed; with end= and sector=, an equity of the period’s start day’s closing file (GET /market/universe) that the exchange has delisted since, ranked on its closes to its last day (raw: no adjusted series) */
+      /** @description true: no longer listed; with end= and sector= or index=ALLSHR (which holds every listed share), an equity of the period’s start day’s closing file (GET /market/universe) that the exchange has delisted since, ranked on its raw closes (no adjusted series) from that start day to its last close on or before end (its last day of trading if it stopped before end). Absent on other rows */
       delisted?: boolean;
     };
     SectorReturn: {
@@ -2562,6 +2562,14 @@ export interface components {
       market_cap: number | null;
       /** @description why a value above is null (a period longer than the history, too few rows…); null when every value is there */
       reason: string | null;
+      /** @description members that traded at the period’s start (a close on or before its start day, so a return over the period), the equities of the sector delisted since included (delisted_members): the members equal_weight_return_pct and median_return_pct are over. Can exceed members, which counts today’s */
+      members_at_start: number;
+      /** @description of members_at_start, the equities of the sector in the period’s start day’s closing file (GET /market/universe) that the exchange has delisted since, each on raw closes from the start day to its last close by the period’s end; null when that file is not in the archive (archive off, the files not reaching back, or period ALL): then the figures are over today’s members only (meta.coverage.membership says why) */
+      delisted_members: number | null;
+      /** @description the mean of r_i over members_at_start, percent: survivorship-free where delisted_members is not null (a delisted equity has no market cap, so return_pct, cap-weighted, cannot include it) */
+      equal_weight_return_pct: number | null;
+      /** @description the median of r_i over members_at_start, percent */
+      median_return_pct: number | null;
     };
   };
   responses: never;
@@ -3016,7 +3024,7 @@ export interface operations {
               as_of: string;
               /** @description present only when a secondary portal page could not be had (unreachable, an error status, or a page that does not parse) and nothing of it is cached: the answer is served from the pages it has, these parts are left out, and it is asked for again within a minute */
               missing?: {
-                /** @description what the answer lacks: `dividends`, `capital_changes` or `raw_history` (corporate actions; raw_history: the page failed and the archive’s kept bars stood in, through the day the reason names), `adjustment` or `dividends` (adjusted history), `extras` (the quote’s company-page fields), `board` or `eligible_scrips` (a board: its prices, or which symbols are eligible), `debt_market` (a debt quote’s name from the debt-market page), `screener` (a quote’s or a batch’s valuation fields, breadth’s untraded count, the sector returns’ market caps), `market_watch` (the screen’s change_pct) */
+                /** @description what the answer lacks: `dividends`, `capital_changes` or `raw_history` (corporate actions; raw_history: the page failed and the archive’s kept bars stood in, through the day the reason names), `adjustment` or `dividends` (adjusted history), `extras` (the quote’s company-page fields), `board` or `eligible_scrips` (a board: its prices, or which symbols are eligible), `debt_market` (a debt quote’s name from the debt-market page), `screener` (a quote’s or a batch’s valuation fields, breadth’s untraded count, the sector returns’ market caps), `market_watch` (the screen’s change_pct), `history` (the symbol overview: the history page could not be had now and the archive’s older bars stood in, through the day the reason names) */
                 part: string;
                 /** @description why, in words: the portal’s failure for that page */
                 reason: string;
@@ -3423,7 +3431,7 @@ export interface operations {
               };
               /** @description present only when a secondary portal page could not be had (unreachable, an error status, or a page that does not parse) and nothing of it is cached: the answer is served from the pages it has, these parts are left out, and it is asked for again within a minute */
               missing?: {
-                /** @description what the answer lacks: `dividends`, `capital_changes` or `raw_history` (corporate actions; raw_history: the page failed and the archive’s kept bars stood in, through the day the reason names), `adjustment` or `dividends` (adjusted history), `extras` (the quote’s company-page fields), `board` or `eligible_scrips` (a board: its prices, or which symbols are eligible), `debt_market` (a debt quote’s name from the debt-market page), `screener` (a quote’s or a batch’s valuation fields, breadth’s untraded count, the sector returns’ market caps), `market_watch` (the screen’s change_pct) */
+                /** @description what the answer lacks: `dividends`, `capital_changes` or `raw_history` (corporate actions; raw_history: the page failed and the archive’s kept bars stood in, through the day the reason names), `adjustment` or `dividends` (adjusted history), `extras` (the quote’s company-page fields), `board` or `eligible_scrips` (a board: its prices, or which symbols are eligible), `debt_market` (a debt quote’s name from the debt-market page), `screener` (a quote’s or a batch’s valuation fields, breadth’s untraded count, the sector returns’ market caps), `market_watch` (the screen’s change_pct), `history` (the symbol overview: the history page could not be had now and the archive’s older bars stood in, through the day the reason names) */
                 part: string;
                 /** @description why, in words: the portal’s failure for that page */
                 reason: string;
@@ -4165,7 +4173,7 @@ export interface operations {
               };
               /** @description present only when a secondary portal page could not be had (unreachable, an error status, or a page that does not parse) and nothing of it is cached: the answer is served from the pages it has, these parts are left out, and it is asked for again within a minute */
               missing?: {
-                /** @description what the answer lacks: `dividends`, `capital_changes` or `raw_history` (corporate actions; raw_history: the page failed and the archive’s kept bars stood in, through the day the reason names), `adjustment` or `dividends` (adjusted history), `extras` (the quote’s company-page fields), `board` or `eligible_scrips` (a board: its prices, or which symbols are eligible), `debt_market` (a debt quote’s name from the debt-market page), `screener` (a quote’s or a batch’s valuation fields, breadth’s untraded count, the sector returns’ market caps), `market_watch` (the screen’s change_pct) */
+                /** @description what the answer lacks: `dividends`, `capital_changes` or `raw_history` (corporate actions; raw_history: the page failed and the archive’s kept bars stood in, through the day the reason names), `adjustment` or `dividends` (adjusted history), `extras` (the quote’s company-page fields), `board` or `eligible_scrips` (a board: its prices, or which symbols are eligible), `debt_market` (a debt quote’s name from the debt-market page), `screener` (a quote’s or a batch’s valuation fields, breadth’s untraded count, the sector returns’ market caps), `market_watch` (the screen’s change_pct), `history` (the symbol overview: the history page could not be had now and the archive’s older bars stood in, through the day the reason names) */
                 part: string;
                 /** @description why, in words: the portal’s failure for that page */
                 reason: string;
@@ -4975,6 +4983,15 @@ export interface operations {
               cached: boolean;
               /** @description the time the data describes, ISO 8601 with the market's offset (+05:00): the page's own time where the portal prints one (the index levels' `As of …`); for market data otherwise the fetch when it was made during a session, else the end of the last session (prices do not move in between); for the listing and filings the fetch. Part of the cached answer: a stale copy carries its own, older as_of */
               as_of: string;
+              /** @description where `history` came from: `portal` (the symbol’s history page, cached or fetched) or `archive` (ARCHIVE=on: the archive held the symbol’s bars through the last closed session, so no portal fetch was spent; `history.as_of` is that session’s close). When the page cannot be had now (this client’s budget spent, the portal down) and the archive is behind, its older bars are served as `archive` with `X-Cache: STALE`, their own `as_of`, and `meta.missing` naming the sessions not known (docs/archive.md) */
+              history_source: 'portal' | 'archive';
+              /** @description present only when a secondary portal page could not be had (unreachable, an error status, or a page that does not parse) and nothing of it is cached: the answer is served from the pages it has, these parts are left out, and it is asked for again within a minute */
+              missing?: {
+                /** @description what the answer lacks: `dividends`, `capital_changes` or `raw_history` (corporate actions; raw_history: the page failed and the archive’s kept bars stood in, through the day the reason names), `adjustment` or `dividends` (adjusted history), `extras` (the quote’s company-page fields), `board` or `eligible_scrips` (a board: its prices, or which symbols are eligible), `debt_market` (a debt quote’s name from the debt-market page), `screener` (a quote’s or a batch’s valuation fields, breadth’s untraded count, the sector returns’ market caps), `market_watch` (the screen’s change_pct), `history` (the symbol overview: the history page could not be had now and the archive’s older bars stood in, through the day the reason names) */
+                part: string;
+                /** @description why, in words: the portal’s failure for that page */
+                reason: string;
+              }[];
             };
           };
           /**
@@ -5156,7 +5173,7 @@ export interface operations {
               not_found: string[];
               /** @description present only when a secondary portal page could not be had (unreachable, an error status, or a page that does not parse) and nothing of it is cached: the answer is served from the pages it has, these parts are left out, and it is asked for again within a minute */
               missing?: {
-                /** @description what the answer lacks: `dividends`, `capital_changes` or `raw_history` (corporate actions; raw_history: the page failed and the archive’s kept bars stood in, through the day the reason names), `adjustment` or `dividends` (adjusted history), `extras` (the quote’s company-page fields), `board` or `eligible_scrips` (a board: its prices, or which symbols are eligible), `debt_market` (a debt quote’s name from the debt-market page), `screener` (a quote’s or a batch’s valuation fields, breadth’s untraded count, the sector returns’ market caps), `market_watch` (the screen’s change_pct) */
+                /** @description what the answer lacks: `dividends`, `capital_changes` or `raw_history` (corporate actions; raw_history: the page failed and the archive’s kept bars stood in, through the day the reason names), `adjustment` or `dividends` (adjusted history), `extras` (the quote’s company-page fields), `board` or `eligible_scrips` (a board: its prices, or which symbols are eligible), `debt_market` (a debt quote’s name from the debt-market page), `screener` (a quote’s or a batch’s valuation fields, breadth’s untraded count, the sector returns’ market caps), `market_watch` (the screen’s change_pct), `history` (the symbol overview: the history page could not be had now and the archive’s older bars stood in, through the day the reason names) */
                 part: string;
                 /** @description why, in words: the portal’s failure for that page */
                 reason: string;
@@ -6719,10 +6736,26 @@ export interface operations {
                   /** @description members whose series came from their own cached history (the portal) */
                   portal: number;
                 };
+                /** @description survivorship: whether equities delisted since the period’s start are included. On /market/performance with end= (the sector’s or ALLSHR’s start-day equities are included when the archive holds that day’s file; any other index’s past membership is not published, so its members are today’s); on /sectors/performance always */
+                membership?: {
+                  /** @description true: the equities of the period’s start day’s closing file delisted since are among the members (marked delisted: true); false: the members are today’s only, so the answer leans to the survivors (note says why) */
+                  delisted_included: boolean;
+                  /** @description delisted equities included (0 when not included) */
+                  delisted: number;
+                  /** @description the closing file the start day’s equities were read from; null when none was read */
+                  start_day: string | null;
+                  /** @description the same in a sentence */
+                  note: string;
+                  /** @description /sectors/performance: the delisted equities included whose sector code is no longer on the sector page, so they count in no row */
+                  unplaced?: {
+                    symbol: string;
+                    sector_code: string;
+                  }[];
+                };
               };
               /** @description present only when a secondary portal page could not be had (unreachable, an error status, or a page that does not parse) and nothing of it is cached: the answer is served from the pages it has, these parts are left out, and it is asked for again within a minute */
               missing?: {
-                /** @description what the answer lacks: `dividends`, `capital_changes` or `raw_history` (corporate actions; raw_history: the page failed and the archive’s kept bars stood in, through the day the reason names), `adjustment` or `dividends` (adjusted history), `extras` (the quote’s company-page fields), `board` or `eligible_scrips` (a board: its prices, or which symbols are eligible), `debt_market` (a debt quote’s name from the debt-market page), `screener` (a quote’s or a batch’s valuation fields, breadth’s untraded count, the sector returns’ market caps), `market_watch` (the screen’s change_pct) */
+                /** @description what the answer lacks: `dividends`, `capital_changes` or `raw_history` (corporate actions; raw_history: the page failed and the archive’s kept bars stood in, through the day the reason names), `adjustment` or `dividends` (adjusted history), `extras` (the quote’s company-page fields), `board` or `eligible_scrips` (a board: its prices, or which symbols are eligible), `debt_market` (a debt quote’s name from the debt-market page), `screener` (a quote’s or a batch’s valuation fields, breadth’s untraded count, the sector returns’ market caps), `market_watch` (the screen’s change_pct), `history` (the symbol overview: the history page could not be had now and the archive’s older bars stood in, through the day the reason names) */
                 part: string;
                 /** @description why, in words: the portal’s failure for that page */
                 reason: string;
@@ -6730,9 +6763,9 @@ export interface operations {
             };
           };
           /**
-           * @example rank,sector_code,sector_name,return_pct,members,members_counted,market_cap,reason
-           *     1,0823,PHARMACEUTICALS,6.35824942581,6,6,392098644000,
-           *     2,0837,EXCHANGE TRADED FUNDS,6.05234460196,3,1,778000000,
+           * @example rank,sector_code,sector_name,return_pct,members,members_counted,market_cap,reason,members_at_start,delisted_members,equal_weight_return_pct,median_return_pct
+           *     1,0823,PHARMACEUTICALS,6.35824942581,6,6,392098644000,,6,,6.11370141227,5.10008249101
+           *     2,0837,EXCHANGE TRADED FUNDS,6.05234460196,3,1,778000000,,3,,-0.451860286947,5.00883912787
            */
           'text/csv': string;
           'application/vnd.apache.parquet': string;
@@ -7477,7 +7510,7 @@ export interface operations {
               as_of: string;
               /** @description present only when a secondary portal page could not be had (unreachable, an error status, or a page that does not parse) and nothing of it is cached: the answer is served from the pages it has, these parts are left out, and it is asked for again within a minute */
               missing?: {
-                /** @description what the answer lacks: `dividends`, `capital_changes` or `raw_history` (corporate actions; raw_history: the page failed and the archive’s kept bars stood in, through the day the reason names), `adjustment` or `dividends` (adjusted history), `extras` (the quote’s company-page fields), `board` or `eligible_scrips` (a board: its prices, or which symbols are eligible), `debt_market` (a debt quote’s name from the debt-market page), `screener` (a quote’s or a batch’s valuation fields, breadth’s untraded count, the sector returns’ market caps), `market_watch` (the screen’s change_pct) */
+                /** @description what the answer lacks: `dividends`, `capital_changes` or `raw_history` (corporate actions; raw_history: the page failed and the archive’s kept bars stood in, through the day the reason names), `adjustment` or `dividends` (adjusted history), `extras` (the quote’s company-page fields), `board` or `eligible_scrips` (a board: its prices, or which symbols are eligible), `debt_market` (a debt quote’s name from the debt-market page), `screener` (a quote’s or a batch’s valuation fields, breadth’s untraded count, the sector returns’ market caps), `market_watch` (the screen’s change_pct), `history` (the symbol overview: the history page could not be had now and the archive’s older bars stood in, through the day the reason names) */
                 part: string;
                 /** @description why, in words: the portal’s failure for that page */
                 reason: string;
@@ -8085,6 +8118,22 @@ export interface operations {
                   archive: number;
                   /** @description members whose series came from their own cached history (the portal) */
                   portal: number;
+                };
+                /** @description survivorship: whether equities delisted since the period’s start are included. On /market/performance with end= (the sector’s or ALLSHR’s start-day equities are included when the archive holds that day’s file; any other index’s past membership is not published, so its members are today’s); on /sectors/performance always */
+                membership?: {
+                  /** @description true: the equities of the period’s start day’s closing file delisted since are among the members (marked delisted: true); false: the members are today’s only, so the answer leans to the survivors (note says why) */
+                  delisted_included: boolean;
+                  /** @description delisted equities included (0 when not included) */
+                  delisted: number;
+                  /** @description the closing file the start day’s equities were read from; null when none was read */
+                  start_day: string | null;
+                  /** @description the same in a sentence */
+                  note: string;
+                  /** @description /sectors/performance: the delisted equities included whose sector code is no longer on the sector page, so they count in no row */
+                  unplaced?: {
+                    symbol: string;
+                    sector_code: string;
+                  }[];
                 };
               };
             };
@@ -8806,7 +8855,7 @@ export interface operations {
               as_of: string;
               /** @description present only when a secondary portal page could not be had (unreachable, an error status, or a page that does not parse) and nothing of it is cached: the answer is served from the pages it has, these parts are left out, and it is asked for again within a minute */
               missing?: {
-                /** @description what the answer lacks: `dividends`, `capital_changes` or `raw_history` (corporate actions; raw_history: the page failed and the archive’s kept bars stood in, through the day the reason names), `adjustment` or `dividends` (adjusted history), `extras` (the quote’s company-page fields), `board` or `eligible_scrips` (a board: its prices, or which symbols are eligible), `debt_market` (a debt quote’s name from the debt-market page), `screener` (a quote’s or a batch’s valuation fields, breadth’s untraded count, the sector returns’ market caps), `market_watch` (the screen’s change_pct) */
+                /** @description what the answer lacks: `dividends`, `capital_changes` or `raw_history` (corporate actions; raw_history: the page failed and the archive’s kept bars stood in, through the day the reason names), `adjustment` or `dividends` (adjusted history), `extras` (the quote’s company-page fields), `board` or `eligible_scrips` (a board: its prices, or which symbols are eligible), `debt_market` (a debt quote’s name from the debt-market page), `screener` (a quote’s or a batch’s valuation fields, breadth’s untraded count, the sector returns’ market caps), `market_watch` (the screen’s change_pct), `history` (the symbol overview: the history page could not be had now and the archive’s older bars stood in, through the day the reason names) */
                 part: string;
                 /** @description why, in words: the portal’s failure for that page */
                 reason: string;
@@ -8990,7 +9039,7 @@ export interface operations {
               as_of: string;
               /** @description present only when a secondary portal page could not be had (unreachable, an error status, or a page that does not parse) and nothing of it is cached: the answer is served from the pages it has, these parts are left out, and it is asked for again within a minute */
               missing?: {
-                /** @description what the answer lacks: `dividends`, `capital_changes` or `raw_history` (corporate actions; raw_history: the page failed and the archive’s kept bars stood in, through the day the reason names), `adjustment` or `dividends` (adjusted history), `extras` (the quote’s company-page fields), `board` or `eligible_scrips` (a board: its prices, or which symbols are eligible), `debt_market` (a debt quote’s name from the debt-market page), `screener` (a quote’s or a batch’s valuation fields, breadth’s untraded count, the sector returns’ market caps), `market_watch` (the screen’s change_pct) */
+                /** @description what the answer lacks: `dividends`, `capital_changes` or `raw_history` (corporate actions; raw_history: the page failed and the archive’s kept bars stood in, through the day the reason names), `adjustment` or `dividends` (adjusted history), `extras` (the quote’s company-page fields), `board` or `eligible_scrips` (a board: its prices, or which symbols are eligible), `debt_market` (a debt quote’s name from the debt-market page), `screener` (a quote’s or a batch’s valuation fields, breadth’s untraded count, the sector returns’ market caps), `market_watch` (the screen’s change_pct), `history` (the symbol overview: the history page could not be had now and the archive’s older bars stood in, through the day the reason names) */
                 part: string;
                 /** @description why, in words: the portal’s failure for that page */
                 reason: string;

@@ -339,7 +339,7 @@ class Endpoints:
         period: the period (default 1M). Each period ends on the last row (E). 1D starts on the previous trading day; 1W on the last trading day on or before E − 7 calendar days; 1M, 3M, 6M, 1Y, 3Y, 5Y on the last trading day on or before E − 1, 3, 6, 12, 36, 60 calendar months (the day clamped to the month’s end: 03-31 − 1M = 02-28); YTD on the last trading day on or before 31 December of the previous year (the previous year’s last close); ALL on the first row. A period whose start lies before the first row is null with the reason, never a shorter period.
         end: YYYY-MM-DD (Karachi): the analysis as of that day, from the daily rows dated on or before it (the periods end at the last of them; as_of is that day’s close). Default: the last row. A day after today is a 400; a day before the first row a 404
         """
-        return self._call(f'/sectors/performance', {'period': period, 'end': end}, {'rank': 'int', 'sector_code': 'str', 'sector_name': 'str', 'return_pct': 'float', 'members': 'int', 'members_counted': 'int', 'market_cap': 'float', 'reason': 'str'}, as_frame, True)
+        return self._call(f'/sectors/performance', {'period': period, 'end': end}, {'rank': 'int', 'sector_code': 'str', 'sector_name': 'str', 'return_pct': 'float', 'members': 'int', 'members_counted': 'int', 'market_cap': 'float', 'reason': 'str', 'members_at_start': 'int', 'delisted_members': 'int', 'equal_weight_return_pct': 'float', 'median_return_pct': 'float'}, as_frame, True)
 
     def list_sector_stocks(self, name, *, as_frame=False):
         """A sector's symbols

@@ -130,7 +130,9 @@ function decodeText(bytes: Uint8Array): string {
 
 /** Ex-markers ride on the name (`Some Ins.XD`, `Some Ins. LtdXD`), never on the symbol. */
 const MARKER = /^(.*?[^A-Z])\s*(XD|XB|XR)$/;
-const FUTURES_SUFFIX = /^(C?)(JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|OCT|NOV|DEC)(B?)$/;
+// After the month: `B` for the B series, or another series mark the exchange adds (the real file of
+// 2026-09-15 has `LOTCHEM-CSEPN1` beside `LOTCHEM-CSEP`), kept as printed.
+const FUTURES_SUFFIX = /^(C?)(JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|OCT|NOV|DEC)([A-Z0-9]{0,3})$/;
 const FILE_DATE = /^(\d{2})([A-Z]{3})(\d{4})$/;
 
 /** Lines that may fail to read before the whole file is called unreadable. */
@@ -265,7 +267,8 @@ function kindOf(sector: string): DailyFileKind {
 }
 
 /**
- * `SYM-SEP` deliverable, `SYM-CSEP` cash-settled, `SYM-SEPB` the B series; the contract's year is
+ * `SYM-SEP` deliverable, `SYM-CSEP` cash-settled, `SYM-SEPB` the B series (another mark after the
+ * month is that contract's series as printed); the contract's year is
  * the file's, or the next one for a month before the file's (a December file's `-JAN`).
  */
 function describeContract(row: DailyFileRow, date: string): void {
@@ -280,7 +283,7 @@ function describeContract(row: DailyFileRow, date: string): void {
   row.underlying = row.symbol.slice(0, dash);
   row.contractMonth = `${year}-${String(month).padStart(2, '0')}`;
   row.cashSettled = m[1] === 'C';
-  row.series = m[3] === 'B' ? 'B' : null;
+  row.series = m[3] === '' ? null : m[3]!;
 }
 
 function failure(detail: string): UpstreamDataError {

@@ -1127,6 +1127,10 @@ export const GENERATED_EXAMPLES: GeneratedExamples = {
           members_counted: 6,
           market_cap: 392098644000,
           reason: null,
+          members_at_start: 6,
+          delisted_members: null,
+          equal_weight_return_pct: 6.11370141227,
+          median_return_pct: 5.10008249101,
         },
         {
           rank: 2,
@@ -1137,6 +1141,10 @@ export const GENERATED_EXAMPLES: GeneratedExamples = {
           members_counted: 1,
           market_cap: 778000000,
           reason: null,
+          members_at_start: 3,
+          delisted_members: null,
+          equal_weight_return_pct: -0.451860286947,
+          median_return_pct: 5.00883912787,
         },
       ],
       meta: {
@@ -1151,6 +1159,12 @@ export const GENERATED_EXAMPLES: GeneratedExamples = {
           missing: [],
           raw: [{ symbol: '786R', reason: 'the portal has no adjusted series for 786R; prices are raw' }],
           sources: { archive: 63, portal: 1 },
+          membership: {
+            delisted_included: false,
+            delisted: 0,
+            start_day: null,
+            note: 'Each sector’s members: today’s only; equities delisted since are not included, so the answer leans to the survivors: the archive’s closing files do not reach back to the period’s start day',
+          },
         },
       },
     },
@@ -1367,7 +1381,12 @@ export const GENERATED_EXAMPLES: GeneratedExamples = {
           error: null,
         },
       },
-      meta: { timestamp: '2026-11-20T11:35:00+00:00', cached: false, as_of: '2026-11-20T16:30:00+05:00' },
+      meta: {
+        timestamp: '2026-11-20T11:35:00+00:00',
+        cached: false,
+        as_of: '2026-11-20T16:30:00+05:00',
+        history_source: 'portal',
+      },
     },
   },
   '/market/overview': {

@@ -68,7 +68,7 @@ export const MissingMeta = {
         {
           part: Type.String({
             description:
-              'what the answer lacks: `dividends`, `capital_changes` or `raw_history` (corporate actions; raw_history: the page failed and the archive’s kept bars stood in, through the day the reason names), `adjustment` or `dividends` (adjusted history), `extras` (the quote’s company-page fields), `board` or `eligible_scrips` (a board: its prices, or which symbols are eligible), `debt_market` (a debt quote’s name from the debt-market page), `screener` (a quote’s or a batch’s valuation fields, breadth’s untraded count, the sector returns’ market caps), `market_watch` (the screen’s change_pct)',
+              'what the answer lacks: `dividends`, `capital_changes` or `raw_history` (corporate actions; raw_history: the page failed and the archive’s kept bars stood in, through the day the reason names), `adjustment` or `dividends` (adjusted history), `extras` (the quote’s company-page fields), `board` or `eligible_scrips` (a board: its prices, or which symbols are eligible), `debt_market` (a debt quote’s name from the debt-market page), `screener` (a quote’s or a batch’s valuation fields, breadth’s untraded count, the sector returns’ market caps), `market_watch` (the screen’s change_pct), `history` (the symbol overview: the history page could not be had now and the archive’s older bars stood in, through the day the reason names)',
           }),
           reason: Type.String({ description: 'why, in words: the portal’s failure for that page' }),
         },

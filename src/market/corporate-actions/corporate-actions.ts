@@ -14,7 +14,7 @@ import type { MarketArchive } from '../archive/archive.ts';
 import type { ActionsAnalysis, CapitalChange } from '../models/actions-analysis.ts';
 import { withKeptPayouts } from './kept-payouts.ts';
 import { keptRecord, withKeptCapitalChanges } from './kept-capital-changes.ts';
-import { historyOrKept } from './kept-history.ts';
+import { historyOrKept, type RawHistory } from './kept-history.ts';
 import { MARKER_EVIDENCE, markedDays, withClosingFileMarkers } from './closing-file-markers.ts';
 import { flagAnomalies, type FlaggedRow } from '../anomalies.ts';
 import { answerKey, type Answer } from '../answer.ts';
@@ -374,10 +374,12 @@ export async function corporateActions(
   rawSymbol: string,
   ctx: RequestContext,
   archive?: MarketArchive,
+  /** The raw history the caller holds already (the symbol overview's, read from the archive). */
+  held?: RawHistory,
 ): Promise<Answer<CorporateActionT[]>> {
   const symbol = normaliseSymbol(rawSymbol);
   // The archive's kept bars stand in for the raw history page when it fails.
-  const history = await historyOrKept(datasets, symbol, ctx, archive);
+  const history = held ?? (await historyOrKept(datasets, symbol, ctx, archive));
   if (history.rows.length === 0 && !(await isKnownSymbol(datasets, symbol, ctx))) {
     throw new NotFoundError(`${symbol} not found`);
   }

@@ -173,7 +173,7 @@ export const MemberReturn = Type.Object(
     delisted: Type.Optional(
       Type.Boolean({
         description:
-          'true: no longer listed; with end= and sector=, an equity of the period’s start day’s closing file (GET /market/universe) that the exchange has delisted since, ranked on its closes to its last day (raw: no adjusted series)',
+          'true: no longer listed; with end= and sector= or index=ALLSHR (which holds every listed share), an equity of the period’s start day’s closing file (GET /market/universe) that the exchange has delisted since, ranked on its raw closes (no adjusted series) from that start day to its last close on or before end (its last day of trading if it stopped before end). Absent on other rows',
       }),
     ),
   },
@@ -194,6 +194,17 @@ export const SectorReturn = Type.Object(
     }),
     market_cap: Num('Σ cap_i of the members counted, PKR (at end= when given)'),
     reason: Reason,
+    members_at_start: Type.Integer({
+      description:
+        'members that traded at the period’s start (a close on or before its start day, so a return over the period), the equities of the sector delisted since included (delisted_members): the members equal_weight_return_pct and median_return_pct are over. Can exceed members, which counts today’s',
+    }),
+    delisted_members: Int(
+      'of members_at_start, the equities of the sector in the period’s start day’s closing file (GET /market/universe) that the exchange has delisted since, each on raw closes from the start day to its last close by the period’s end; null when that file is not in the archive (archive off, the files not reaching back, or period ALL): then the figures are over today’s members only (meta.coverage.membership says why)',
+    ),
+    equal_weight_return_pct: Num(
+      'the mean of r_i over members_at_start, percent: survivorship-free where delisted_members is not null (a delisted equity has no market cap, so return_pct, cap-weighted, cannot include it)',
+    ),
+    median_return_pct: Num('the median of r_i over members_at_start, percent'),
   },
   { $id: 'SectorReturn' },
 );

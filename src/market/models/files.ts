@@ -56,8 +56,9 @@ export const ContractDailyRow = Type.Object(
       description:
         'futures: true for a cash-settled contract (HBL-CNOV), false for a deliverable one; null otherwise',
     }),
-    series: Type.Union([Type.Literal('B'), Type.Null()], {
-      description: "futures: 'B' for the B series (HBL-NOVB)",
+    series: Type.Union([Type.String(), Type.Null()], {
+      description:
+        "futures: the contract's series mark after the month as printed: 'B' for the B series (HBL-NOVB), e.g. 'N1' for LOTCHEM-CSEPN1; null for a plain contract",
     }),
   },
   {

@@ -9,11 +9,11 @@ import { addDays } from '../../time/karachi.ts';
 import { announcements, financials, profile } from '../company/company.ts';
 import { symbolPage, type RequestContext } from '../context.ts';
 import { corporateActions } from '../corporate-actions/corporate-actions.ts';
-import type { MarketArchive } from '../archive/archive.ts';
 import type { Datasets } from '../datasets.ts';
 import { fundamentals } from '../company/fundamentals.ts';
-import { historical } from '../history/history.ts';
+import type { MarketArchive } from '../archive/archive.ts';
 import { stockIntraday } from '../history/intraday.ts';
+import { overviewHistory } from './history-part.ts';
 import { marketState, type OverviewClock } from './market-state.ts';
 import { oldestAsOf, overviewProvenance, settle, type Part, type Settled } from './parts.ts';
 import type { HistoricalRowT } from '../models/resources.ts';
@@ -57,6 +57,10 @@ export async function stockOverview(
   client: RequestContext,
   clock: OverviewClock,
   companyWaitMs = COMPANY_WAIT_MS,
+  /**
+   * Where the chart may come from without a portal fetch (history-part.ts); the corporate actions'
+   * kept rows and closing-file markers, as /stocks/{symbol}/corporate-actions reads them.
+   */
   archive?: MarketArchive,
 ): Promise<Answer<StockOverviewT>> {
   const symbol = normaliseSymbol(rawSymbol);
@@ -81,7 +85,8 @@ export async function stockOverview(
   if (!known) throw new NotFoundError(`${symbol} not found`);
 
   const profilePart = settle(() => profile(datasets, symbol, ctx), now);
-  const historyPart = settle(() => historical(datasets, symbol, {}, ctx), now, lastYear);
+  const history = overviewHistory(datasets, symbol, ctx, archive);
+  const historyPart = settle(history.answer, now, lastYear);
   const quotePart = Promise.race([profilePart, delay(companyWaitMs)]).then(() =>
     settle(() => quote(datasets, symbol, ctx), now),
   );
@@ -98,7 +103,9 @@ export async function stockOverview(
   );
   const later = Promise.all([profilePart, historyPart]);
   const intradayPart = later.then(() => settle(() => stockIntraday(datasets, symbol, '5m', spare), now));
-  const actionsPart = later.then(() => settle(() => corporateActions(datasets, symbol, spare, archive), now));
+  const actionsPart = later.then(() =>
+    settle(() => corporateActions(datasets, symbol, spare, archive, history.raw()), now),
+  );
   const reportsPart = later.then(() => settle(() => fundamentals(datasets, symbol, spare), now));
 
   const settled = await Promise.all([
@@ -111,7 +118,7 @@ export async function stockOverview(
     financialsPart,
     reportsPart,
   ]);
-  const [quoted, prof, history, intraday, actions, news, fin, reports] = settled as Settled<unknown>[] as [
+  const [quoted, prof, bars, intraday, actions, news, fin, reports] = settled as Settled<unknown>[] as [
     Settled<unknown>,
     Settled<unknown>,
     Settled<HistoricalRowT[]>,
@@ -125,6 +132,7 @@ export async function stockOverview(
   const nowMs = now();
   const provenance = overviewProvenance(settled, nowMs);
   const parts = settled.map((s) => s.part);
+  const missing = history.missing();
   return {
     key: answerKey('stock-overview', symbol),
     data: {
@@ -132,7 +140,7 @@ export async function stockOverview(
       market: market.state,
       quote: quoted.part,
       profile: prof.part,
-      history: history.part,
+      history: bars.part,
       intraday: intraday.part,
       corporate_actions: actions.part,
       announcements: news.part,
@@ -145,5 +153,9 @@ export async function stockOverview(
       version: `${provenance.version}|${market.version}`,
     },
     asOf: oldestAsOf(parts, nowMs),
+    meta: {
+      history_source: history.source(),
+      ...(missing ? { missing: [missing] } : {}),
+    },
   };
 }

@@ -38,6 +38,31 @@ export const coverage = Type.Object(
         },
       ),
     ),
+    membership: Type.Optional(
+      Type.Object(
+        {
+          delisted_included: Type.Boolean({
+            description:
+              'true: the equities of the period’s start day’s closing file delisted since are among the members (marked delisted: true); false: the members are today’s only, so the answer leans to the survivors (note says why)',
+          }),
+          delisted: Type.Integer({ description: 'delisted equities included (0 when not included)' }),
+          start_day: Type.Union([Type.String({ format: 'date' }), Type.Null()], {
+            description: 'the closing file the start day’s equities were read from; null when none was read',
+          }),
+          note: Type.String({ description: 'the same in a sentence' }),
+          unplaced: Type.Optional(
+            Type.Array(Type.Object({ symbol: Type.String(), sector_code: Type.String() }), {
+              description:
+                '/sectors/performance: the delisted equities included whose sector code is no longer on the sector page, so they count in no row',
+            }),
+          ),
+        },
+        {
+          description:
+            'survivorship: whether equities delisted since the period’s start are included. On /market/performance with end= (the sector’s or ALLSHR’s start-day equities are included when the archive holds that day’s file; any other index’s past membership is not published, so its members are today’s); on /sectors/performance always',
+        },
+      ),
+    ),
   },
   {
     description:
@@ -57,7 +82,7 @@ export function marketPerformanceRoutes(app: FastifyInstance, deps: RouteDeps): 
         operationId: 'listMarketPerformance',
         summary: "An index's or a sector's members ranked by return over a period",
         description:
-          'Members of `index` (default KSE100) or of `sector` (a code such as 0801 or a name), ranked by return_pct over `period`, highest first (members without a return last, rank null), each with the shares traded over the period; meta.index_return is the index’s own return over the period (from its daily levels), meta.coverage how many members had data. Returns are on adjusted closes, as /stocks/{symbol}/performance. With `end`, every series is cut there and the period ends on it (today’s members; one without a close by then is in meta.coverage.missing). With `end` and `sector` and the archive on, the sector’s equities of the period’s start day’s closing file (GET /market/universe) delisted since are ranked too, marked delisted: true, on their raw closes.',
+          'Members of `index` (default KSE100) or of `sector` (a code such as 0801 or a name), ranked by return_pct over `period`, highest first (members without a return last, rank null), each with the shares traded over the period; meta.index_return is the index’s own return over the period (from its daily levels), meta.coverage how many members had data. Returns are on adjusted closes, as /stocks/{symbol}/performance. With `end`, every series is cut there and the period ends on it (today’s members; one without a close by then is in meta.coverage.missing). With `end` and `sector` (or index=ALLSHR, which holds every listed share) and the archive on, the equities of the period’s start day’s closing file (GET /market/universe) of that sector (of every sector) delisted since are ranked too, marked delisted: true, on their raw closes from the start day to their last close. Past membership of any other index (KSE100, the default, included) is not published: its ranking is of today’s members, and meta.coverage.membership says so.',
         tags: ['market'],
         querystring: query({
           period: PeriodParam,

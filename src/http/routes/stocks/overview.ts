@@ -2,12 +2,14 @@
 // As CSV an overview is its main list: a symbol's daily bars, the market's index levels.
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
 import { HistoricalRow } from '../../../market/models/resources.ts';
 import { stockOverview, type StockOverviewT } from '../../../market/overview/stock-overview.ts';
 import {
   columnsOf,
   errorResponses,
   FormatQuery,
+  MissingMeta,
   singleEnvelope,
   SymbolParam,
 } from '../../pipeline/schemas.ts';
@@ -15,6 +17,9 @@ import type { RouteDeps } from '../deps.ts';
 
 export const PARTS =
   'Each part is settled on its own and carries `{data, as_of, error}`: a part that could not be had (this client’s budget of exchange fetches spent, the portal down with nothing cached, a page that could not be read) has `data: null` and an `error` in the envelope’s terms with `retry_at`, when it is worth asking again; the rest is served, so an overview is never refused as a whole for one part (only the request limit itself answers 429). An answer with a missing part is fresh only until its `retry_at`.';
+
+const HISTORY_SOURCE =
+  'where `history` came from: `portal` (the symbol’s history page, cached or fetched) or `archive` (ARCHIVE=on: the archive held the symbol’s bars through the last closed session, so no portal fetch was spent; `history.as_of` is that session’s close). When the page cannot be had now (this client’s budget spent, the portal down) and the archive is behind, its older bars are served as `archive` with `X-Cache: STALE`, their own `as_of`, and `meta.missing` naming the sessions not known (docs/archive.md)';
 
 export function stockOverviewRoutes(app: FastifyInstance, deps: RouteDeps): void {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
@@ -32,7 +37,12 @@ export function stockOverviewRoutes(app: FastifyInstance, deps: RouteDeps): void
         params: SymbolParam,
         querystring: FormatQuery,
         response: {
-          200: singleEnvelope('StockOverview', 'the overview; meta.as_of is the oldest of its parts'),
+          200: singleEnvelope('StockOverview', 'the overview; meta.as_of is the oldest of its parts', true, {
+            history_source: Type.Union([Type.Literal('portal'), Type.Literal('archive')], {
+              description: HISTORY_SOURCE,
+            }),
+            ...MissingMeta,
+          }),
           ...errorResponses({ 404: 'unknown symbol' }),
         },
       },
