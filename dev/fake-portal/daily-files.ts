@@ -8,6 +8,7 @@ import { crc32, deflateRawSync, gzipSync } from 'node:zlib';
 import type { HistoryRow } from '../../src/exchange/types.ts';
 import { parseDay, tradingDays } from './calendar.ts';
 import type { Dataset } from './dataset-types.ts';
+import { PLANTED_ACTIONS, type PlantedKind } from './corporate-actions.ts';
 import { generateHistory, HISTORY_ANOMALIES, priceModel } from './history.ts';
 import { round2 } from './numbers.ts';
 
@@ -40,6 +41,12 @@ export const FILE_QUIRKS = {
   closeOutsideRange: { symbol: 'DLTX', date: '2015-06-15' },
   /** OLDBK's name carries XR that day. */
   delistedMarker: { symbol: 'OLDBK', date: '2017-05-08', marker: 'XR' },
+  /**
+   * A marker of another kind than the day's action: FFC's name carries XB on the ex-date of the
+   * cash dividend the payouts page announces (every other planted dividend, bonus and right issue
+   * is marked XD, XB or XR on its ex-date).
+   */
+  markerOfAnotherKind: { symbol: 'FFC', date: '2025-07-24', marker: 'XB' },
   /** The contract that did not trade: 0.0|0|0 for open/high/low, a close and an LDCP. */
   untradedContract: 'LUCK-C',
   futuresUnderlyings: ['HBL', 'ENGRO', 'LUCK'] as readonly string[],
@@ -150,15 +157,23 @@ function line(date: string, symbol: string, sector: string, name: string, b: Omi
   return { symbol, text: `${f.join('|')}|${b.volume ?? 0}|${num(b.ldcp)}|||` };
 }
 
+/** The ex-marker of a planted action's ex-date (a split, a crash or a phantom step carries none). */
+const PLANTED_MARKER: Partial<Record<PlantedKind, string>> = {
+  bonus: 'XB',
+  right: 'XR',
+  cash_dividend: 'XD',
+};
+
 function markerOf(dataset: Dataset, symbol: string, date: string, tags: readonly string[]): string {
   if (date === dataset.asOfDate) {
     const tag = tags.find((t) => t === 'XD' || t === 'XB' || t === 'XR');
     if (tag) return tag;
   }
   if (symbol === HISTORY_ANOMALIES.symbol && date === HISTORY_ANOMALIES.bonusExDate) return 'XB';
-  const q = FILE_QUIRKS.delistedMarker;
-  if (symbol === q.symbol && date === q.date) return q.marker;
-  return '';
+  for (const q of [FILE_QUIRKS.delistedMarker, FILE_QUIRKS.markerOfAnotherKind])
+    if (symbol === q.symbol && date === q.date) return q.marker;
+  const planted = PLANTED_ACTIONS.find((a) => a.symbol === symbol && a.exDate === date);
+  return planted ? (PLANTED_MARKER[planted.kind] ?? '') : '';
 }
 
 /** The lines of `date`'s `closing11.lis`, sorted by symbol with `-` ignored (the file's order). */

@@ -4,7 +4,7 @@
 // file's rows are written once and never changed (past files never change).
 import type { DailyFileKind, DailyFileRow } from '../exchange/types.ts';
 export type { DailyFileKind, DailyFileRow } from '../exchange/types.ts';
-export type { DailyFileStats, DailyFileStore, FileDayState, FileDisagreement } from './store.ts';
+export type { DailyFileStats, DailyFileStore, FileDayState, FileDisagreement, FileMarker } from './store.ts';
 import type { FileDisagreement } from './store.ts';
 
 export const SQLITE_FILE_SCHEMA = `
@@ -16,6 +16,8 @@ CREATE TABLE IF NOT EXISTS file_rows (
   PRIMARY KEY (day, symbol)
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS file_rows_by_symbol ON file_rows (symbol, day);
+-- The few rows whose name carries XD/XB/XR: a symbol's markers without visiting its every row.
+CREATE INDEX IF NOT EXISTS file_rows_marked ON file_rows (symbol, day, marker) WHERE marker IS NOT NULL;
 CREATE TABLE IF NOT EXISTS file_disagreements (
   symbol TEXT NOT NULL, day INTEGER NOT NULL, field TEXT NOT NULL, file_value REAL, history_value REAL,
   PRIMARY KEY (symbol, day, field)
@@ -32,6 +34,8 @@ CREATE TABLE IF NOT EXISTS archive_file_rows (
   PRIMARY KEY (day, symbol)
 );
 CREATE INDEX IF NOT EXISTS archive_file_rows_by_symbol ON archive_file_rows (symbol, day);
+-- The few rows whose name carries XD/XB/XR: a symbol's markers without visiting its every row.
+CREATE INDEX IF NOT EXISTS archive_file_rows_marked ON archive_file_rows (symbol, day, marker) WHERE marker IS NOT NULL;
 CREATE TABLE IF NOT EXISTS archive_file_disagreements (
   symbol TEXT NOT NULL, day INTEGER NOT NULL, field TEXT NOT NULL,
   file_value DOUBLE PRECISION, history_value DOUBLE PRECISION,

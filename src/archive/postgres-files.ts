@@ -9,6 +9,7 @@ import {
   type DailyFileStore,
   type FileDayState,
   type FileDisagreement,
+  type FileMarker,
 } from './daily-files.ts';
 import { storedFileRowOf, symbolPricesOf, type SymbolPrices } from './rows.ts';
 import { dayNumber, dayText, type WriteResult } from './store.ts';
@@ -225,5 +226,15 @@ export class PostgresDailyFiles implements DailyFileStore {
         rows: Number(r?.rows ?? 0),
       };
     });
+  }
+
+  symbolMarkers(symbol: string): Promise<FileMarker[]> {
+    return this.read(async (sql) =>
+      (
+        await sql<
+          Array<{ day: number; marker: FileMarker['marker'] }>
+        >`SELECT day, marker FROM archive_file_rows WHERE symbol = ${symbol} AND marker IS NOT NULL ORDER BY day`
+      ).map((r) => ({ date: dayText(r.day), marker: r.marker })),
+    );
   }
 }

@@ -9,6 +9,7 @@ import {
   type DailyFileStore,
   type FileDayState,
   type FileDisagreement,
+  type FileMarker,
 } from './daily-files.ts';
 import { storedFileRowOf, symbolPricesOf, type SymbolPrices } from './rows.ts';
 import { dayNumber, dayText, type WriteResult } from './store.ts';
@@ -201,6 +202,21 @@ export class SqliteDailyFiles implements DailyFileStore {
         lastDate: r.last === null ? null : dayText(r.last),
         rows: r.rows ?? 0,
       };
+    });
+  }
+
+  private markers: StatementSync | undefined;
+
+  symbolMarkers(symbol: string): Promise<FileMarker[]> {
+    return this.read(() => {
+      // Prepared on first use: only corporate-action answers read markers.
+      this.markers ??= this.db.prepare(
+        'SELECT day, marker FROM file_rows WHERE symbol = ? AND marker IS NOT NULL ORDER BY day',
+      );
+      return (this.markers.all(symbol) as Array<{ day: number; marker: FileMarker['marker'] }>).map((r) => ({
+        date: dayText(r.day),
+        marker: r.marker,
+      }));
     });
   }
 }

@@ -315,6 +315,12 @@ export interface DailyFileStats {
   rows: number;
 }
 
+/** A day a closing file marks a symbol's name: `XD` ex-dividend, `XB` ex-bonus, `XR` ex-right. */
+export interface FileMarker {
+  date: string;
+  marker: 'XD' | 'XB' | 'XR';
+}
+
 export interface DailyFileStore {
   /**
    * A day's file, every row and the day's mark in one transaction, so a kill -9 leaves the day
@@ -330,6 +336,8 @@ export interface DailyFileStore {
   fileRows(date: string, kinds?: readonly DailyFileKind[]): Promise<DailyFileRow[]>;
   /** A symbol's rows within [start, end], oldest first. */
   symbolRows(symbol: string, start?: string, end?: string): Promise<DailyFileRow[]>;
+  /** The days whose file marks `symbol`'s name XD, XB or XR, oldest first (corporate-action evidence). */
+  symbolMarkers(symbol: string): Promise<FileMarker[]>;
   /** Which of `symbols` appear in any file. */
   symbolsInFiles(symbols: readonly string[]): Promise<Set<string>>;
   /** Days with a file within [from, to], oldest first. */

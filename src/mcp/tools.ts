@@ -446,7 +446,7 @@ export const TOOLS: readonly Tool[] = [
       'Bonus, split and right issues (confirmed by the raw prices) and cash dividends the exchange records, oldest first, with their evidence and whether adjusted history applies them; coverage says how far back the record reaches.',
     input: args({ symbol: Symbol }),
     output: list(CorporateAction, { coverage: CorporateActionsCoverage }),
-    run: async (a, t) => page(await corporateActions(t.datasets, a.symbol, t.ctx)),
+    run: async (a, t) => page(await corporateActions(t.datasets, a.symbol, t.ctx, t.archive?.archive)),
     render: (r) =>
       pageText('Corporate actions', r, ['ex_date', 'kind', 'ratio', 'amount', 'applied', 'note']),
   }),

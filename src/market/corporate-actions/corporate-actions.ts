@@ -5,7 +5,9 @@
 // - the raw history: the ex-date's prices must gap by that ratio (a close within the day's price
 //   limit around the previous close ÷ ratio), usually beyond the limit of the raw close itself;
 //   a step the raw prices contradict is reported and not applied;
-// - the payouts page: cash dividends (a percent of face value), bonus and right announcements.
+// - the payouts page: cash dividends (a percent of face value), bonus and right announcements;
+// - with the archive, the daily closing files' ex-markers (closing-file-markers.ts): the kind and
+//   day of an ex-date, never its amount or ratio.
 import { NotFoundError } from '../../errors.ts';
 import type { EodRow, HistoryRow, PayoutRow } from '../../exchange/types.ts';
 import type { MarketArchive } from '../archive/archive.ts';
@@ -13,6 +15,7 @@ import type { ActionsAnalysis, CapitalChange } from '../models/actions-analysis.
 import { withKeptPayouts } from './kept-payouts.ts';
 import { keptRecord, withKeptCapitalChanges } from './kept-capital-changes.ts';
 import { historyOrKept, type RawHistory } from './kept-history.ts';
+import { MARKER_EVIDENCE, markedDays, withClosingFileMarkers } from './closing-file-markers.ts';
 import { flagAnomalies, type FlaggedRow } from '../anomalies.ts';
 import { answerKey, type Answer } from '../answer.ts';
 import { combine } from '../../cache/types.ts';
@@ -350,7 +353,7 @@ function capitalRow(
   return { ...base, evidence, applied: true, note: null };
 }
 
-const EVIDENCE_ORDER = ['adjusted_series_step', 'raw_gap', 'beyond_price_limit', 'payouts'];
+const EVIDENCE_ORDER = ['adjusted_series_step', 'raw_gap', 'beyond_price_limit', 'payouts', MARKER_EVIDENCE];
 
 function withinBand(price: number | null, ldcp: number, date: string): boolean {
   if (price === null || !(price > 0)) return false;
@@ -385,9 +388,10 @@ export async function corporateActions(
     secondary('dividends', datasets.payouts(symbol, ctx)),
   ]);
   // The archive's rows reach back past the page's window, and stand in when the page fails.
-  const [kept, record] = await Promise.all([
+  const [kept, record, marked] = await Promise.all([
     withKeptPayouts(archive, symbol, payouts instanceof Missing ? null : payouts.value),
     keptRecord(archive, symbol),
+    markedDays(archive, symbol),
   ]);
   if (eod instanceof Missing && kept.rows === null && record === undefined) throw eod.error;
   const missing = lacking([eod, payouts]);
@@ -412,15 +416,16 @@ export async function corporateActions(
         : m,
     ),
   ]);
-  const fromArchive = kept.archived + capital.exDates.length + history.archivedRows;
+  const actions = withClosingFileMarkers(capital.actions, marked);
+  const fromArchive = kept.archived + capital.exDates.length + history.archivedRows + marked.length;
   const archiveTag =
     fromArchive > 0 || capital.seriesStart !== null
-      ? `${kept.archived}:${capital.exDates.length}:${capital.seriesStart ?? ''}`
+      ? `${kept.archived}:${capital.exDates.length}:${capital.seriesStart ?? ''}:${marked.length}`
       : null;
   return {
     key: answerKey('corporate-actions', symbol),
     asOf: history.asOf,
-    data: capital.actions,
+    data: actions,
     provenance: withArchived(
       degraded(combine(had([history.provenance, eod, payouts])), missingParts ?? []),
       archiveTag,
@@ -440,6 +445,7 @@ export async function corporateActions(
               capital_changes: capital.exDates,
               capital_changes_reason: capital.reason,
               raw_history_rows: history.archivedRows,
+              closing_file_markers: marked.length,
             },
           }
         : {}),

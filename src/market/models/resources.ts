@@ -233,7 +233,7 @@ export const CorporateAction = Type.Object(
     ),
     evidence: Type.Array(Type.String(), {
       description:
-        'sources that agree: `adjusted_series_step` (the portal’s adjusted series steps by the ratio here), `raw_gap` (the raw prices gap by the ratio on this day, within the price limit around the previous close ÷ ratio), `beyond_price_limit` (the raw move exceeds the day’s circuit breaker), `payouts` (the company payouts page announces it)',
+        'sources that agree: `adjusted_series_step` (the portal’s adjusted series steps by the ratio here), `raw_gap` (the raw prices gap by the ratio on this day, within the price limit around the previous close ÷ ratio), `beyond_price_limit` (the raw move exceeds the day’s circuit breaker), `payouts` (the company payouts page announces it), `closing_file_marker` (the exchange’s daily closing file, kept by the archive, marks the symbol’s name on this day with the action’s kind: XD for a cash dividend, XB or XR for a capital change; evidence of the day and kind, never of the amount or ratio)',
     }),
     applied: Type.Boolean({
       description:

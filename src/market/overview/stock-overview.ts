@@ -57,7 +57,10 @@ export async function stockOverview(
   client: RequestContext,
   clock: OverviewClock,
   companyWaitMs = COMPANY_WAIT_MS,
-  /** Where the chart may come from without a portal fetch (history-part.ts). */
+  /**
+   * Where the chart may come from without a portal fetch (history-part.ts); the corporate actions'
+   * kept rows and closing-file markers, as /stocks/{symbol}/corporate-actions reads them.
+   */
   archive?: MarketArchive,
 ): Promise<Answer<StockOverviewT>> {
   const symbol = normaliseSymbol(rawSymbol);
@@ -101,7 +104,7 @@ export async function stockOverview(
   const later = Promise.all([profilePart, historyPart]);
   const intradayPart = later.then(() => settle(() => stockIntraday(datasets, symbol, '5m', spare), now));
   const actionsPart = later.then(() =>
-    settle(() => corporateActions(datasets, symbol, spare, undefined, history.raw()), now),
+    settle(() => corporateActions(datasets, symbol, spare, archive, history.raw()), now),
   );
   const reportsPart = later.then(() => settle(() => fundamentals(datasets, symbol, spare), now));
 
