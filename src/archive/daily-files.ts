@@ -5,7 +5,7 @@
 import type { DailyFileKind, DailyFileRow } from '../exchange/types.ts';
 export type { DailyFileKind, DailyFileRow } from '../exchange/types.ts';
 export type { DailyFileStats, DailyFileStore, FileDayState, FileDisagreement } from './store.ts';
-import type { FileDisagreement } from './store.ts';
+import type { FileDisagreement, WriteResult } from './store.ts';
 
 export const SQLITE_FILE_SCHEMA = `
 CREATE TABLE IF NOT EXISTS file_days (day INTEGER PRIMARY KEY, found INTEGER NOT NULL, checked_at INTEGER NOT NULL, rows INTEGER NOT NULL);
@@ -22,16 +22,28 @@ CREATE TABLE IF NOT EXISTS file_disagreements (
 ) WITHOUT ROWID;
 `;
 
+/**
+ * The files' rows are keyed by (day DESC, symbol): the backfill goes newest first, so each file's
+ * rows land at the right end of that index (appended, pages filled) instead of splitting its left
+ * end; `/market/daily?date=` reads one day in symbol order from it. The by-symbol index (delisted
+ * symbols' histories, panels) is on the symbol alone: its entries deduplicate into one list per
+ * symbol, so a file adds to ~1,070 lists instead of splitting ~1,070 leaves. An archive made with
+ * the earlier (day, symbol) primary key keeps it (a unique index exists, so none is added).
+ */
 export const POSTGRES_FILE_SCHEMA = `
 CREATE TABLE IF NOT EXISTS archive_file_days (day INTEGER PRIMARY KEY, found BOOLEAN NOT NULL, checked_at BIGINT NOT NULL, rows INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS archive_file_rows (
   day INTEGER NOT NULL, symbol TEXT NOT NULL, kind TEXT NOT NULL, sector TEXT NOT NULL, name TEXT NOT NULL,
   marker TEXT, open DOUBLE PRECISION, high DOUBLE PRECISION, low DOUBLE PRECISION, close DOUBLE PRECISION,
   volume DOUBLE PRECISION, ldcp DOUBLE PRECISION,
-  underlying TEXT, contract_month TEXT, cash_settled BOOLEAN, series TEXT,
-  PRIMARY KEY (day, symbol)
+  underlying TEXT, contract_month TEXT, cash_settled BOOLEAN, series TEXT
 );
-CREATE INDEX IF NOT EXISTS archive_file_rows_by_symbol ON archive_file_rows (symbol, day);
+DO $$ BEGIN
+  IF NOT EXISTS (SELECT 1 FROM pg_index WHERE indrelid = 'archive_file_rows'::regclass AND indisunique) THEN
+    CREATE UNIQUE INDEX IF NOT EXISTS archive_file_rows_by_day ON archive_file_rows (day DESC, symbol);
+  END IF;
+END $$;
+CREATE INDEX IF NOT EXISTS archive_file_rows_by_symbol ON archive_file_rows (symbol);
 CREATE TABLE IF NOT EXISTS archive_file_disagreements (
   symbol TEXT NOT NULL, day INTEGER NOT NULL, field TEXT NOT NULL,
   file_value DOUBLE PRECISION, history_value DOUBLE PRECISION,
@@ -96,4 +108,50 @@ export function compareFileRow(
     if (!same) out.push({ symbol: row.symbol, date: row.date, field, file: a, history: b });
   }
   return out;
+}
+
+/**
+ * A file's rows as both stores insert them: in key order (each row lands at the right end of the
+ * day's key range, so index pages fill instead of splitting; the file lists equities, then futures,
+ * then debt), a symbol repeated within the file keeping its first row.
+ */
+export function rowsInKeyOrder(rows: readonly DailyFileRow[]): DailyFileRow[] {
+  const seen = new Set<string>();
+  return rows
+    .filter((r) => !seen.has(r.symbol) && seen.add(r.symbol) !== undefined)
+    .sort((a, b) => (a.symbol < b.symbol ? -1 : a.symbol > b.symbol ? 1 : 0));
+}
+
+/** The fields where the file's equity rows and the day's held bars (a symbol's history) differ. */
+export function fileDisagreements(
+  rows: readonly DailyFileRow[],
+  held: Iterable<Pick<DailyFileRow, 'symbol' | (typeof FIELDS)[number]>>,
+): FileDisagreement[] {
+  const bars = new Map<string, Pick<DailyFileRow, (typeof FIELDS)[number]>>();
+  for (const b of held) bars.set(b.symbol, b);
+  const found: FileDisagreement[] = [];
+  if (bars.size === 0) return found;
+  for (const r of rows) {
+    const bar = r.kind === 'equity' ? bars.get(r.symbol) : undefined;
+    if (bar) found.push(...compareFileRow(r, bar));
+  }
+  return found;
+}
+
+/** A stored file's write result: every row inserted, each disagreement with the held bars. */
+export function fileWriteResult(
+  rows: readonly DailyFileRow[],
+  found: readonly FileDisagreement[],
+): WriteResult {
+  return {
+    inserted: rows.length,
+    unchanged: 0,
+    disagreements: found.map((d) => ({
+      key: d.symbol,
+      date: d.date,
+      field: `file ${d.field}`,
+      stored: d.history,
+      seen: d.file,
+    })),
+  };
 }

@@ -1,8 +1,10 @@
 // The daily closing files in the SQLite archive (daily-files.ts has the rules).
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import {
-  compareFileRow,
+  fileDisagreements,
   fileRowOf,
+  fileWriteResult,
+  rowsInKeyOrder,
   type DailyFileKind,
   type DailyFileRow,
   type DailyFileStats,
@@ -10,13 +12,10 @@ import {
   type FileDayState,
   type FileDisagreement,
 } from './daily-files.ts';
-import { storedFileRowOf, symbolPricesOf, type SymbolPrices } from './rows.ts';
+import { storedFileRowOf, symbolPricesOf } from './rows.ts';
 import { dayNumber, dayText, type WriteResult } from './store.ts';
 
 type Run = <T>(work: () => T) => Promise<T>;
-
-const bySymbol = (a: DailyFileRow, b: DailyFileRow) =>
-  a.symbol < b.symbol ? -1 : a.symbol > b.symbol ? 1 : 0;
 
 export class SqliteDailyFiles implements DailyFileStore {
   private readonly s: Record<string, StatementSync>;
@@ -59,9 +58,7 @@ export class SqliteDailyFiles implements DailyFileStore {
       const held = this.s.getDay!.get(day) as { found: number } | undefined;
       if (held?.found === 1) return { inserted: 0, unchanged: rows.length, disagreements: [] };
       const put = this.s.putRow!;
-      // In key order: each row lands at the right end of the day's key range, so the b-tree fills
-      // its pages instead of splitting them (the file lists equities, then futures, then debt).
-      for (const r of [...rows].sort(bySymbol)) {
+      for (const r of rowsInKeyOrder(rows)) {
         put.run(
           day,
           r.symbol,
@@ -82,30 +79,9 @@ export class SqliteDailyFiles implements DailyFileStore {
         );
       }
       this.s.putDay!.run(day, fetchedAt, rows.length);
-      const bars = new Map<string, SymbolPrices>();
-      for (const row of this.s.dayBars!.all(day)) {
-        const b = symbolPricesOf(row);
-        bars.set(b.symbol, b);
-      }
-      const found: FileDisagreement[] = [];
-      if (bars.size > 0) {
-        for (const r of rows) {
-          const bar = r.kind === 'equity' ? bars.get(r.symbol) : undefined;
-          if (bar) found.push(...compareFileRow(r, bar));
-        }
-      }
+      const found = fileDisagreements(rows, this.s.dayBars!.all(day).map(symbolPricesOf));
       for (const d of found) this.s.putDisagreement!.run(d.symbol, day, d.field, d.file, d.history);
-      return {
-        inserted: rows.length,
-        unchanged: 0,
-        disagreements: found.map((d) => ({
-          key: d.symbol,
-          date: d.date,
-          field: `file ${d.field}`,
-          stored: d.history,
-          seen: d.file,
-        })),
-      };
+      return fileWriteResult(rows, found);
     });
   }
 
