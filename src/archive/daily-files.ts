@@ -23,12 +23,11 @@ CREATE TABLE IF NOT EXISTS file_disagreements (
 `;
 
 /**
- * The files' rows are keyed by (day DESC, symbol): the backfill goes newest first, so each file's
- * rows land at the right end of that index (appended, pages filled) instead of splitting its left
- * end; `/market/daily?date=` reads one day in symbol order from it. The by-symbol index (delisted
- * symbols' histories, panels) is on the symbol alone: its entries deduplicate into one list per
- * symbol, so a file adds to ~1,070 lists instead of splitting ~1,070 leaves. An archive made with
- * the earlier (day, symbol) primary key keeps it (a unique index exists, so none is added).
+ * The files' rows are keyed by (day DESC, symbol), not (day, symbol): the backfill goes newest
+ * first, so each file's rows land at the right end of that index (pages filled, as appended)
+ * instead of at its left end (pages split in halves); `/market/daily?date=` reads a day in symbol
+ * order from it. A unique index, as a primary key cannot be descending. An archive made with the
+ * (day, symbol) primary key keeps it: a unique index exists there, so none is added.
  */
 export const POSTGRES_FILE_SCHEMA = `
 CREATE TABLE IF NOT EXISTS archive_file_days (day INTEGER PRIMARY KEY, found BOOLEAN NOT NULL, checked_at BIGINT NOT NULL, rows INTEGER NOT NULL);
@@ -43,7 +42,7 @@ DO $$ BEGIN
     CREATE UNIQUE INDEX IF NOT EXISTS archive_file_rows_by_day ON archive_file_rows (day DESC, symbol);
   END IF;
 END $$;
-CREATE INDEX IF NOT EXISTS archive_file_rows_by_symbol ON archive_file_rows (symbol);
+CREATE INDEX IF NOT EXISTS archive_file_rows_by_symbol ON archive_file_rows (symbol, day);
 CREATE TABLE IF NOT EXISTS archive_file_disagreements (
   symbol TEXT NOT NULL, day INTEGER NOT NULL, field TEXT NOT NULL,
   file_value DOUBLE PRECISION, history_value DOUBLE PRECISION,
