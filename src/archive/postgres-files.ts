@@ -50,9 +50,9 @@ export class PostgresDailyFiles implements DailyFileStore {
       const day = dayNumber(date);
       // One writer at a time per day: a second replica's write of the same day waits, then sees it.
       // Sent together: the read runs after the lock is granted, with a snapshot taken then. The
-      // commit does not wait for the WAL to reach the disk (the flush was most of a small file's
-      // store on a real disk): a crash can lose the last files committed, never part of one, and the
-      // archiver, resuming, finds no found mark for their days and fetches them again.
+      // commit does not wait for the WAL to reach the disk (a flush a file on a real server): a
+      // crash can lose the last files committed, never part of one, and the archiver, resuming,
+      // finds no found mark for their days and fetches them again.
       const [, kept] = await Promise.all([
         tx`SELECT pg_advisory_xact_lock(${0x46494c45}, ${day}), set_config('synchronous_commit', 'off', true)`,
         tx<Array<{ found: boolean }>>`SELECT found FROM archive_file_days WHERE day = ${day}`,
