@@ -7,13 +7,19 @@ export type { DailyFileKind, DailyFileRow } from '../exchange/types.ts';
 export type { DailyFileStats, DailyFileStore, FileDayState, FileDisagreement } from './store.ts';
 import type { FileDisagreement, WriteResult } from './store.ts';
 
+/**
+ * The files' rows are keyed by (day DESC, symbol) in both stores: the backfill goes newest first,
+ * so each file's rows land at the right end of the key (pages filled, as appended) instead of at
+ * its left end (pages split in halves, the file larger); `/market/daily?date=` reads a day in
+ * symbol order from it. An archive made with the (day, symbol) key keeps it.
+ */
 export const SQLITE_FILE_SCHEMA = `
 CREATE TABLE IF NOT EXISTS file_days (day INTEGER PRIMARY KEY, found INTEGER NOT NULL, checked_at INTEGER NOT NULL, rows INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS file_rows (
   day INTEGER NOT NULL, symbol TEXT NOT NULL, kind TEXT NOT NULL, sector TEXT NOT NULL, name TEXT NOT NULL,
   marker TEXT, open REAL, high REAL, low REAL, close REAL, volume REAL, ldcp REAL,
   underlying TEXT, contract_month TEXT, cash_settled INTEGER, series TEXT,
-  PRIMARY KEY (day, symbol)
+  PRIMARY KEY (day DESC, symbol)
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS file_rows_by_symbol ON file_rows (symbol, day);
 CREATE TABLE IF NOT EXISTS file_disagreements (
@@ -23,11 +29,8 @@ CREATE TABLE IF NOT EXISTS file_disagreements (
 `;
 
 /**
- * The files' rows are keyed by (day DESC, symbol), not (day, symbol): the backfill goes newest
- * first, so each file's rows land at the right end of that index (pages filled, as appended)
- * instead of at its left end (pages split in halves); `/market/daily?date=` reads a day in symbol
- * order from it. A unique index, as a primary key cannot be descending. An archive made with the
- * (day, symbol) primary key keeps it: a unique index exists there, so none is added.
+ * PostgreSQL: a unique index, as a primary key cannot be descending; one is added only where the
+ * table has no unique index (an archive made with the (day, symbol) primary key keeps that).
  */
 export const POSTGRES_FILE_SCHEMA = `
 CREATE TABLE IF NOT EXISTS archive_file_days (day INTEGER PRIMARY KEY, found BOOLEAN NOT NULL, checked_at BIGINT NOT NULL, rows INTEGER NOT NULL);
