@@ -53,6 +53,34 @@ CREATE TABLE IF NOT EXISTS archive_file_disagreements (
 );
 `;
 
+/** The files' row columns after the day, in the order of `fileRowValues`. */
+export const FILE_ROW_COLUMNS =
+  'symbol, kind, sector, name, marker, open, high, low, close, volume, ldcp, underlying, contract_month, cash_settled, series';
+
+/** A row's values in FILE_ROW_COLUMNS order; `flag` is how the store keeps cash_settled. */
+export function fileRowValues<F>(
+  r: DailyFileRow,
+  flag: (cashSettled: boolean) => F,
+): Array<string | number | F | null> {
+  return [
+    r.symbol,
+    r.kind,
+    r.sectorCode,
+    r.name,
+    r.marker,
+    r.open,
+    r.high,
+    r.low,
+    r.close,
+    r.volume,
+    r.ldcp,
+    r.underlying,
+    r.contractMonth,
+    r.cashSettled === null ? null : flag(r.cashSettled),
+    r.series,
+  ];
+}
+
 /** A stored row as read back (both stores' column names). */
 export interface StoredFileRow {
   day: number;

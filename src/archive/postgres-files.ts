@@ -1,8 +1,10 @@
 // The daily closing files in the PostgreSQL archive (daily-files.ts has the rules).
 import type postgres from 'postgres';
 import {
+  FILE_ROW_COLUMNS,
   fileDisagreements,
   fileRowOf,
+  fileRowValues,
   fileWriteResult,
   rowsInKeyOrder,
   type DailyFileKind,
@@ -63,30 +65,14 @@ export class PostgresDailyFiles implements DailyFileStore {
       const unique = rowsInKeyOrder(rows);
       const columns = Array.from({ length: 15 }, () => new Array<unknown>(unique.length));
       unique.forEach((r, i) => {
-        const row = [
-          r.symbol,
-          r.kind,
-          r.sectorCode,
-          r.name,
-          r.marker,
-          r.open,
-          r.high,
-          r.low,
-          r.close,
-          r.volume,
-          r.ldcp,
-          r.underlying,
-          r.contractMonth,
-          r.cashSettled,
-          r.series,
-        ];
+        const row = fileRowValues(r, (b) => b);
         for (let c = 0; c < 15; c++) columns[c]![i] = row[c];
       });
       // One statement for the whole file (the day and 15 column arrays, however many rows), the
       // day's mark and the read of the day's held bars, sent together: one round trip, not three.
       const [, , held] = await Promise.all([
         tx.unsafe(
-          `INSERT INTO archive_file_rows (day, symbol, kind, sector, name, marker, open, high, low, close, volume, ldcp, underlying, contract_month, cash_settled, series)
+          `INSERT INTO archive_file_rows (day, ${FILE_ROW_COLUMNS})
            SELECT $1::int, * FROM unnest($2::text::text[], $3::text::text[], $4::text::text[], $5::text::text[], $6::text::text[], $7::text::float8[], $8::text::float8[], $9::text::float8[], $10::text::float8[], $11::text::float8[], $12::text::float8[], $13::text::text[], $14::text::text[], $15::text::bool[], $16::text::text[])`,
           [day, ...columns.map(arrayLiteral)],
           { prepare: true },

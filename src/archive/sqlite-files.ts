@@ -1,8 +1,10 @@
 // The daily closing files in the SQLite archive (daily-files.ts has the rules).
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import {
+  FILE_ROW_COLUMNS,
   fileDisagreements,
   fileRowOf,
+  fileRowValues,
   fileWriteResult,
   rowsInKeyOrder,
   type DailyFileKind,
@@ -35,7 +37,7 @@ export class SqliteDailyFiles implements DailyFileStore {
         'INSERT INTO file_days (day, found, checked_at, rows) VALUES (?, 0, ?, 0) ON CONFLICT(day) DO UPDATE SET checked_at = excluded.checked_at WHERE found = 0',
       ),
       putRow: p(
-        'INSERT INTO file_rows (day, symbol, kind, sector, name, marker, open, high, low, close, volume, ldcp, underlying, contract_month, cash_settled, series) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING',
+        `INSERT INTO file_rows (day, ${FILE_ROW_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
       ),
       dayBars: p('SELECT symbol, open, high, low, close, volume FROM bars WHERE day = ?'),
       putDisagreement: p(
@@ -58,26 +60,7 @@ export class SqliteDailyFiles implements DailyFileStore {
       const held = this.s.getDay!.get(day) as { found: number } | undefined;
       if (held?.found === 1) return { inserted: 0, unchanged: rows.length, disagreements: [] };
       const put = this.s.putRow!;
-      for (const r of rowsInKeyOrder(rows)) {
-        put.run(
-          day,
-          r.symbol,
-          r.kind,
-          r.sectorCode,
-          r.name,
-          r.marker,
-          r.open,
-          r.high,
-          r.low,
-          r.close,
-          r.volume,
-          r.ldcp,
-          r.underlying,
-          r.contractMonth,
-          r.cashSettled === null ? null : r.cashSettled ? 1 : 0,
-          r.series,
-        );
-      }
+      for (const r of rowsInKeyOrder(rows)) put.run(day, ...fileRowValues(r, (b) => (b ? 1 : 0)));
       this.s.putDay!.run(day, fetchedAt, rows.length);
       const found = fileDisagreements(rows, this.s.dayBars!.all(day).map(symbolPricesOf));
       for (const d of found) this.s.putDisagreement!.run(d.symbol, day, d.field, d.file, d.history);
