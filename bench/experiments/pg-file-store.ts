@@ -78,7 +78,8 @@ try {
     await sql.unsafe(BARS + schema);
     const store = new Store(
       (q) => q(sql),
-      (w) => sql.begin(w) as never,
+      async <T>(work: (tx: postgres.TransactionSql) => Promise<T>) =>
+        (await sql.begin((tx) => work(tx))) as T,
     );
     variants.push({ name, sql, store });
   }
