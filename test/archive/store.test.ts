@@ -254,6 +254,38 @@ function contract(
       assert.equal((await store.files.writeFile('2016-03-01', rows, 6)).inserted, 0);
     });
 
+    test('a closing file whose store fails leaves nothing of that day, and is stored whole next time', async () => {
+      const row = (symbol: string, name: string): DailyFileRow => ({
+        date: '2016-03-03',
+        symbol,
+        sectorCode: '0801',
+        name,
+        marker: null,
+        open: 1,
+        high: 2,
+        low: 0.5,
+        close: 1.5,
+        volume: 10,
+        ldcp: 1,
+        kind: 'equity',
+        underlying: null,
+        contractMonth: null,
+        cashSettled: null,
+        series: null,
+      });
+      const good = [row('AAF', 'A'), row('BBF', 'B'), row('CCF', 'C')];
+      // A name the table refuses (NOT NULL), after a row that went in: the whole day is rolled back.
+      const broken = [good[0]!, { ...good[1]!, name: JSON.parse('null') as string }, good[2]!];
+      await assert.rejects(store.files.writeFile('2016-03-03', broken, 5));
+      assert.deepEqual(await store.files.fileRows('2016-03-03'), []);
+      assert.equal(
+        (await store.files.fileDays()).find((d) => d.date === '2016-03-03'),
+        undefined,
+      );
+      assert.equal((await store.files.writeFile('2016-03-03', good, 6)).inserted, 3);
+      assert.deepEqual(await store.files.fileRows('2016-03-03'), good);
+    });
+
     extra?.(() => store);
   });
 }
