@@ -1,7 +1,36 @@
 // Synthetic archive contents for the archive benchmarks: N symbols × D weekdays of random-walk
 // daily bars ending 2026-11-20, written through the archive's own interface (a history each).
+import { PostgresArchive } from '../src/archive/postgres-archive.ts';
 import type { ArchiveStore, DailyBar } from '../src/archive/store.ts';
 import { mulberry32 } from '../dev/fake-portal/dataset.ts';
+import { postgresUnavailableReason, startPostgres } from '../test/helpers/postgres.ts';
+
+/**
+ * `use` with a PostgreSQL archive on a server started on loopback like the tests' (`durable`: with
+ * fsync, as a real server runs); without the binaries the reason goes to `notes` and nothing runs.
+ */
+export async function withPostgresArchive(
+  notes: string[],
+  use: (store: PostgresArchive) => Promise<void>,
+  options: { durable?: boolean } = {},
+): Promise<void> {
+  const skip = postgresUnavailableReason();
+  if (skip) {
+    notes.push(skip);
+    return;
+  }
+  const pg = await startPostgres(options);
+  try {
+    const store = new PostgresArchive(pg.url);
+    try {
+      await use(store);
+    } finally {
+      await store.close();
+    }
+  } finally {
+    await pg.destroy();
+  }
+}
 
 export function weekdays(count: number, last = '2026-11-20'): string[] {
   const out: string[] = [];

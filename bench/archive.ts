@@ -6,13 +6,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PostgresArchive } from '../src/archive/postgres-archive.ts';
 import { SqliteArchive } from '../src/archive/sqlite-archive.ts';
 import type { ArchiveStore } from '../src/archive/store.ts';
 import { MarketArchive } from '../src/market/archive/archive.ts';
-import { postgresUnavailableReason, startPostgres } from '../test/helpers/postgres.ts';
 import { backfillFigures } from './archive-backfill.ts';
-import { fillArchive, weekdays } from './archive-data.ts';
+import { fillArchive, weekdays, withPostgresArchive } from './archive-data.ts';
 import { archiveSizeMb } from './archive-size.ts';
 import { describeMachine } from './machine.ts';
 import type { Figure, Section } from './report.ts';
@@ -78,18 +76,9 @@ export async function runArchive(): Promise<Section> {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-  const pgSkip = postgresUnavailableReason();
-  if (pgSkip) notes.push(pgSkip);
-  else {
-    const pg = await startPostgres();
-    try {
-      const store = new PostgresArchive(pg.url);
-      figures.push(...(await queryFigures('PostgreSQL', store)));
-      await store.close();
-    } finally {
-      await pg.destroy();
-    }
-  }
+  await withPostgresArchive(notes, async (store) => {
+    figures.push(...(await queryFigures('PostgreSQL', store)));
+  });
   if (process.env.BENCH_ARCHIVE_SKIP_BACKFILL !== '1') {
     const backfill = await backfillFigures(BACKFILL_LENGTH);
     figures.push(...backfill.figures);

@@ -1,8 +1,12 @@
 // The daily closing files in the PostgreSQL archive (daily-files.ts has the rules).
 import type postgres from 'postgres';
 import {
-  compareFileRow,
+  FILE_ROW_COLUMNS,
+  fileDisagreements,
   fileRowOf,
+  fileRowValues,
+  fileWriteResult,
+  rowsInKeyOrder,
   type DailyFileKind,
   type DailyFileRow,
   type DailyFileStats,
@@ -11,7 +15,7 @@ import {
   type FileDisagreement,
   type FileMarker,
 } from './daily-files.ts';
-import { storedFileRowOf, symbolPricesOf, type SymbolPrices } from './rows.ts';
+import { storedFileRowOf, symbolPricesOf } from './rows.ts';
 import { dayNumber, dayText, type WriteResult } from './store.ts';
 
 const NEEDS_QUOTE = /["\\]/g;
@@ -48,46 +52,28 @@ export class PostgresDailyFiles implements DailyFileStore {
     return this.write(async (tx) => {
       const day = dayNumber(date);
       // One writer at a time per day: a second replica's write of the same day waits, then sees it.
-      // Sent together: the read runs after the lock is granted, with a snapshot taken then.
+      // Sent together: the read runs after the lock is granted, with a snapshot taken then. The
+      // commit does not wait for the WAL to reach the disk (a flush a file on a real server): a
+      // crash can lose the last files committed, never part of one, and the archiver, resuming,
+      // finds no found mark for their days and fetches them again.
       const [, kept] = await Promise.all([
-        tx`SELECT pg_advisory_xact_lock(${0x46494c45}, ${day})`,
+        tx`SELECT pg_advisory_xact_lock(${0x46494c45}, ${day}), set_config('synchronous_commit', 'off', true)`,
         tx<Array<{ found: boolean }>>`SELECT found FROM archive_file_days WHERE day = ${day}`,
       ]);
       if (kept[0]?.found) return { inserted: 0, unchanged: rows.length, disagreements: [] };
       // A day's rows exist only beside its found mark (written together under the lock above), so
-      // the insert needs no ON CONFLICT (PostgreSQL's speculative insertion costs ~1 ms a file);
-      // a symbol repeated within the file keeps its first row, as ON CONFLICT DO NOTHING did. In key
-      // order, so the primary key's pages fill at its right end instead of splitting.
-      const seen = new Set<string>();
-      const unique = rows
-        .filter((r) => !seen.has(r.symbol) && seen.add(r.symbol) !== undefined)
-        .sort((a, b) => (a.symbol < b.symbol ? -1 : a.symbol > b.symbol ? 1 : 0));
+      // the insert needs no ON CONFLICT (PostgreSQL's speculative insertion costs ~1 ms a file).
+      const unique = rowsInKeyOrder(rows);
       const columns = Array.from({ length: 15 }, () => new Array<unknown>(unique.length));
       unique.forEach((r, i) => {
-        const row = [
-          r.symbol,
-          r.kind,
-          r.sectorCode,
-          r.name,
-          r.marker,
-          r.open,
-          r.high,
-          r.low,
-          r.close,
-          r.volume,
-          r.ldcp,
-          r.underlying,
-          r.contractMonth,
-          r.cashSettled,
-          r.series,
-        ];
+        const row = fileRowValues(r, (b) => b);
         for (let c = 0; c < 15; c++) columns[c]![i] = row[c];
       });
       // One statement for the whole file (the day and 15 column arrays, however many rows), the
       // day's mark and the read of the day's held bars, sent together: one round trip, not three.
       const [, , held] = await Promise.all([
         tx.unsafe(
-          `INSERT INTO archive_file_rows (day, symbol, kind, sector, name, marker, open, high, low, close, volume, ldcp, underlying, contract_month, cash_settled, series)
+          `INSERT INTO archive_file_rows (day, ${FILE_ROW_COLUMNS})
            SELECT $1::int, * FROM unnest($2::text::text[], $3::text::text[], $4::text::text[], $5::text::text[], $6::text::text[], $7::text::float8[], $8::text::float8[], $9::text::float8[], $10::text::float8[], $11::text::float8[], $12::text::float8[], $13::text::text[], $14::text::text[], $15::text::bool[], $16::text::text[])`,
           [day, ...columns.map(arrayLiteral)],
           { prepare: true },
@@ -96,16 +82,7 @@ export class PostgresDailyFiles implements DailyFileStore {
            ON CONFLICT (day) DO UPDATE SET found = true, checked_at = EXCLUDED.checked_at, rows = EXCLUDED.rows`,
         tx`SELECT symbol, open, high, low, close, volume FROM archive_bars WHERE day = ${day}`,
       ]);
-      const bars = new Map<string, SymbolPrices>();
-      for (const row of held) {
-        const b = symbolPricesOf(row);
-        bars.set(b.symbol, b);
-      }
-      const found: FileDisagreement[] = [];
-      for (const r of rows) {
-        const bar = r.kind === 'equity' ? bars.get(r.symbol) : undefined;
-        if (bar) found.push(...compareFileRow(r, bar));
-      }
+      const found = fileDisagreements(rows, held.map(symbolPricesOf));
       if (found.length > 0) {
         await tx`INSERT INTO archive_file_disagreements (symbol, day, field, file_value, history_value)
                  SELECT s, ${day}::int, f, fv, hv
@@ -113,17 +90,7 @@ export class PostgresDailyFiles implements DailyFileStore {
                              ${found.map((d) => d.file) as number[]}::float8[], ${found.map((d) => d.history) as number[]}::float8[]) AS x(s, f, fv, hv)
                  ON CONFLICT DO NOTHING`;
       }
-      return {
-        inserted: rows.length,
-        unchanged: 0,
-        disagreements: found.map((d) => ({
-          key: d.symbol,
-          date: d.date,
-          field: `file ${d.field}`,
-          stored: d.history,
-          seen: d.file,
-        })),
-      };
+      return fileWriteResult(rows, found);
     });
   }
 

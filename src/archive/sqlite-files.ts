@@ -1,8 +1,12 @@
 // The daily closing files in the SQLite archive (daily-files.ts has the rules).
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import {
-  compareFileRow,
+  FILE_ROW_COLUMNS,
+  fileDisagreements,
   fileRowOf,
+  fileRowValues,
+  fileWriteResult,
+  rowsInKeyOrder,
   type DailyFileKind,
   type DailyFileRow,
   type DailyFileStats,
@@ -11,13 +15,10 @@ import {
   type FileDisagreement,
   type FileMarker,
 } from './daily-files.ts';
-import { storedFileRowOf, symbolPricesOf, type SymbolPrices } from './rows.ts';
+import { storedFileRowOf, symbolPricesOf } from './rows.ts';
 import { dayNumber, dayText, type WriteResult } from './store.ts';
 
 type Run = <T>(work: () => T) => Promise<T>;
-
-const bySymbol = (a: DailyFileRow, b: DailyFileRow) =>
-  a.symbol < b.symbol ? -1 : a.symbol > b.symbol ? 1 : 0;
 
 export class SqliteDailyFiles implements DailyFileStore {
   private readonly s: Record<string, StatementSync>;
@@ -37,7 +38,7 @@ export class SqliteDailyFiles implements DailyFileStore {
         'INSERT INTO file_days (day, found, checked_at, rows) VALUES (?, 0, ?, 0) ON CONFLICT(day) DO UPDATE SET checked_at = excluded.checked_at WHERE found = 0',
       ),
       putRow: p(
-        'INSERT INTO file_rows (day, symbol, kind, sector, name, marker, open, high, low, close, volume, ldcp, underlying, contract_month, cash_settled, series) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING',
+        `INSERT INTO file_rows (day, ${FILE_ROW_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
       ),
       dayBars: p('SELECT symbol, open, high, low, close, volume FROM bars WHERE day = ?'),
       putDisagreement: p(
@@ -60,53 +61,11 @@ export class SqliteDailyFiles implements DailyFileStore {
       const held = this.s.getDay!.get(day) as { found: number } | undefined;
       if (held?.found === 1) return { inserted: 0, unchanged: rows.length, disagreements: [] };
       const put = this.s.putRow!;
-      // In key order: each row lands at the right end of the day's key range, so the b-tree fills
-      // its pages instead of splitting them (the file lists equities, then futures, then debt).
-      for (const r of [...rows].sort(bySymbol)) {
-        put.run(
-          day,
-          r.symbol,
-          r.kind,
-          r.sectorCode,
-          r.name,
-          r.marker,
-          r.open,
-          r.high,
-          r.low,
-          r.close,
-          r.volume,
-          r.ldcp,
-          r.underlying,
-          r.contractMonth,
-          r.cashSettled === null ? null : r.cashSettled ? 1 : 0,
-          r.series,
-        );
-      }
+      for (const r of rowsInKeyOrder(rows)) put.run(day, ...fileRowValues(r, (b) => (b ? 1 : 0)));
       this.s.putDay!.run(day, fetchedAt, rows.length);
-      const bars = new Map<string, SymbolPrices>();
-      for (const row of this.s.dayBars!.all(day)) {
-        const b = symbolPricesOf(row);
-        bars.set(b.symbol, b);
-      }
-      const found: FileDisagreement[] = [];
-      if (bars.size > 0) {
-        for (const r of rows) {
-          const bar = r.kind === 'equity' ? bars.get(r.symbol) : undefined;
-          if (bar) found.push(...compareFileRow(r, bar));
-        }
-      }
+      const found = fileDisagreements(rows, this.s.dayBars!.all(day).map(symbolPricesOf));
       for (const d of found) this.s.putDisagreement!.run(d.symbol, day, d.field, d.file, d.history);
-      return {
-        inserted: rows.length,
-        unchanged: 0,
-        disagreements: found.map((d) => ({
-          key: d.symbol,
-          date: d.date,
-          field: `file ${d.field}`,
-          stored: d.history,
-          seen: d.file,
-        })),
-      };
+      return fileWriteResult(rows, found);
     });
   }
 

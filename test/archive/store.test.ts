@@ -5,6 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import postgres from 'postgres';
 import { PostgresArchive } from '../../src/archive/postgres-archive.ts';
 import { SqliteArchive } from '../../src/archive/sqlite-archive.ts';
 import type { DailyFileRow } from '../../src/archive/daily-files.ts';
@@ -253,6 +254,38 @@ function contract(
       assert.equal((await store.files.writeFile('2016-03-01', rows, 6)).inserted, 0);
     });
 
+    test('a closing file whose store fails leaves nothing of that day, and is stored whole next time', async () => {
+      const row = (symbol: string, name: string): DailyFileRow => ({
+        date: '2016-03-03',
+        symbol,
+        sectorCode: '0801',
+        name,
+        marker: null,
+        open: 1,
+        high: 2,
+        low: 0.5,
+        close: 1.5,
+        volume: 10,
+        ldcp: 1,
+        kind: 'equity',
+        underlying: null,
+        contractMonth: null,
+        cashSettled: null,
+        series: null,
+      });
+      const good = [row('AAF', 'A'), row('BBF', 'B'), row('CCF', 'C')];
+      // A name the table refuses (NOT NULL), after a row that went in: the whole day is rolled back.
+      const broken = [good[0]!, { ...good[1]!, name: JSON.parse('null') as string }, good[2]!];
+      await assert.rejects(store.files.writeFile('2016-03-03', broken, 5));
+      assert.deepEqual(await store.files.fileRows('2016-03-03'), []);
+      assert.equal(
+        (await store.files.fileDays()).find((d) => d.date === '2016-03-03'),
+        undefined,
+      );
+      assert.equal((await store.files.writeFile('2016-03-03', good, 6)).inserted, 3);
+      assert.deepEqual(await store.files.fileRows('2016-03-03'), good);
+    });
+
     extra?.(() => store);
   });
 }
@@ -289,6 +322,63 @@ describe('PostgreSQL backend', { skip: pgSkip }, () => {
         await pg!.start();
         assert.equal((await get().dailyBars('2026-11-20')).length, 3);
         assert.equal((await get().dailyBars('2026-11-21')).length, 0, 'a failed write left nothing');
+      });
+
+      test('the closing files keep one row a symbol a day in a new archive and in one made with the (day, symbol) primary key', async () => {
+        const admin = postgres(pg!.url, { onnotice: () => {} });
+        try {
+          await admin`CREATE DATABASE files_earlier`;
+          const url = pg!.url.replace(/\/postgres$/, '/files_earlier');
+          const earlier = postgres(url, { onnotice: () => {} });
+          await earlier.unsafe(`CREATE TABLE archive_file_rows (
+            day INTEGER NOT NULL, symbol TEXT NOT NULL, kind TEXT NOT NULL, sector TEXT NOT NULL, name TEXT NOT NULL,
+            marker TEXT, open DOUBLE PRECISION, high DOUBLE PRECISION, low DOUBLE PRECISION, close DOUBLE PRECISION,
+            volume DOUBLE PRECISION, ldcp DOUBLE PRECISION,
+            underlying TEXT, contract_month TEXT, cash_settled BOOLEAN, series TEXT,
+            PRIMARY KEY (day, symbol))`);
+          const indexes = async (sql: postgres.Sql) =>
+            (
+              await sql<Array<{ indexdef: string }>>`
+                SELECT indexdef FROM pg_indexes WHERE tablename = 'archive_file_rows' ORDER BY indexname`
+            ).map((r) => r.indexdef.replace(/^.* USING btree /, ''));
+          const rows: DailyFileRow[] = ['BBB', 'AAA'].map((symbol) => ({
+            date: '2016-03-02',
+            symbol,
+            sectorCode: '0801',
+            name: symbol,
+            marker: null,
+            open: 1,
+            high: 2,
+            low: 0.5,
+            close: 1.5,
+            volume: 10,
+            ldcp: 1,
+            kind: 'equity',
+            underlying: null,
+            contractMonth: null,
+            cashSettled: null,
+            series: null,
+          }));
+          for (const [sql, store, keys] of [
+            [earlier, new PostgresArchive(url), ['(symbol, day)', '(day, symbol)']],
+            [admin, get(), ['(day DESC, symbol)', '(symbol, day)']],
+          ] as const) {
+            await store.files.writeFile('2016-03-02', rows, 5);
+            assert.deepEqual(
+              (await store.files.fileRows('2016-03-02')).map((r) => r.symbol),
+              ['AAA', 'BBB'],
+            );
+            assert.deepEqual(await indexes(sql), keys);
+            await assert.rejects(
+              sql`INSERT INTO archive_file_rows (day, symbol, kind, sector, name) SELECT day, symbol, kind, sector, name FROM archive_file_rows`,
+              /duplicate key/,
+            );
+            if (store !== get()) await store.close();
+          }
+          await earlier.end();
+        } finally {
+          await admin.end();
+        }
       });
     },
   );

@@ -70,7 +70,11 @@ async function accepting(port: number): Promise<boolean> {
   });
 }
 
-export async function startPostgres(): Promise<TestPostgres> {
+/**
+ * `durable`: the server's defaults (fsync, full-page writes), as a real deployment runs, for a
+ * benchmark of a write path; tests leave it off.
+ */
+export async function startPostgres(options: { durable?: boolean } = {}): Promise<TestPostgres> {
   const bin = binDir();
   if (!bin) throw new Error('postgresql is not installed');
   const owner = runAs();
@@ -109,10 +113,7 @@ export async function startPostgres(): Promise<TestPostgres> {
       root,
       // No fsync: a stop here kills the server, never the machine, so the OS keeps every write;
       // commits still wait for the WAL (a stopped server loses nothing committed).
-      '-c',
-      'fsync=off',
-      '-c',
-      'full_page_writes=off',
+      ...(options.durable ? [] : ['-c', 'fsync=off', '-c', 'full_page_writes=off']),
     ]);
     child = spawn(cmd, args, { stdio: 'ignore' });
     for (let i = 0; i < 200; i++) {
