@@ -37,7 +37,7 @@ export function dayPicker(opts: DayPickerOptions): HTMLElement {
     value: opts.date ?? '',
     'aria-describedby': 'day-note',
   });
-  const show = h('button', { type: 'submit' }, 'Show');
+  const show = h('button', { type: 'submit' }, 'Show day');
   const form = h(
     'form',
     {
