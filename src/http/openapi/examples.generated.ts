@@ -1753,6 +1753,7 @@ export const GENERATED_EXAMPLES: GeneratedExamples = {
           anomaly_reasons: [],
           marker: null,
           source: 'history',
+          ldcp: 418.73,
         },
         {
           symbol: 'HBL',
@@ -1766,6 +1767,7 @@ export const GENERATED_EXAMPLES: GeneratedExamples = {
           anomaly_reasons: [],
           marker: null,
           source: 'history',
+          ldcp: 305.04,
         },
       ],
       meta: {
