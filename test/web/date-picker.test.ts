@@ -238,6 +238,17 @@ describe('the market on a past day (date picker)', { skip }, () => {
       await context.close();
     });
   }
+
+  it('an address with a day yet to come, or no date at all, says so in words', async () => {
+    const { context } = await offlineContext(browser, VIEWPORTS[1]!);
+    const page = await context.newPage();
+    await page.goto(`${service.url}/#/market?date=2016-07-04`);
+    await page.locator('.day-closed').waitFor(WAIT);
+    assert.match(await page.locator('.day-closed').innerText(), /Mon 4 Jul 2016 has not come yet/);
+    await page.goto(`${service.url}/#/market?date=yesterday`);
+    await page.getByText('“yesterday” is not a date; pick a day above.').waitFor(WAIT);
+    await context.close();
+  });
 });
 
 describe('the date picker without the archive', { skip }, () => {
@@ -278,6 +289,50 @@ describe('the date picker without the archive', { skip }, () => {
     assert.match(text, /The archive holds no past day yet/);
     assert.doesNotMatch(text, /GET \/|\b404\b|not_found|ARCHIVE/);
     await noSideways(page);
+    await context.close();
+  });
+});
+
+describe('a past day’s ex-markers, in words', { skip }, () => {
+  let portal: FakePortal;
+  let service: RunningService;
+  let browser: Browser;
+
+  before(async () => {
+    // The fake market's own week (files from 2026-11-16, the test default): its last day's file
+    // marks the symbols going ex that day.
+    ({ portal, service, browser } = await startBrowserRig(
+      { historyRows: 30 },
+      { ARCHIVE: 'on', EXCHANGE_FETCH_LIMIT_GLOBAL: '60000', ARCHIVE_BACKOFF_MS: '200' },
+    ));
+    for (let i = 0; ; i++) {
+      const s = (await http(service.url, '/archive/status')).json?.data;
+      if (s && s.files_total !== null && s.files_done === s.files_total && s.files_total > 0) break;
+      assert.ok(i < 1_800, `the closing files were not backfilled: ${JSON.stringify(s)}`);
+      await sleep(100);
+    }
+  });
+
+  after(() => stopBrowserRig({ portal, service, browser }));
+
+  it('says ex-dividend, ex-bonus and ex-rights, not XD, XB, XR', async () => {
+    const date = portal.dataset.asOfDate;
+    const words: Record<string, string> = { XD: 'Ex-dividend', XB: 'Ex-bonus', XR: 'Ex-rights' };
+    // Equities whose name carries a marker in the fake portal's file of that day.
+    const marked = dailyFileLines(portal.dataset, date)
+      .map((l) => l.split('|'))
+      .filter((f) => f[2]!.length === 4 && /(XD|XB|XR)$/.test(f[3]!))
+      .map((f) => ({ symbol: f[1]!, marker: f[3]!.slice(-2) }));
+    assert.ok(marked.length > 0, 'the fake file marks some symbols');
+    const { context } = await offlineContext(browser, VIEWPORTS[0]!);
+    const page = await context.newPage();
+    await page.goto(`${service.url}/#/market?date=${date}`);
+    await page.locator('#day-table tbody tr').first().waitFor(WAIT);
+    for (const { symbol, marker } of marked) {
+      const note = page.locator(`#day-table tbody tr[data-symbol="${symbol}"] .day-notes`);
+      assert.equal(await note.textContent(), words[marker], symbol);
+    }
+    assert.doesNotMatch(await page.locator('main').innerText(), /\bXD\b|\bXB\b|\bXR\b/);
     await context.close();
   });
 });

@@ -93,7 +93,8 @@ function marketDayView(main: HTMLElement, date: string, market: DailyMarket): ()
         return { bars, names: names?.data ?? [] };
       } catch (err) {
         // A day without a session (or outside the archive) is an answer, not a failure.
-        if (err instanceof ServiceError && err.status === 404) return { closed: err.message };
+        if (err instanceof ServiceError && (err.status === 404 || /in the future/.test(err.message)))
+          return { closed: err.message };
         throw err;
       }
     },
@@ -145,6 +146,8 @@ function noSessionNote(date: string, message: string): HTMLElement {
         next ? ['; the next was ', link(next), '.'] : '; the archive holds no later day yet.',
       ),
     );
+  } else if (/in the future/.test(message)) {
+    box.append(h('p', {}, `${fmtDay(date)} has not come yet; pick a day up to today.`));
   } else if (/holds no trading day yet/.test(message)) {
     box.append(h('p', {}, `The archive holds no past day yet, so nothing for ${fmtDay(date)}.`));
   } else {
