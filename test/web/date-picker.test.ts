@@ -9,27 +9,25 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { Browser, Page } from 'playwright-core';
 import { DELISTED, FILE_HOLIDAYS, dailyFileLines } from '../../dev/fake-portal/daily-files.ts';
 import type { FakePortal } from '../../dev/fake-portal/server.ts';
-import { http, type RunningService } from '../helpers/service.ts';
+import { waitForFiles } from '../helpers/archive.ts';
+import { type RunningService } from '../helpers/service.ts';
 import {
   browserSkipReason,
   offlineContext,
   RESULTS_DIR,
+  sidewaysScroll,
   startBrowserRig,
   stopBrowserRig,
+  VIEWPORTS,
+  WAIT,
 } from './support.ts';
 
 const skip = browserSkipReason();
 if (skip) console.log(`# ${skip}`);
 
-const VIEWPORTS = [
-  { width: 1400, height: 900 },
-  { width: 390, height: 844 },
-];
-const WAIT = { timeout: 20_000 };
 const CLOCK = Date.parse('2016-07-01T12:00:00Z');
 const FILES_FROM = '2016-03-21';
 /** A Tuesday DLTX still traded on (it left the board on 2016-06-30). */
@@ -55,9 +53,7 @@ async function headerAsOf(page: Page): Promise<string> {
 }
 
 async function noSideways(page: Page): Promise<void> {
-  const sideways = await page.evaluate(
-    () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
-  );
+  const sideways = await sidewaysScroll(page);
   assert.ok(sideways <= 1, `the page scrolls sideways by ${sideways}px`);
 }
 
@@ -80,15 +76,7 @@ describe('the market on a past day (date picker)', { skip }, () => {
       },
       { overrides: { now: () => CLOCK } },
     ));
-    for (let i = 0; ; i++) {
-      const s = (await http(service.url, '/archive/status')).json?.data;
-      if (s && s.files_total !== null && s.files_done === s.files_total && s.files_total > 0) {
-        status = s;
-        break;
-      }
-      assert.ok(i < 1_800, `the closing files were not backfilled: ${JSON.stringify(s)}`);
-      await sleep(100);
-    }
+    status = await waitForFiles(service.url);
   });
 
   after(() => stopBrowserRig({ portal, service, browser }));
@@ -305,12 +293,7 @@ describe('a past day’s ex-markers, in words', { skip }, () => {
       { historyRows: 30 },
       { ARCHIVE: 'on', EXCHANGE_FETCH_LIMIT_GLOBAL: '60000', ARCHIVE_BACKOFF_MS: '200' },
     ));
-    for (let i = 0; ; i++) {
-      const s = (await http(service.url, '/archive/status')).json?.data;
-      if (s && s.files_total !== null && s.files_done === s.files_total && s.files_total > 0) break;
-      assert.ok(i < 1_800, `the closing files were not backfilled: ${JSON.stringify(s)}`);
-      await sleep(100);
-    }
+    await waitForFiles(service.url);
   });
 
   after(() => stopBrowserRig({ portal, service, browser }));
