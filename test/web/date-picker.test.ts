@@ -124,6 +124,8 @@ describe('the market on a past day (date picker)', { skip }, () => {
         /Mon 21 Mar 2016 to Fri 1 Jul 2016/,
       );
       assert.equal(statusAsks.length, 1, 'the bounds are asked once, when the picker opens');
+      await noSideways(page);
+      await page.screenshot({ path: join(RESULTS_DIR, `date-picker-open-${viewport.width}.png`) });
 
       await input.fill(DAY);
       await page.getByRole('button', { name: 'Show day', exact: true }).click();

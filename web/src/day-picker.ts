@@ -80,6 +80,8 @@ export function dayPicker(opts: DayPickerOptions): HTMLElement {
     }
     input.min = first;
     input.max = last;
+    // The calendar opens at the archive's newest day rather than at today's month, which may be beyond it.
+    if (!input.value) input.value = last;
     replace(note, `The archive holds every trading day from ${fmtDay(first)} to ${fmtDay(last)}.`);
   };
   const unavailable = (): void => {
