@@ -83,7 +83,7 @@ function suite(name: string, env: () => Record<string, string>, extra?: (svc: ()
       const csv = await http(svc.url, '/market/daily?date=2026-11-19&symbols=ENGRO,HBL&format=csv');
       assert.match(
         csv.text,
-        /^symbol,date,open,high,low,close,volume,is_anomaly,anomaly_reasons,marker,source\r\nENGRO,2026-11-19,/,
+        /^symbol,date,open,high,low,close,volume,is_anomaly,anomaly_reasons,marker,source,ldcp\r\nENGRO,2026-11-19,/,
       );
     });
 

@@ -13,18 +13,18 @@ import { waitForBackfill } from '../helpers/archive.ts';
 import { http, type RunningService } from '../helpers/service.ts';
 import {
   browserSkipReason,
+  DESKTOP,
   offlineContext,
+  PHONE,
   RESULTS_DIR,
   startBrowserRig,
   stopBrowserRig,
+  WAIT,
 } from './support.ts';
 
 const skip = browserSkipReason();
 if (skip) console.log(`# ${skip}`);
 
-const DESKTOP = { width: 1400, height: 900 };
-const PHONE = { width: 390, height: 844 };
-const WAIT = { timeout: 20_000 };
 /** The panel's poll (web/src/backfill-panel.ts POLL_MS). */
 const POLL_MS = 20_000;
 

@@ -13,8 +13,10 @@ import { priceLimitBand } from '../../src/market/price-limit.ts';
 import { http, type RunningService } from '../helpers/service.ts';
 import {
   browserSkipReason,
+  DESKTOP,
   LOW_CONTRAST_SCRIPT,
   offlineContext,
+  PHONE,
   RESULTS_DIR,
   startBrowserRig,
   stopBrowserRig,
@@ -23,8 +25,6 @@ import {
 const skip = browserSkipReason();
 if (skip) console.log(`# ${skip}`);
 
-const DESKTOP = { width: 1400, height: 900 };
-const PHONE = { width: 390, height: 844 };
 const COLOURS = { up: [10, 107, 53], down: [180, 35, 24], flag: [154, 77, 0] } as const;
 const price = (n: number): string =>
   n.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });

@@ -14,18 +14,16 @@ import {
   browserSkipReason,
   offlineContext,
   RESULTS_DIR,
+  sidewaysScroll,
   startBrowserRig,
   stopBrowserRig,
+  VIEWPORTS,
+  WAIT,
 } from './support.ts';
 
 const skip = browserSkipReason();
 if (skip) console.log(`# ${skip}`);
 
-const VIEWPORTS = [
-  { width: 1400, height: 900 },
-  { width: 390, height: 844 },
-];
-const WAIT = { timeout: 20_000 };
 /** Words a developer reads, not a reader: parameters, column names, internal states. */
 const DEVELOPER_WORDS =
   /clock off|always open|bb_(upper|middle|lower)|adjusted=|dividends=|capital change · ratio|_\d+_\d|\bnull\b|undefined/;
@@ -83,9 +81,7 @@ describe('a new reader’s first minutes', { skip }, () => {
       }
       const text = `${await page.locator('header').innerText()}\n${await page.locator('main').innerText()}`;
       assert.doesNotMatch(text, DEVELOPER_WORDS);
-      const sideways = await page.evaluate(
-        () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
-      );
+      const sideways = await sidewaysScroll(page);
       assert.ok(sideways <= 1, `the page scrolls sideways by ${sideways}px`);
       await shoot(page, 'symbol');
       await context.close();
@@ -115,9 +111,7 @@ describe('a new reader’s first minutes', { skip }, () => {
           } else {
             assert.equal(await hint.isVisible(), false, 'no hint when it all fits');
           }
-          const sideways = await page.evaluate(
-            () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
-          );
+          const sideways = await sidewaysScroll(page);
           assert.ok(sideways <= 1, `the page scrolls sideways by ${sideways}px`);
         }
         assert.doesNotMatch(await page.locator('header').innerText(), DEVELOPER_WORDS);

@@ -13,17 +13,19 @@ import type { FakePortal } from '../../dev/fake-portal/server.ts';
 import { http, startService, type RunningService } from '../helpers/service.ts';
 import {
   browserSkipReason,
+  DESKTOP,
   offlineContext,
+  PHONE,
   RESULTS_DIR,
+  sidewaysScroll,
   startBrowserRig,
   stopBrowserRig,
+  WAIT,
 } from './support.ts';
 
 const skip = browserSkipReason();
 if (skip) console.log(`# ${skip}`);
 
-const DESKTOP = { width: 1400, height: 900 };
-const PHONE = { width: 390, height: 844 };
 /** The service's defaults (docs/configuration.md), spelled out: startService turns them off. */
 const DEFAULT_LIMITS = {
   RATE_LIMIT_PER_MINUTE: '60',
@@ -35,7 +37,6 @@ const API = /^\/(stocks|indices|sectors|screener|market|quotes|stream|health)\b/
 /** The backfill panel's question (counted by the limit; asked once a page load with the archive off). */
 const STATUS = /^\/archive\/status\b/;
 /** Generous: the machine is shared; conditions are waited for, never fixed sleeps. */
-const WAIT = { timeout: 20_000 };
 
 interface AccessLine {
   url: string;
@@ -273,9 +274,7 @@ describe('dashboard within the request limit', { skip }, () => {
       assert.equal(await page.locator('table.indices tbody tr:visible').count(), 8);
       await more.click();
       assert.equal(await page.locator('table.indices tbody tr:visible').count(), levels);
-      const sideways = await page.evaluate(
-        () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
-      );
+      const sideways = await sidewaysScroll(page);
       assert.ok(sideways <= 1, `the page scrolls sideways by ${sideways}px`);
       await shoot(page, 'budget-market');
 

@@ -3,7 +3,7 @@
 import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type BrowserContext } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { startFakePortal, type FakePortal, type FakePortalOptions } from '../../dev/fake-portal/server.ts';
 import { startService, type RunningService } from '../helpers/service.ts';
 
@@ -21,6 +21,18 @@ const SOURCES = [
   'src/market/anomalies.ts',
   'src/market/price-limit.ts',
 ];
+
+/** The two widths every view is tested at: a desktop and a phone. */
+export const DESKTOP = { width: 1400, height: 900 };
+export const PHONE = { width: 390, height: 844 };
+export const VIEWPORTS = [DESKTOP, PHONE];
+/** How long a test waits for something a user would see (a loaded 2-core machine is slow). */
+export const WAIT = { timeout: 20_000 };
+
+/** How far the page scrolls sideways (≤ 1: nothing is cut off). */
+export function sidewaysScroll(page: Page): Promise<number> {
+  return page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+}
 
 /** Why the browser tests cannot run here, or undefined when they can. */
 export function browserSkipReason(): string | undefined {

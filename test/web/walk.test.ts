@@ -12,16 +12,17 @@ import type { FakePortal } from '../../dev/fake-portal/server.ts';
 import type { RunningService } from '../helpers/service.ts';
 import {
   browserSkipReason,
+  DESKTOP,
   offlineContext,
   RESULTS_DIR,
   startBrowserRig,
   stopBrowserRig,
+  WAIT,
 } from './support.ts';
 
 const skip = browserSkipReason();
 if (skip) console.log(`# ${skip}`);
 
-const DESKTOP = { width: 1400, height: 900 };
 /** The service's defaults (docs/configuration.md) and the demo's archive, spelled out. */
 const DEMO = {
   RATE_LIMIT_PER_MINUTE: '60',
@@ -32,7 +33,6 @@ const DEMO = {
 };
 /** What the brief promises a reader: price, chart and 52-week range within this of the click. */
 const SHOWN_WITHIN_MS = 5_000;
-const WAIT = { timeout: 20_000 };
 
 interface AccessLine {
   url: string;

@@ -269,3 +269,53 @@ export async function sectorNames(): Promise<Map<number, string>> {
 export function learnSectorNames(rows: SectorSummary[]): void {
   names ??= new Map(rows.map((s) => [Number(s.sector_code), s.sector_name]));
 }
+
+// ---- a past day's market, from the archive's closing files ----
+
+/** A market of the exchange's closing file (`/market/daily?market=`). */
+export type DailyMarket = 'equities' | 'futures' | 'index_futures' | 'debt';
+export type ExMarker = 'XD' | 'XB' | 'XR' | null;
+
+/** `/market/daily?date=` rows: MarketDailyBar (equities) and ContractDailyRow (the other markets). */
+export interface DailyRow {
+  symbol: string;
+  date: string;
+  /** Contracts only; equities take theirs from the day's universe. */
+  name?: string;
+  open: number | null;
+  high: number | null;
+  low: number | null;
+  close: number | null;
+  volume: number | null;
+  /** The previous close the day's file printed; null without a file row. */
+  ldcp?: number | null;
+  marker: ExMarker;
+}
+
+/** `/market/universe?date=` rows: every equity of the day's file. */
+export interface UniverseRow {
+  symbol: string;
+  name: string;
+  sector_code: string;
+  marker: ExMarker;
+  listed_today: boolean;
+}
+
+export const marketDay = (date: string, market: DailyMarket): Promise<Fetched<DailyRow[]>> =>
+  getJson(
+    '/market/daily',
+    `/market/daily?date=${seg(date)}${market === 'equities' ? '' : `&market=${market}`}`,
+  );
+
+export const marketUniverse = (date: string): Promise<Fetched<UniverseRow[]>> =>
+  getJson('/market/universe', `/market/universe?date=${seg(date)}`);
+
+export type ArchiveStatus = components['schemas']['ArchiveStatus'];
+
+/** The archive's contents; asked once a page load (the days it holds move by one a day). */
+let archiveKnown: Promise<Fetched<ArchiveStatus>> | undefined;
+export function archiveStatusOnce(): Promise<Fetched<ArchiveStatus>> {
+  archiveKnown ??= viaClient<ArchiveStatus>(api.GET('/archive/status'));
+  archiveKnown.catch(() => (archiveKnown = undefined));
+  return archiveKnown;
+}

@@ -74,3 +74,23 @@ export function fmtWhen(iso: string | null | undefined, now = Date.now()): strin
   const sameDay = dayKey.format(t) === dayKey.format(now);
   return `${(sameDay ? timeOnly : dayAndTime).format(t)} PKT`;
 }
+
+const fullDay = new Intl.DateTimeFormat('en-GB', {
+  timeZone: KARACHI,
+  weekday: 'short',
+  day: 'numeric',
+  month: 'short',
+  year: 'numeric',
+});
+
+/** `Tue 22 Mar 2016`: the Karachi day of an instant, or of a `YYYY-MM-DD` date. */
+export function fmtDay(isoOrDate: string): string {
+  const t = Date.parse(/^\d{4}-\d{2}-\d{2}$/.test(isoOrDate) ? `${isoOrDate}T12:00:00+05:00` : isoOrDate);
+  if (Number.isNaN(t)) return isoOrDate;
+  // en-GB puts a comma after the weekday once a year is asked for; the page writes days without.
+  return fullDay
+    .formatToParts(t)
+    .filter((p) => p.type !== 'literal')
+    .map((p) => p.value)
+    .join(' ');
+}

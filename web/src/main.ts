@@ -6,6 +6,7 @@ import { startSearch } from './search.ts';
 import { startStatus } from './status.ts';
 import { debtView } from './views/debt.ts';
 import { marketView } from './views/market.ts';
+import { marketRoute } from './views/market-day.ts';
 import { sectorView } from './views/sector.ts';
 import { symbolView } from './views/symbol.ts';
 import { weekView } from './views/week.ts';
@@ -17,6 +18,15 @@ startRouter(
   main,
   [
     { pattern: /^\/$/, view: marketView, title: () => 'PSX market' },
+    // A past day's market (#/market?date=2015-03-02), or the live one without a date.
+    {
+      pattern: /^\/market\??(.*)$/,
+      view: marketRoute,
+      title: (query) => {
+        const date = new URLSearchParams(query).get('date');
+        return date ? `Market on ${date} · PSX market` : 'PSX market';
+      },
+    },
     { pattern: /^\/sector\/([^/]+)$/, view: sectorView, title: (code) => `Sector ${code} · PSX market` },
     { pattern: /^\/symbol\/([^/]+)$/, view: symbolView, title: (symbol) => `${symbol} · PSX market` },
     { pattern: /^\/week$/, view: weekView, title: () => 'This week · PSX market' },

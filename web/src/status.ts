@@ -5,7 +5,7 @@
 // (askMarketState) when nothing has said the state yet; nothing polls it.
 import { onAsOf } from './asof.ts';
 import { marketStatus, type MarketState } from './data.ts';
-import { fmtWhen } from './format.ts';
+import { fmtDay, fmtWhen } from './format.ts';
 
 const STATE_TEXT: Record<MarketState['state'], string> = {
   pre_open: 'Pre-open',
@@ -32,7 +32,15 @@ export function startStatus(): void {
   const asOfEl = document.getElementById('as-of') as HTMLElement;
   liveEl = document.getElementById('live') as HTMLElement;
 
-  onAsOf((asOf, stale) => {
+  onAsOf((asOf, stale, pastDay) => {
+    if (pastDay !== null) {
+      // A past day's close: the day in full, and no Live/Delayed (nothing about it moves).
+      asOfEl.textContent = `Data as of ${fmtDay(pastDay)}, close`;
+      asOfEl.dataset.asOf = pastDay;
+      liveEl.hidden = true;
+      return;
+    }
+    liveEl.hidden = false;
     asOfEl.textContent = asOf ? `Data as of ${fmtWhen(asOf)}${stale ? ' (saved copy)' : ''}` : 'Data as of —';
     asOfEl.dataset.asOf = asOf ?? '';
   });

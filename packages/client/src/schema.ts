@@ -2294,6 +2294,8 @@ export interface components {
       marker: 'XD' | 'XB' | 'XR' | null;
       /** @description history: the symbol's portal history (or the closing record) — served where it and the file disagree (GET /archive/status lists the differences); file: the exchange's closing file (symbols no longer listed, days before the portal's history) */
       source: 'history' | 'file';
+      /** @description the previous close (LDCP) the exchange's closing file printed for the symbol that day, PKR; null without a file row */
+      ldcp: number | null;
     };
     /** @description one equity's daily bar adjusted with the kept corporate-action factors (adjusted=true), with its ex-marker */
     AdjustedMarketDailyBar: {
@@ -9270,9 +9272,9 @@ export interface operations {
             };
           };
           /**
-           * @example symbol,date,open,high,low,close,volume,is_anomaly,anomaly_reasons,marker,source
-           *     ENGRO,2026-11-19,419.22,434.34,412.08,426.83,68951,false,,,history
-           *     HBL,2026-11-19,301.91,317.95,297.91,311.48,1078713,false,,,history
+           * @example symbol,date,open,high,low,close,volume,is_anomaly,anomaly_reasons,marker,source,ldcp
+           *     ENGRO,2026-11-19,419.22,434.34,412.08,426.83,68951,false,,,history,418.73
+           *     HBL,2026-11-19,301.91,317.95,297.91,311.48,1078713,false,,,history,305.04
            */
           'text/csv': string;
           'application/vnd.apache.parquet': string;

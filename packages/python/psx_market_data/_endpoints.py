@@ -251,7 +251,7 @@ class Endpoints:
         adjusted: `true`: prices adjusted for capital changes with the factors the archive keeps; `false` (default): raw prices as traded
         dividends: with adjusted=true: `true` also adjusts for the cash dividends kept (total-return prices)
         """
-        return self._call(f'/market/daily', {'date': date, 'index': index, 'sector': sector, 'symbols': symbols, 'market': market, 'adjusted': adjusted, 'dividends': dividends}, {'symbol': 'str', 'date': 'date', 'open': 'float', 'high': 'float', 'low': 'float', 'close': 'float', 'volume': 'int', 'is_anomaly': 'bool', 'anomaly_reasons': 'list', 'adjustment_factor': 'float', 'marker': 'str', 'source': 'str', 'sector_code': 'str', 'name': 'str', 'ldcp': 'float', 'underlying': 'str', 'contract_month': 'str', 'cash_settled': 'bool', 'series': 'str'}, as_frame, True)
+        return self._call(f'/market/daily', {'date': date, 'index': index, 'sector': sector, 'symbols': symbols, 'market': market, 'adjusted': adjusted, 'dividends': dividends}, {'symbol': 'str', 'date': 'date', 'open': 'float', 'high': 'float', 'low': 'float', 'close': 'float', 'volume': 'int', 'is_anomaly': 'bool', 'anomaly_reasons': 'list', 'adjustment_factor': 'float', 'marker': 'str', 'source': 'str', 'ldcp': 'float', 'sector_code': 'str', 'name': 'str', 'underlying': 'str', 'contract_month': 'str', 'cash_settled': 'bool', 'series': 'str'}, as_frame, True)
 
     def list_market_payouts(self, *, from_=None, to=None, kind=None, symbol=None, as_frame=False):
         """Dividends, bonus and right issues announced across the market

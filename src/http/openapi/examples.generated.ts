@@ -1772,6 +1772,7 @@ export const GENERATED_EXAMPLES: GeneratedExamples = {
           anomaly_reasons: [],
           marker: null,
           source: 'history',
+          ldcp: 418.73,
         },
         {
           symbol: 'HBL',
@@ -1785,6 +1786,7 @@ export const GENERATED_EXAMPLES: GeneratedExamples = {
           anomaly_reasons: [],
           marker: null,
           source: 'history',
+          ldcp: 305.04,
         },
       ],
       meta: {

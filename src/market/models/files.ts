@@ -15,7 +15,15 @@ const Source = Type.Union([Type.Literal('history'), Type.Literal('file')], {
 });
 
 export const MarketDailyBar = Type.Object(
-  { symbol: Type.String(), ...HistoricalRow.properties, marker: Marker, source: Source },
+  {
+    symbol: Type.String(),
+    ...HistoricalRow.properties,
+    marker: Marker,
+    source: Source,
+    ldcp: NullableNum(
+      "the previous close (LDCP) the exchange's closing file printed for the symbol that day, PKR; null without a file row",
+    ),
+  },
   {
     $id: 'MarketDailyBar',
     description: "one equity's raw daily bar (as traded) on the day asked, with its ex-marker",

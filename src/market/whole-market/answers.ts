@@ -108,6 +108,7 @@ export async function marketDaily(
   // The history's bar where both have one (the file's differences are in /archive/status).
   const fromHistory = new Set(held.map((b) => b.symbol));
   const markers = new Map(fileRows.map((r) => [r.symbol, r.marker]));
+  const ldcps = new Map(fileRows.map((r) => [r.symbol, r.ldcp]));
   const bars = [...held, ...barsFromFile(fileRows.filter((r) => !fromHistory.has(r.symbol)))].sort((a, b) =>
     a.symbol < b.symbol ? -1 : a.symbol > b.symbol ? 1 : 0,
   );
@@ -147,7 +148,7 @@ export async function marketDaily(
   if (!query.adjusted)
     return archiveAnswer(
       key,
-      kept.map((b) => ({ ...apiBar(b), ...extras(b.symbol) })),
+      kept.map((b) => ({ ...apiBar(b), ...extras(b.symbol), ldcp: ldcps.get(b.symbol) ?? null })),
       now,
       closeOf(date),
     );

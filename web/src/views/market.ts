@@ -18,6 +18,7 @@ import {
 } from '../data.ts';
 import { h, nextTask, replace, whenVisible } from '../dom.ts';
 import { startBackfillPanel } from '../backfill-panel.ts';
+import { dayPicker } from '../day-picker.ts';
 import { arrow, direction, fmtPct, fmtPrice, fmtSigned, SPOKEN_DIRECTION } from '../format.ts';
 import { dailyPoints, intradayPoints } from '../chart-data.ts';
 import { createAreaChart, type AreaChart } from '../area-chart.ts';
@@ -53,6 +54,8 @@ export function marketView(main: HTMLElement): () => void {
   });
   main.append(
     h('h1', { tabindex: '-1', class: 'sr-only' }, 'Market'),
+    // Any past day from the archive: a button; its bounds are asked for only when it is opened.
+    dayPicker({ open: false }),
     h(
       'div',
       { class: 'market-top' },
