@@ -309,8 +309,13 @@ describe('dashboard in Chromium', { skip }, () => {
       await button.click();
       assert.equal(await button.getAttribute('aria-pressed'), 'true');
       if (range === '5Y' || range === 'ALL') {
-        await page.waitForTimeout(100);
-        assert.ok(await canvasHasColour(page, COLOURS.flag), `flag markers not drawn at ${range}`);
+        // The chart redraws on the next frames: poll for the flags rather than wait a fixed time.
+        let drawn = false;
+        for (let tries = 0; tries < 50 && !drawn; tries++) {
+          drawn = await canvasHasColour(page, COLOURS.flag);
+          if (!drawn) await page.waitForTimeout(100);
+        }
+        assert.ok(drawn, `flag markers not drawn at ${range}`);
       }
     }
     await shoot(page, 'symbol');
