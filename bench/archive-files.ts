@@ -1,9 +1,9 @@
-// The exchange's daily closing files: parse a real-size file (~1,070 lines: ~490 equities, ~530
-// stock futures, index futures, ~35 debt, upstream.md §7) from its ZIP; parse and store one file
+// The exchange's daily closing files: parse its real file of 2026-09-15 (1,068 lines: 492 equities, 532
+// stock futures, 9 index futures, 35 debt) from its ZIP; parse and store one generated file of that size
 // (SQLite, PostgreSQL); /market/daily's answer for a 2015 date from each store with a year of files
 // kept; a 100-symbol × 13-year close panel from PostgreSQL; the SQLite archive's size per year of
 // files; and the full backfill's duration at the default budget, by arithmetic from these rates.
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { zipOne } from '../dev/fake-portal/daily-files.ts';
@@ -17,6 +17,8 @@ import { fillArchive, weekdays, withPostgresArchive } from './archive-data.ts';
 import { describeMachine } from './machine.ts';
 import type { Figure, Section } from './report.ts';
 import { quantile, round } from './stats.ts';
+
+const REAL_FILE = new URL('../test/fixtures/real/closing-file/closing11-2026-09-15.lis', import.meta.url);
 
 const RUNS = Number(process.env.BENCH_ARCHIVE_RUNS ?? 30);
 const MONTHS = ['JAN', 'FEB', 'MAR', 'APR', 'MAY', 'JUN', 'JUL', 'AUG', 'SEP', 'OCT', 'NOV', 'DEC'];
@@ -106,7 +108,8 @@ export async function runArchiveFiles(): Promise<Section> {
   const machine = describeMachine();
   const figures: Figure[] = [];
   const notes: string[] = [];
-  const body = realSizeFile('2026-09-30');
+  // The exchange's own file of 2026-09-15 (test/fixtures/real/README.md), in the ZIP it comes in.
+  const body = zipOne('closing11.lis', readFileSync(REAL_FILE));
   const lines = parseDailyFileBody(body).rows.length;
   const parse: number[] = [];
   for (let i = 0; i < 200; i++) {
@@ -116,7 +119,7 @@ export async function runArchiveFiles(): Promise<Section> {
   }
   figures.push({
     id: 'daily-file-parse',
-    label: `decode (ZIP) + parse one closing file (${lines} lines) p50`,
+    label: `decode (ZIP) + parse the exchange's closing file of 2026-09-15 (${lines} lines) p50`,
     value: p50(parse),
     unit: 'ms',
     target: { op: '<=', limit: 2 },
