@@ -20,6 +20,7 @@ import { describeMachine } from './machine.ts';
 import { startService } from './processes.ts';
 import type { Figure, Section } from './report.ts';
 import { median } from './stats.ts';
+import { isolatingFetch } from '../packages/client/src/isolating-fetch.ts';
 
 const CONNECTIONS = 20;
 const SECONDS = Number(process.env.BENCH_MCP_SECONDS ?? 2);
@@ -66,32 +67,6 @@ interface Latency {
 }
 
 const noSides = (): Record<SdkSide, number[]> => ({ rest: [], post: [], sdk: [], isolated: [] });
-
-/**
- * A fetch giving each request its own AbortSignal that follows the transport's, its listener
- * removed once its answer is in (kept for an SSE stream, which closing the transport must end):
- * like mcphub's fix for the listeners undici leaves on a long-lived signal (samanhappy/mcphub#1062;
- * nodejs/node#52635).
- */
-const isolatingFetch: typeof fetch = (url, init) => {
-  const shared = init?.signal;
-  if (shared == null) return fetch(url, init);
-  const own = new AbortController();
-  const onAbort = (): void => own.abort(shared.reason);
-  shared.addEventListener('abort', onAbort, { once: true });
-  const release = (): void => shared.removeEventListener('abort', onAbort);
-  return fetch(url, { ...init, signal: own.signal }).then(
-    (res) => {
-      // An SSE stream is read long after its headers: closing the transport must still end it.
-      if (!(res.headers.get('content-type') ?? '').startsWith('text/event-stream')) release();
-      return res;
-    },
-    (err: unknown) => {
-      release();
-      throw err;
-    },
-  );
-};
 
 /** Abort listeners on a transport's signal (the SDK keeps its AbortController in a private field). */
 function listenersOn(transport: StreamableHTTPClientTransport): number {

@@ -341,6 +341,8 @@ describe('PostgreSQL backend', { skip: pgSkip }, () => {
               await sql<Array<{ indexdef: string }>>`
                 SELECT indexdef FROM pg_indexes WHERE tablename = 'archive_file_rows' ORDER BY indexname`
             ).map((r) => r.indexdef.replace(/^.* USING btree /, ''));
+          // The partial index of the rows that carry an ex-marker (XD/XB/XR), beside the keys.
+          const MARKED = '(symbol, day, marker) WHERE (marker IS NOT NULL)';
           const rows: DailyFileRow[] = ['BBB', 'AAA'].map((symbol) => ({
             date: '2016-03-02',
             symbol,
@@ -360,8 +362,8 @@ describe('PostgreSQL backend', { skip: pgSkip }, () => {
             series: null,
           }));
           for (const [sql, store, keys] of [
-            [earlier, new PostgresArchive(url), ['(symbol, day)', '(day, symbol)']],
-            [admin, get(), ['(day DESC, symbol)', '(symbol, day)']],
+            [earlier, new PostgresArchive(url), ['(symbol, day)', MARKED, '(day, symbol)']],
+            [admin, get(), ['(day DESC, symbol)', '(symbol, day)', MARKED]],
           ] as const) {
             await store.files.writeFile('2016-03-02', rows, 5);
             assert.deepEqual(

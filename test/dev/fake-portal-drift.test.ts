@@ -81,7 +81,7 @@ describe('fake portal drift control', () => {
   it('refuses a malformed rule with 400 and a reason', async () => {
     for (const [body, reason] of [
       [{ dropColumn: 'LDCP' }, /path must start with \//],
-      [{ path: '/market-watch' }, /needs dropColumn or removeTables/],
+      [{ path: '/market-watch' }, /needs dropColumn, removeTables: true or unpacked: true/],
       [{ path: '/market-watch', removeTables: 'yes' }, /removeTables must be true or false/],
     ] as const) {
       const res = await control('/__fake/drift', body);
