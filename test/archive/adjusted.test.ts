@@ -7,7 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import { PLANTED_ACTIONS } from '../../dev/fake-portal/corporate-actions.ts';
 import { startFakePortal, type FakePortal } from '../../dev/fake-portal/server.ts';
 import { waitForBackfill } from '../helpers/archive.ts';
-import { postgresUnavailableReason, startPostgres, type TestPostgres } from '../helpers/postgres.ts';
+import { forEachStore } from '../helpers/postgres.ts';
 import { http, startService, type RunningService } from '../helpers/service.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { MarketWatchRow } from '../../src/exchange/types.ts';
@@ -227,16 +227,4 @@ function ratioOf(symbol: string): number {
   return planted(symbol).ratio!;
 }
 
-suite('SQLite', () => ({}));
-
-const pgSkip = postgresUnavailableReason();
-let pg: TestPostgres | undefined;
-describe('PostgreSQL archive', { skip: pgSkip }, () => {
-  before(async () => {
-    pg = await startPostgres();
-  });
-  after(async () => {
-    await pg?.destroy();
-  });
-  suite('PostgreSQL', () => ({ DATABASE_URL: pg!.url }));
-});
+forEachStore(suite);

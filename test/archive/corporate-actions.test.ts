@@ -12,7 +12,7 @@ import { after, before, describe, test } from 'node:test';
 import { startFakePortal, type FakePortal } from '../../dev/fake-portal/server.ts';
 import type { ActionsAnalysis } from '../../src/market/models/actions-analysis.ts';
 import { http, startService, type RunningService } from '../helpers/service.ts';
-import { postgresUnavailableReason, startPostgres, type TestPostgres } from '../helpers/postgres.ts';
+import { forEachStore } from '../helpers/postgres.ts';
 
 // Friday 2026-11-20, 17:00 Karachi: the fake market's day.
 const NOW = Date.parse('2026-11-20T12:00:00Z');
@@ -182,16 +182,4 @@ function suite(name: string, env: () => Record<string, string>) {
   });
 }
 
-suite('SQLite', () => ({}));
-
-const pgSkip = postgresUnavailableReason();
-let pg: TestPostgres | undefined;
-describe('PostgreSQL archive', { skip: pgSkip }, () => {
-  before(async () => {
-    pg = await startPostgres();
-  });
-  after(async () => {
-    await pg?.destroy();
-  });
-  suite('PostgreSQL', () => ({ DATABASE_URL: pg!.url }));
-});
+forEachStore(suite);

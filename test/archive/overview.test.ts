@@ -11,7 +11,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { startFakePortal, type FakePortal } from '../../dev/fake-portal/server.ts';
 import { http, startService, type RunningService } from '../helpers/service.ts';
 import { waitForBackfill } from '../helpers/archive.ts';
-import { postgresUnavailableReason, startPostgres, type TestPostgres } from '../helpers/postgres.ts';
+import { forEachStore } from '../helpers/postgres.ts';
 
 // Friday 2026-11-20, 17:00 Karachi: the fake market's day, after the close settled.
 const FRIDAY_EVENING = Date.parse('2026-11-20T12:00:00Z');
@@ -161,16 +161,4 @@ function suite(name: string, env: () => Record<string, string>) {
   });
 }
 
-suite('SQLite', () => ({}));
-
-const pgSkip = postgresUnavailableReason();
-let pg: TestPostgres | undefined;
-describe('PostgreSQL archive', { skip: pgSkip }, () => {
-  before(async () => {
-    pg = await startPostgres();
-  });
-  after(async () => {
-    await pg?.destroy();
-  });
-  suite('PostgreSQL', () => ({ DATABASE_URL: pg!.url }));
-});
+forEachStore(suite);

@@ -8,7 +8,7 @@ import { startFakePortal, type FakePortal } from '../../dev/fake-portal/server.t
 import type { MarketPayoutRow } from '../../src/exchange/feed-types.ts';
 import type { PayoutRow } from '../../src/exchange/types.ts';
 import { http, startService, type RunningService } from '../helpers/service.ts';
-import { postgresUnavailableReason, startPostgres, type TestPostgres } from '../helpers/postgres.ts';
+import { forEachStore } from '../helpers/postgres.ts';
 
 // Friday 2026-11-20, 17:00 Karachi: the fake market's day.
 const NOW = Date.parse('2026-11-20T12:00:00Z');
@@ -191,16 +191,4 @@ function suite(name: string, env: () => Record<string, string>) {
   });
 }
 
-suite('SQLite', () => ({}));
-
-const pgSkip = postgresUnavailableReason();
-let pg: TestPostgres | undefined;
-describe('PostgreSQL archive', { skip: pgSkip }, () => {
-  before(async () => {
-    pg = await startPostgres();
-  });
-  after(async () => {
-    await pg?.destroy();
-  });
-  suite('PostgreSQL', () => ({ DATABASE_URL: pg!.url }));
-});
+forEachStore(suite);

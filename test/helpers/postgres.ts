@@ -9,6 +9,7 @@ import { createConnection, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { after, before, describe } from 'node:test';
 
 export interface TestPostgres {
   /** postgres://… on 127.0.0.1, trust authentication, database `postgres`. */
@@ -147,4 +148,22 @@ export async function startPostgres(options: { durable?: boolean } = {}): Promis
       rmSync(root, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Runs a suite against each archive store: SQLite (the default, no settings), then a PostgreSQL
+ * started for it (skipped, saying why, where none can run here); `env` gives the service's settings.
+ */
+export function forEachStore(suite: (name: string, env: () => Record<string, string>) => void): void {
+  suite('SQLite', () => ({}));
+  let pg: TestPostgres | undefined;
+  describe('PostgreSQL archive', { skip: postgresUnavailableReason() }, () => {
+    before(async () => {
+      pg = await startPostgres();
+    });
+    after(async () => {
+      await pg?.destroy();
+    });
+    suite('PostgreSQL', () => ({ DATABASE_URL: pg!.url }));
+  });
 }
