@@ -1166,7 +1166,7 @@ export const TOOLS: readonly Tool[] = [
     input: args({ symbol: Symbol }),
     output: single(StockOverview),
     run: async (a, t) =>
-      one(await stockOverview(t.datasets, a.symbol, t.ctx, t.marketClock, undefined, t.archive?.archive)),
+      one(await stockOverview(t.datasets, a.symbol, t.ctx, t.marketClock, { archive: t.archive?.archive })),
     render: (r) => {
       const o = r.data as Record<string, unknown>;
       const q = (o.quote as { data: Record<string, unknown> | null }).data;

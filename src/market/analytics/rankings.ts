@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import { lastOnOrBefore, minusDays } from '../../analytics/dates.ts';
 import { periodTarget, type Period } from '../../analytics/periods.ts';
 import { periodReturn, type PeriodReturn } from '../../analytics/returns.ts';
+import { median } from '../../analytics/stats.ts';
 import type { Provenance } from '../../cache/types.ts';
 import { combine, freshNoLaterThan } from '../../cache/types.ts';
 import { denoise } from '../../exchange/parsers/cells.ts';
@@ -326,12 +327,14 @@ export async function marketPerformance(
     knowable && archive && query.sector !== undefined && members.data.length > 0
       ? await sectorCodeOf(datasets, members.data, ctx)
       : null;
-  const delisted =
-    knowable && archive && (code !== null || sectorCode !== null)
-      ? await delistedAtStart(archive, datasets, ctx, query.period, end, sectorCode)
-      : knowable && archive
-        ? { day: null, symbols: [] }
-        : null;
+  // null: not knowable here; no day: the sector's code (so its start-day equities) is not known.
+  let delisted: DelistedAtStart | null = null;
+  if (knowable && archive) {
+    delisted =
+      code !== null || sectorCode !== null
+        ? await delistedAtStart(archive, datasets, ctx, query.period, end, sectorCode)
+        : { day: null, symbols: [] };
+  }
   const gone = new Map((delisted?.symbols ?? []).map((d) => [d.symbol, delisted!.day!]));
   const [listed, gonePart, index] = await Promise.all([
     source.load(members.data, ctx, end === undefined ? query.period : undefined),
@@ -419,12 +422,7 @@ export async function marketPerformance(
 
 /** The mean and the median of `values` (non-empty), as fractions. */
 function meanAndMedian(values: number[]): { mean: number; median: number } {
-  const sorted = [...values].sort((x, y) => x - y);
-  const mid = sorted.length >> 1;
-  return {
-    mean: values.reduce((sum, v) => sum + v, 0) / values.length,
-    median: sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2,
-  };
+  return { mean: values.reduce((sum, v) => sum + v, 0) / values.length, median: median(values) };
 }
 
 /**

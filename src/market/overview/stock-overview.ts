@@ -49,6 +49,16 @@ export function lastYear(rows: HistoricalRowT[]): HistoricalRowT[] {
   return rows.slice(i);
 }
 
+export interface StockOverviewOptions {
+  /**
+   * Where the chart may come from without a portal fetch (history-part.ts); the corporate actions'
+   * kept rows and closing-file markers, as /stocks/{symbol}/corporate-actions reads them.
+   */
+  archive?: MarketArchive;
+  /** How long the quote waits for the company page's band and range (COMPANY_WAIT_MS). */
+  companyWaitMs?: number;
+}
+
 const delay = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms).unref());
 
 export async function stockOverview(
@@ -56,13 +66,9 @@ export async function stockOverview(
   rawSymbol: string,
   client: RequestContext,
   clock: OverviewClock,
-  companyWaitMs = COMPANY_WAIT_MS,
-  /**
-   * Where the chart may come from without a portal fetch (history-part.ts); the corporate actions'
-   * kept rows and closing-file markers, as /stocks/{symbol}/corporate-actions reads them.
-   */
-  archive?: MarketArchive,
+  options: StockOverviewOptions = {},
 ): Promise<Answer<StockOverviewT>> {
+  const { archive, companyWaitMs = COMPANY_WAIT_MS } = options;
   const symbol = normaliseSymbol(rawSymbol);
   const now = clock.now;
   // One page for the client's exchange-fetch budget, however many parts it fetches; the parts

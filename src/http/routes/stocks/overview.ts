@@ -48,14 +48,9 @@ export function stockOverviewRoutes(app: FastifyInstance, deps: RouteDeps): void
       },
     },
     async (req, reply) => {
-      const answer = await stockOverview(
-        datasets,
-        req.params.symbol,
-        contextOf(req),
-        clock,
-        undefined,
-        deps.archive,
-      );
+      const answer = await stockOverview(datasets, req.params.symbol, contextOf(req), clock, {
+        archive: deps.archive,
+      });
       return respond.send(req, reply, answer, {
         filename: `${answer.data.symbol}-overview-history`,
         columns: columnsOf(HistoricalRow),
