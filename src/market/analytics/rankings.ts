@@ -6,7 +6,6 @@ import { createHash } from 'node:crypto';
 import { lastOnOrBefore, minusDays } from '../../analytics/dates.ts';
 import { periodTarget, type Period } from '../../analytics/periods.ts';
 import { periodReturn, type PeriodReturn } from '../../analytics/returns.ts';
-import { median } from '../../analytics/stats.ts';
 import type { Provenance } from '../../cache/types.ts';
 import { combine, freshNoLaterThan } from '../../cache/types.ts';
 import { denoise } from '../../exchange/parsers/cells.ts';
@@ -422,7 +421,12 @@ export async function marketPerformance(
 
 /** The mean and the median of `values` (non-empty), as fractions. */
 function meanAndMedian(values: number[]): { mean: number; median: number } {
-  return { mean: values.reduce((sum, v) => sum + v, 0) / values.length, median: median(values) };
+  const sorted = [...values].sort((x, y) => x - y);
+  const mid = sorted.length >> 1;
+  return {
+    mean: values.reduce((sum, v) => sum + v, 0) / values.length,
+    median: sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2,
+  };
 }
 
 /**

@@ -8,7 +8,6 @@
 // - the payouts page: cash dividends (a percent of face value), bonus and right announcements;
 // - with the archive, the daily closing files' ex-markers (closing-file-markers.ts): the kind and
 //   day of an ex-date, never its amount or ratio.
-import { median } from '../../analytics/stats.ts';
 import { NotFoundError } from '../../errors.ts';
 import type { EodRow, HistoryRow, PayoutRow } from '../../exchange/types.ts';
 import type { MarketArchive } from '../archive/archive.ts';
@@ -59,6 +58,14 @@ interface Segment {
   ref: number;
   levels: number[];
   prices: number[];
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 === 1
+    ? (sorted[mid] as number)
+    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
 }
 
 const round4 = (x: number): number => Math.round(x * 1e4) / 1e4;
